@@ -1,0 +1,50 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** Debian's Chromium, as the workplace requires; CHROMIUM_PATH overrides. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * Opens a page that records console errors, page errors and requests that leave loopback,
+ * so every browser test can assert that the app stayed clean and offline.
+ */
+export async function openPage(browser: Browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  const offLoopback: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+  page.on('pageerror', (err) => consoleErrors.push(`pageerror: ${err.message}`));
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (/^(https?|wss?):$/.test(url.protocol) && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
+      offLoopback.push(req.url());
+    }
+  });
+  return { context, page, consoleErrors, offLoopback };
+}
+
+const SHOTS = path.resolve('test-results/screenshots');
+
+export async function screenshot(page: Page, name: string) {
+  if (!existsSync(SHOTS)) mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
