@@ -1,0 +1,106 @@
+/**
+ * The report document: one versioned JSON value holding everything the report views show.
+ * A saved, imported, shared or exported report renders from this alone, with no run attached.
+ * It never holds an API key.
+ */
+import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
+import type { Grade } from '../pipeline/types';
+
+export const REPORT_FORMAT = 'semece-report';
+export const REPORT_VERSION = 1;
+
+/** Confidence signals a report can hold; only those present in a model's rows are scored. */
+export type SignalName = 'sem1' | 'sem2' | 'verbalized' | 'stated' | 'logprob' | 'entropyConfidence';
+
+export interface ReportSample {
+  /** Raw reply text (optional: dropped when a report must be small). */
+  raw?: string;
+  answer: string;
+  confidence: number | null;
+  /** Class index. */
+  cls: number;
+}
+
+export interface ReportClass {
+  label: string;
+  size: number;
+}
+
+/** One question of one model, as every table, chart and drill-down sees it. */
+export interface ReportQuestion {
+  id: string;
+  question: string;
+  gold: string;
+  n: number;
+  sem1: number;
+  sem2: number;
+  verbalized: number;
+  /** Other signals when present (stated probability, logprob …). */
+  signals?: Partial<Record<SignalName, number>>;
+  correct: 0 | 1;
+  grade: Grade;
+  /** True when a person overrode the computed grade. */
+  overridden?: boolean;
+  margin: number;
+  stdMargin: number;
+  regime: Regime;
+  entropy: number;
+  nClasses: number;
+  modalLabel: string;
+  classes?: ReportClass[];
+  samples?: ReportSample[];
+}
+
+export interface ExcludedQuestion {
+  id: string;
+  reason: string;
+}
+
+export interface ModelMetrics {
+  questions: number;
+  excluded: number;
+  accuracy: number;
+  signals: Partial<Record<SignalName, SignalMetrics>>;
+  bootstrap: PairedBootstrap;
+  /** Percentile intervals of each signal's paper ECE over the same bootstrap replicates. */
+  eceIntervals: Partial<Record<SignalName, Interval>>;
+  /** Paper ECE per margin regime and signal, with the count of questions in each. */
+  byRegime: Record<Regime, { count: number; ece: Partial<Record<SignalName, number>> }>;
+  /** K̄, the mean number of non-empty classes, used for the regime boundary. */
+  meanClasses: number;
+}
+
+export interface ModelReport {
+  /** Display name, e.g. "openai/gpt-4o-mini". */
+  model: string;
+  provider?: string;
+  metrics: ModelMetrics;
+  questions: ReportQuestion[];
+  excludedQuestions: ExcludedQuestion[];
+}
+
+/** What produced the report: effective settings, never secrets. */
+export interface ReportSettings {
+  samples: number;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  prompt?: string;
+  clustering: { method: 'judge' | 'embedding' | 'exact' | 'imported'; detail?: string };
+  grading: { method: 'judge' | 'alias' | 'imported' | 'manual'; detail?: string };
+  sem2: { R: number; seed: number; selection: 'half' | number };
+  bins: number;
+  bootstrap: { B: number; seed: number };
+}
+
+export interface ReportDocument {
+  format: typeof REPORT_FORMAT;
+  version: typeof REPORT_VERSION;
+  title: string;
+  createdAt: string;
+  /** True for the built-in demo: the views label it as demo data. */
+  demo?: boolean;
+  dataset: { name: string; questions: number; source?: string };
+  settings: ReportSettings;
+  models: ModelReport[];
+}

@@ -1,0 +1,97 @@
+/**
+ * The data that flows between pipeline stages:
+ * dataset → sample → cluster → grade → score → report.
+ * Field names of the authors' row format are kept verbatim (snake_case) so their files
+ * import and export without translation.
+ */
+
+/** One question of a dataset. */
+export interface Question {
+  id: string;
+  question: string;
+  /** The reference answer. */
+  answer: string;
+  /** Other accepted answers (PopQA's possible_answers, TriviaQA aliases …). */
+  aliases?: string[];
+  /** Multiple-choice options, in order (A, B, C …). */
+  options?: string[];
+  category?: string;
+}
+
+export interface Dataset {
+  name: string;
+  questions: Question[];
+  /** Where it came from: 'demo', a file name … */
+  source: string;
+}
+
+/** How a field was obtained from a raw reply, recorded with every sample. */
+export type AnswerExtraction = 'answer-line' | 'fallback-tail' | 'empty';
+export type ConfidenceExtraction = 'confidence-line' | 'missing';
+
+/** One sampled reply, with what was extracted from it. */
+export interface Sample {
+  raw: string;
+  answer: string;
+  answerMethod: AnswerExtraction;
+  /** Stated confidence in [0, 1]; null when none could be parsed (scored as 1.0). */
+  confidence: number | null;
+  confidenceMethod: ConfidenceExtraction;
+  finishReason: string | null;
+}
+
+/** The authors' row after sampling (before clustering). */
+export interface SampledRow {
+  id: string;
+  question: string;
+  gold_answer: string;
+  gold_answer_aliases?: string[];
+  model: string;
+  n_samples: number;
+  results: string[];
+  answer_extracted: string[];
+  confidence_verbalized: (number | null)[];
+}
+
+/** The authors' clustered row. */
+export interface ClusteredRow extends SampledRow {
+  n_clusters: number;
+  cluster_labels: string[];
+  cluster_assignments: number[];
+  cluster_sizes: number[];
+  modal_cluster: number;
+  modal_cluster_label: string;
+}
+
+export type Grade = 'CORRECT' | 'INCORRECT' | 'NOT_ATTEMPTED';
+
+/** The authors' graded row. Y is null when grading failed. */
+export interface GradedRow {
+  id: string;
+  model: string;
+  question: string;
+  gold_answer: string;
+  modal_cluster_label: string;
+  grade: Grade | null;
+  Y: 0 | 1 | null;
+}
+
+/** A semantic class as a clusterer lists it. */
+export interface SemanticClass {
+  label: string;
+  members: number[];
+}
+
+/**
+ * A failure that crosses a worker boundary or lands in a report: a typed value, never a thrown
+ * string. `where` names the place (file and line, question id, request).
+ */
+export interface StageError {
+  kind: string;
+  message: string;
+  where?: string;
+  status?: number;
+  retryable?: boolean;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: StageError };
