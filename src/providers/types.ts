@@ -1,0 +1,78 @@
+/**
+ * One small interface over every model API. Each wire format (OpenAI-compatible, Anthropic,
+ * Gemini) is a request builder plus a response parser behind it; retry, backoff, rate limits,
+ * timeouts and cancellation live once in http.ts for all of them.
+ */
+
+export type ProviderKind = 'openai' | 'anthropic' | 'gemini';
+
+/** Where and how to reach a model. The key is held in memory and never serialised with a run. */
+export interface ProviderConfig {
+  kind: ProviderKind;
+  /** Preset id ('openai', 'xai', 'mistral', 'openrouter', 'groq', 'together', 'deepseek', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'anthropic', 'gemini'). */
+  preset: string;
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  /** Requests in flight at once for this provider. */
+  concurrency?: number;
+  /** Per-request timeout in ms. */
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface GenerationSettings {
+  temperature: number;
+  topP?: number;
+  maxTokens: number;
+  /** Ask for JSON output where the API has a JSON mode (judge calls). */
+  json?: boolean;
+  /** Ask for token log-probabilities where supported. */
+  logprobs?: boolean;
+  topLogprobs?: number;
+}
+
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  top?: { token: string; logprob: number }[];
+}
+
+export interface Reply {
+  text: string;
+  finishReason: string | null;
+  logprobs?: TokenLogprob[];
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** The result of one request: up to `n` replies. */
+export interface Completion {
+  replies: Reply[];
+  usage: Usage;
+  /** Wall time of the successful attempt, ms. */
+  ms: number;
+  /** Settings actually sent (after capability adjustments). */
+  effective: Partial<GenerationSettings> & { n: number };
+}
+
+export interface CompletionRequest {
+  messages: ChatMessage[];
+  settings: GenerationSettings;
+  /** Replies wanted from this one request (the provider may return fewer). */
+  n: number;
+  signal?: AbortSignal;
+}
+
+export interface ChatProvider {
+  readonly config: ProviderConfig;
+  complete(request: CompletionRequest): Promise<Completion>;
+}
