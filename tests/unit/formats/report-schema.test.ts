@@ -1,0 +1,151 @@
+import { describe, expect, test } from 'vitest';
+import { MAX_REPORT_BYTES, MAX_STRING_LENGTH, parseReport, parseReportFile } from '../../../src/formats/report-schema';
+import { sampleReport } from '../share/report-fixture';
+
+function refusal(input: unknown): string {
+  const r = parseReport(input);
+  if (r.ok) throw new Error('expected the report to be refused');
+  expect(r.error.kind).toBe('report-import');
+  return r.error.message;
+}
+
+/** A JSON copy of the fixture that a test may damage. */
+function json(): any {
+  return JSON.parse(JSON.stringify(sampleReport()));
+}
+
+describe('parseReport round trip', () => {
+  test('report → JSON → import gives the same numbers, NaN included', () => {
+    const doc = sampleReport();
+    const r = parseReport(JSON.stringify(doc));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value).toEqual(doc);
+    expect(r.value.models[0].metrics.signals.sem1!.auroc).toBeNaN();
+    expect(r.value.models[0].metrics.signals.sem1!.bins[0].meanConfidence).toBeNaN();
+    expect(r.value.models[1].questions[3].verbalized).toBe(doc.models[1].questions[3].verbalized);
+  });
+
+  test('accepts an already parsed value and a report without samples', () => {
+    const doc = sampleReport({ samples: false, questions: 2 });
+    const r = parseReport(JSON.parse(JSON.stringify(doc)));
+    expect(r.ok && r.value.models[0].questions[1].samples).toBeUndefined();
+    expect(r.ok && r.value.models[0].questions.length).toBe(2);
+  });
+
+  test('a null per-question signal means "not available": the key is dropped', () => {
+    const j = json();
+    j.models[0].questions[0].signals = { stated: null, logprob: 0.4 };
+    const r = parseReport(j);
+    expect(r.ok && r.value.models[0].questions[0].signals).toEqual({ logprob: 0.4 });
+  });
+
+  test('unknown keys are dropped, including __proto__', () => {
+    const text = JSON.stringify(sampleReport()).replace('{"format"', '{"__proto__":{"polluted":1},"extra":2,"format"');
+    const r = parseReport(text);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(Object.keys(r.value)).not.toContain('extra');
+    expect(({} as any).polluted).toBeUndefined();
+    expect((r.value as any).polluted).toBeUndefined();
+  });
+});
+
+describe('parseReport refuses bad files with the path of the bad field', () => {
+  test('a number out of range names its path', () => {
+    const j = json();
+    j.models[0].questions[2].sem1 = 1.5;
+    expect(refusal(j)).toBe('models[0].questions[2].sem1: expected a number in [0,1]');
+  });
+
+  test('a string where a number belongs', () => {
+    const j = json();
+    j.models[1].questions[0].sem2 = '0.5';
+    expect(refusal(j)).toMatch(/^models\[1\]\.questions\[0\]\.sem2: expected a number in \[0,1\]/);
+  });
+
+  test('a missing field says it is missing', () => {
+    const j = json();
+    delete j.models[0].questions[1].gold;
+    expect(refusal(j)).toMatch(/^models\[0\]\.questions\[1\]\.gold: missing/);
+    const k = json();
+    delete k.models[0].metrics;
+    expect(refusal(k)).toMatch(/^models\[0\]\.metrics: missing/);
+  });
+
+  test('null where a per-question number is required (NaN is not allowed there)', () => {
+    const j = json();
+    j.models[0].questions[0].sem1 = null;
+    expect(refusal(j)).toMatch(/^models\[0\]\.questions\[0\]\.sem1: expected a number in \[0,1\]/);
+  });
+
+  test('Infinity (1e999 in the text) is refused', () => {
+    const text = JSON.stringify(sampleReport()).replace('"stdMargin":', '"stdMargin":1e999,"x":');
+    expect(refusal(text)).toMatch(/^models\[0\]\.questions\[0\]\.stdMargin: expected a finite number/);
+    const j = json();
+    j.models[0].metrics.signals.sem1.ece = Infinity; // a parsed value can carry it too
+    expect(refusal(j)).toMatch(/^models\[0\]\.metrics\.signals\.sem1\.ece: expected a finite number or null/);
+  });
+
+  test('a sample whose class index is past the class list', () => {
+    const j = json();
+    j.models[0].questions[0].samples[4].cls = 9;
+    expect(refusal(j)).toMatch(/^models\[0\]\.questions\[0\]\.samples\[4\]\.cls: class index 9/);
+  });
+
+  test('a wrong grade or regime', () => {
+    const j = json();
+    j.models[0].questions[0].grade = 'MAYBE';
+    expect(refusal(j)).toMatch(/grade: expected CORRECT, INCORRECT or NOT_ATTEMPTED/);
+  });
+
+  test('counts the other problems', () => {
+    const j = json();
+    j.models[0].questions[0].sem1 = 2;
+    j.models[0].questions[1].sem1 = 2;
+    j.models[0].questions[2].sem1 = 2;
+    expect(refusal(j)).toMatch(/\(and 2 more problems\)$/);
+  });
+
+  test('unknown versions and other formats get their own message', () => {
+    const j = json();
+    j.version = 2;
+    expect(refusal(j)).toMatch(/Unsupported report version 2: this app reads version 1\. The file was made by a newer version/);
+    delete j.version;
+    expect(refusal(j)).toMatch(/Unsupported report version missing/);
+    expect(refusal({ ...json(), format: 'other' })).toMatch(/Not a Sem-ECE report/);
+    expect(refusal([1, 2])).toMatch(/expected a JSON object/);
+    expect(refusal('null')).toMatch(/expected a JSON object/);
+  });
+
+  test('not JSON at all', () => {
+    expect(refusal('<html><script>alert(1)</script>')).toMatch(/^The file is not valid JSON/);
+    expect(refusal('')).toMatch(/^The file is not valid JSON/);
+  });
+
+  test('deep nesting is refused, not a crash', () => {
+    const deep = '['.repeat(200_000) + ']'.repeat(200_000);
+    expect(refusal(deep)).toMatch(/not valid JSON|could not be checked|expected a JSON object/);
+  });
+
+  test('a string over the length limit', () => {
+    const j = json();
+    j.models[0].questions[0].question = 'x'.repeat(MAX_STRING_LENGTH + 1);
+    expect(refusal(j)).toBe('models[0].questions[0].question: text longer than 100,000 characters');
+  });
+
+  test('a file over the size limit is refused before it is read', async () => {
+    const big = { size: MAX_REPORT_BYTES + 1, name: 'huge.json', text: () => Promise.reject(new Error('must not read')) };
+    const r = await parseReportFile(big as unknown as Blob & { name: string });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.message).toBe('huge.json is 200.0 MB; the limit is 200.0 MB.');
+  });
+
+  test('a file under the limit is read and checked, with its name in the message', async () => {
+    const good = new Blob([JSON.stringify(sampleReport())]);
+    expect((await parseReportFile(good)).ok).toBe(true);
+    const bad = Object.assign(new Blob(['{"format":"semece-report","version":9}']), { name: 'old.json' });
+    const r = await parseReportFile(bad);
+    expect(!r.ok && r.error.message).toMatch(/^old\.json: Unsupported report version 9/);
+  });
+});
