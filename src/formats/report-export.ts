@@ -1,0 +1,96 @@
+/**
+ * Exports of a report document: the document itself as JSON (what Open report and the share
+ * link read back) and the per-question rows as CSV for spreadsheets. Charts as SVG/PNG belong
+ * to the chart components.
+ */
+import Papa from 'papaparse';
+import type { ReportDocument, SignalName } from './report-document';
+
+/**
+ * The document as JSON text. NaN (an undefined statistic) becomes null, which parseReport reads
+ * back as NaN; compact by default because reports with samples get large.
+ */
+export function reportToJson(doc: ReportDocument, pretty = false): string {
+  return JSON.stringify(doc, null, pretty ? 2 : undefined);
+}
+
+const EXTRA_SIGNALS: SignalName[] = ['stated', 'logprob', 'entropyConfidence'];
+
+/** Column names of the per-question CSV, in order; extra signals only when some row has them. */
+export function csvColumns(doc: ReportDocument): string[] {
+  const extra = EXTRA_SIGNALS.filter((s) => doc.models.some((m) => m.questions.some((q) => q.signals?.[s] !== undefined)));
+  return [
+    'model',
+    'provider',
+    'id',
+    'question',
+    'gold',
+    'modal_label',
+    'grade',
+    'correct',
+    'overridden',
+    'n',
+    'n_classes',
+    'sem1',
+    'sem2',
+    'verbalized',
+    ...extra,
+    'margin',
+    'std_margin',
+    'regime',
+    'entropy',
+  ];
+}
+
+/**
+ * One row per model × question with every signal. Numbers are written in full (JS shortest
+ * round-trip form), so a spreadsheet sees the report's exact values. Text cells that start like
+ * a spreadsheet formula (=, +, -, @) are prefixed with a quote by papaparse so opening the file
+ * cannot run anything.
+ */
+export function reportToCsv(doc: ReportDocument): string {
+  const fields = csvColumns(doc);
+  const data = doc.models.flatMap((m) =>
+    m.questions.map((q) => {
+      const row: Record<string, string | number> = {
+        model: m.model,
+        provider: m.provider ?? '',
+        id: q.id,
+        question: q.question,
+        gold: q.gold,
+        modal_label: q.modalLabel,
+        grade: q.grade,
+        correct: q.correct,
+        overridden: q.overridden ? 1 : 0,
+        n: q.n,
+        n_classes: q.nClasses,
+        sem1: q.sem1,
+        sem2: q.sem2,
+        verbalized: q.verbalized,
+        margin: q.margin,
+        std_margin: q.stdMargin,
+        regime: q.regime,
+        entropy: q.entropy,
+      };
+      for (const s of EXTRA_SIGNALS) {
+        if (fields.includes(s)) row[s] = q.signals?.[s] ?? '';
+      }
+      return fields.map((f) => row[f]);
+    }),
+  );
+  return Papa.unparse({ fields, data }, { escapeFormulae: true, newline: '\r\n' });
+}
+
+/** A file name from the report's title and date, safe on every file system. */
+export function reportFileName(doc: ReportDocument, ext: string): string {
+  const slug =
+    doc.title
+      .normalize('NFKD')
+      .replace(/[^\w\s-]/g, '')
+      .trim()
+      .replace(/[\s_]+/g, '-')
+      .toLowerCase()
+      .slice(0, 60) || 'report';
+  const day = /^\d{4}-\d{2}-\d{2}/.exec(doc.createdAt)?.[0] ?? '';
+  return `semece-${slug}${day ? `-${day}` : ''}.${ext}`;
+}
