@@ -1,0 +1,128 @@
+/**
+ * What a run is: the settings a user chose (never a key), its status and its progress.
+ * These are plain data: they are stored in IndexedDB, posted between the worker and the page,
+ * and shown on the Runs page. Keys travel beside a RunSpec, in memory, as a RunKeys map.
+ */
+import type { ProviderConfig } from '../providers/types';
+import type { Dataset, StageError } from './types';
+
+/** A model as a run records it: where to reach it, never how to authenticate. */
+export type ModelSpec = Omit<ProviderConfig, 'apiKey'>;
+
+export interface SamplingSpec {
+  /** Samples per question. */
+  n: number;
+  temperature: number;
+  topP?: number;
+  maxTokens: number;
+  /** Generation prompt template; `{question}` is replaced by the question text. */
+  prompt: string;
+  /** Requests in flight at once per model. */
+  concurrency: number;
+}
+
+export type ClusteringSpec =
+  | { method: 'exact' }
+  | { method: 'judge'; judge: ModelSpec; prompt?: string }
+  | { method: 'embedding'; model: string; threshold: number };
+
+export type GradingSpec = { method: 'alias' } | { method: 'judge'; judge: ModelSpec; prompt?: string };
+
+export interface RunSpec {
+  title: string;
+  dataset: Dataset;
+  /** One or several models, sampled side by side on the same questions. */
+  models: ModelSpec[];
+  sampling: SamplingSpec;
+  clustering: ClusteringSpec;
+  grading: GradingSpec;
+}
+
+/**
+ * API keys for one run, by `keyId` of the provider they belong to. Held in memory only: the
+ * worker attaches a key to a provider config whose keyId matches, so a key is only ever sent to
+ * its own provider.
+ */
+export type RunKeys = Record<string, string>;
+
+export const STAGES = ['dataset', 'sample', 'cluster', 'grade', 'score', 'report'] as const;
+export type StageName = (typeof STAGES)[number];
+
+export type RunStatus = 'queued' | 'running' | 'paused' | 'cancelled' | 'failed' | 'done';
+
+export interface StageProgress {
+  status: 'waiting' | 'running' | 'done' | 'failed' | 'skipped';
+  done: number;
+  total: number;
+  /** Items taken from the cache instead of recomputed. */
+  cached: number;
+}
+
+/** Live counters of a run; what the progress panel draws. */
+export interface RunProgress {
+  stage: StageName;
+  stages: Record<StageName, StageProgress>;
+  requests: { done: number; failed: number; retrying: number };
+  samples: { done: number; total: number };
+  tokens: { input: number; output: number };
+  /** US dollars from the price table; null when a model has no price. */
+  cost: number | null;
+  /** Estimated ms left in the current stage; null until there is a rate to go on. */
+  etaMs: number | null;
+  /** Most recent errors with their cause, newest last (capped). */
+  errors: StageError[];
+  /** Capability findings and other notes ("returned 1 of 5 choices: n limited to 1"). */
+  notes: string[];
+}
+
+/** A run as stored: settings without keys, status, progress. */
+export interface RunRecord {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  status: RunStatus;
+  spec: RunSpec;
+  progress: RunProgress;
+  /** Why the run stopped, when it failed. */
+  error?: StageError;
+  /** Key of the saved report document, once the run is done. */
+  reportId?: string;
+}
+
+/** The provider a key belongs to: preset plus the origin requests go to. */
+export function keyId(model: Pick<ModelSpec, 'preset' | 'baseUrl'>): string {
+  let origin = model.baseUrl;
+  try {
+    origin = new URL(model.baseUrl).origin;
+  } catch {
+    // An unparsable base URL still gets a stable id; the request itself will fail with a clear error.
+  }
+  return `${model.preset}@${origin}`;
+}
+
+/** Display name of a model in reports and tables. */
+export function modelLabel(model: Pick<ModelSpec, 'preset' | 'model'>): string {
+  return `${model.preset}/${model.model}`;
+}
+
+export function emptyProgress(totalSamples = 0): RunProgress {
+  const stage = (): StageProgress => ({ status: 'waiting', done: 0, total: 0, cached: 0 });
+  return {
+    stage: 'dataset',
+    stages: { dataset: stage(), sample: stage(), cluster: stage(), grade: stage(), score: stage(), report: stage() },
+    requests: { done: 0, failed: 0, retrying: 0 },
+    samples: { done: 0, total: totalSamples },
+    tokens: { input: 0, output: 0 },
+    cost: 0,
+    etaMs: null,
+    errors: [],
+    notes: [],
+  };
+}
+
+/** Strips anything key-like from a model spec: the guard every stored record goes through. */
+export function withoutKey<T extends object>(model: T): Omit<T, 'apiKey'> {
+  const { apiKey: _dropped, ...rest } = model as T & { apiKey?: string };
+  return rest;
+}

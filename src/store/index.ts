@@ -1,0 +1,31 @@
+/** One handle on every store, opened once per page or worker. */
+import { openSemeceDb, type SemeceDatabase } from './db';
+import { IdbEmbeddingCache } from './embedding-store';
+import { RunStore } from './runs';
+import { IdbSampleCache } from './sample-store';
+import { SettingsStore } from './settings';
+import { StageCache } from './stage-cache';
+
+export interface Stores {
+  db: SemeceDatabase;
+  runs: RunStore;
+  samples: IdbSampleCache;
+  stages: StageCache;
+  embeddings: IdbEmbeddingCache;
+  settings: SettingsStore;
+}
+
+export function storesOver(db: SemeceDatabase): Stores {
+  return {
+    db,
+    runs: new RunStore(db),
+    samples: new IdbSampleCache(db),
+    stages: new StageCache(db),
+    embeddings: new IdbEmbeddingCache(db),
+    settings: new SettingsStore(db),
+  };
+}
+
+export async function openStores(name?: string): Promise<Stores> {
+  return storesOver(await openSemeceDb(name));
+}

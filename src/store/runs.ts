@@ -1,0 +1,86 @@
+/**
+ * Run records, their datasets, their report documents and grade overrides. Every record is
+ * passed through `sanitizeRun` before it is written, so no API key can reach storage even if a
+ * caller hands one over by mistake.
+ */
+import type { ReportDocument } from '../formats/report-document';
+import { withoutKey, type RunRecord } from '../pipeline/run-types';
+import type { Dataset, Grade } from '../pipeline/types';
+import { canonicalJson } from '../pipeline/sample-cache';
+import type { SemeceDatabase } from './db';
+import type { StoredDataset, StoredGradeOverride } from './schema';
+import { sha256Hex } from './hash';
+
+/** A copy of a run record with every model spec stripped of any `apiKey` field. */
+export function sanitizeRun(run: RunRecord): RunRecord {
+  const spec = run.spec;
+  const clustering = spec.clustering.method === 'judge' ? { ...spec.clustering, judge: withoutKey(spec.clustering.judge) } : spec.clustering;
+  const grading = spec.grading.method === 'judge' ? { ...spec.grading, judge: withoutKey(spec.grading.judge) } : spec.grading;
+  return { ...run, spec: { ...spec, models: spec.models.map((m) => withoutKey(m)), clustering, grading } };
+}
+
+export class RunStore {
+  constructor(private readonly db: SemeceDatabase) {}
+
+  async saveRun(run: RunRecord): Promise<void> {
+    await this.db.put('runs', sanitizeRun(run));
+  }
+
+  getRun(id: string): Promise<RunRecord | undefined> {
+    return this.db.get('runs', id);
+  }
+
+  /** Newest first. */
+  async listRuns(): Promise<RunRecord[]> {
+    const runs = await this.db.getAllFromIndex('runs', 'byCreated');
+    return runs.reverse();
+  }
+
+  /** Deletes a run, its report and its overrides. Samples stay: other runs may share them. */
+  async deleteRun(id: string): Promise<void> {
+    const tx = this.db.transaction(['runs', 'reports', 'gradeOverrides'], 'readwrite');
+    void tx.objectStore('runs').delete(id);
+    void tx.objectStore('reports').delete(id);
+    const overrides = tx.objectStore('gradeOverrides');
+    for (const key of await overrides.index('byRun').getAllKeys(id)) void overrides.delete(key);
+    await tx.done;
+  }
+
+  async saveReport(runId: string, document: ReportDocument): Promise<void> {
+    await this.db.put('reports', { runId, document, savedAt: new Date().toISOString() });
+  }
+
+  async getReport(runId: string): Promise<ReportDocument | undefined> {
+    return (await this.db.get('reports', runId))?.document;
+  }
+
+  /** Stores a dataset under the hash of its questions; returns that id. */
+  async saveDataset(dataset: Dataset): Promise<string> {
+    const id = `d1:${await sha256Hex(canonicalJson(dataset.questions))}`;
+    const stored: StoredDataset = { ...dataset, id, storedAt: new Date().toISOString() };
+    await this.db.put('datasets', stored);
+    return id;
+  }
+
+  getDataset(id: string): Promise<StoredDataset | undefined> {
+    return this.db.get('datasets', id);
+  }
+
+  async setGradeOverride(override: Omit<StoredGradeOverride, 'at'>): Promise<void> {
+    await this.db.put('gradeOverrides', { ...override, at: new Date().toISOString() });
+  }
+
+  async clearGradeOverride(runId: string, model: string, questionId: string): Promise<void> {
+    await this.db.delete('gradeOverrides', [runId, model, questionId]);
+  }
+
+  /** Overrides of one run as a lookup `model → questionId → grade`. */
+  async gradeOverrides(runId: string): Promise<Map<string, Map<string, Grade>>> {
+    const out = new Map<string, Map<string, Grade>>();
+    for (const o of await this.db.getAllFromIndex('gradeOverrides', 'byRun', runId)) {
+      if (!out.has(o.model)) out.set(o.model, new Map());
+      out.get(o.model)!.set(o.questionId, o.grade);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The SampleCache of the browser (and of the worker): sampled replies in IndexedDB, looked up
+ * in one transaction per `get`, written in batched transactions. Samples are independent of runs,
+ * so a repeated or resumed run finds what earlier ones stored and requests nothing twice.
+ */
+import type { SampleCache } from '../pipeline/sample-cache';
+import type { Sample } from '../pipeline/types';
+import { BatchWriter } from './batch';
+import type { SemeceDatabase } from './db';
+import type { StoredSample } from './schema';
+
+export class IdbSampleCache implements SampleCache {
+  private readonly questionOf = new Map<string, string>();
+  private readonly writer: BatchWriter<StoredSample>;
+
+  constructor(private readonly db: SemeceDatabase) {
+    this.writer = new BatchWriter(async (items) => {
+      const tx = this.db.transaction('samples', 'readwrite');
+      for (const item of items) void tx.store.put(item);
+      await tx.done;
+    });
+  }
+
+  /** Tells the cache which question group these sample keys belong to (for the byQuestion index). */
+  describe(sampleKeys: string[], questionKey: string): void {
+    for (const k of sampleKeys) this.questionOf.set(k, questionKey);
+  }
+
+  async get(keys: string[]): Promise<(Sample | undefined)[]> {
+    const tx = this.db.transaction('samples', 'readonly');
+    const found = await Promise.all(keys.map((k) => tx.store.get(k)));
+    await tx.done;
+    return found.map((s) => s?.sample);
+  }
+
+  put(entries: { key: string; sample: Sample }[]): Promise<void> {
+    const now = Date.now();
+    return this.writer.add(entries.map(({ key, sample }) => ({ key, sample, question: this.questionOf.get(key), storedAt: now })));
+  }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  /** Number of stored samples of one question group. */
+  countForQuestion(questionKey: string): Promise<number> {
+    return this.db.countFromIndex('samples', 'byQuestion', questionKey);
+  }
+}

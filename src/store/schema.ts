@@ -1,0 +1,77 @@
+/**
+ * The one IndexedDB schema of the app, as a typed idb DBSchema. Every stage's output has its
+ * own store, keyed by a hash of that stage's inputs and settings, so a changed setting misses
+ * only the caches downstream of it. Run records hold settings and progress, never a key.
+ */
+import type { DBSchema } from 'idb';
+import type { ReportDocument } from '../formats/report-document';
+import type { RunRecord } from '../pipeline/run-types';
+import type { Dataset, Grade, Sample, SemanticClass, StageError } from '../pipeline/types';
+
+export const DB_NAME = 'semece';
+export const DB_VERSION = 1;
+
+export interface StoredDataset extends Dataset {
+  /** Hash of the questions, so the same file imported twice is stored once. */
+  id: string;
+  storedAt: string;
+}
+
+/** One sampled reply. Independent of any run: two runs with the same inputs share it. */
+export interface StoredSample {
+  key: string;
+  /** Key of the (provider, model, prompt, settings, question) the sample belongs to, when known. */
+  question?: string;
+  sample: Sample;
+  storedAt: number;
+}
+
+/** The classes of one question's samples under one clusterer's settings. */
+export interface StoredClustering {
+  key: string;
+  result: { ok: true; classes: SemanticClass[] } | { ok: false; error: StageError };
+  storedAt: number;
+}
+
+/** The computed grade of one modal label against one gold answer under one grader's settings. */
+export interface StoredGrade {
+  key: string;
+  result: { ok: true; grade: Grade } | { ok: false; error: StageError };
+  storedAt: number;
+}
+
+/** A person's grade for one question of one model in one run, kept apart from computed grades. */
+export interface StoredGradeOverride {
+  runId: string;
+  model: string;
+  questionId: string;
+  grade: Grade;
+  at: string;
+}
+
+export interface StoredEmbedding {
+  model: string;
+  text: string;
+  vector: Float32Array;
+}
+
+export interface StoredReport {
+  runId: string;
+  document: ReportDocument;
+  savedAt: string;
+}
+
+export interface SemeceDB extends DBSchema {
+  datasets: { key: string; value: StoredDataset };
+  samples: { key: string; value: StoredSample; indexes: { byQuestion: string } };
+  runs: { key: string; value: RunRecord; indexes: { byCreated: string } };
+  clusterings: { key: string; value: StoredClustering };
+  grades: { key: string; value: StoredGrade };
+  gradeOverrides: { key: [string, string, string]; value: StoredGradeOverride; indexes: { byRun: string } };
+  embeddings: { key: [string, string]; value: StoredEmbedding };
+  reports: { key: string; value: StoredReport };
+  /** Small values by name: the price table, keys the user chose to remember. */
+  settings: { key: string; value: unknown };
+}
+
+export type StoreName = 'datasets' | 'samples' | 'runs' | 'clusterings' | 'grades' | 'gradeOverrides' | 'embeddings' | 'reports' | 'settings';

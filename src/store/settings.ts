@@ -1,0 +1,60 @@
+/**
+ * Small named settings: the editable price table, and API keys the user explicitly chose to
+ * remember on this device. Nothing else ever writes a key to storage.
+ */
+import type { SemeceDatabase } from './db';
+
+/** US dollars per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+/** Model id (or `preset/model`) → price. */
+export type PriceTable = Record<string, ModelPrice>;
+
+const PRICE_TABLE = 'priceTable';
+const KEY_PREFIX = 'key:';
+
+export class SettingsStore {
+  constructor(private readonly db: SemeceDatabase) {}
+
+  async getPriceTable(): Promise<PriceTable | undefined> {
+    return (await this.db.get('settings', PRICE_TABLE)) as PriceTable | undefined;
+  }
+
+  async setPriceTable(table: PriceTable): Promise<void> {
+    await this.db.put('settings', table, PRICE_TABLE);
+  }
+
+  /** Remembers a key for a provider (by keyId); only called after the user opted in. */
+  async rememberKey(keyId: string, key: string): Promise<void> {
+    await this.db.put('settings', key, KEY_PREFIX + keyId);
+  }
+
+  async forgetKey(keyId: string): Promise<void> {
+    await this.db.delete('settings', KEY_PREFIX + keyId);
+  }
+
+  /** Every remembered key, by keyId. */
+  async rememberedKeys(): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    const range = IDBKeyRange.bound(KEY_PREFIX, KEY_PREFIX + '\uffff');
+    const tx = this.db.transaction('settings', 'readonly');
+    let cursor = await tx.store.openCursor(range);
+    while (cursor) {
+      if (typeof cursor.value === 'string') out[String(cursor.key).slice(KEY_PREFIX.length)] = cursor.value;
+      cursor = await cursor.continue();
+    }
+    await tx.done;
+    return out;
+  }
+}
+
+/** Bytes used and available for this origin, when the browser tells. */
+export async function storageUsed(): Promise<{ usage: number; quota: number } | null> {
+  const storage = (globalThis.navigator as Navigator | undefined)?.storage;
+  if (!storage?.estimate) return null;
+  const { usage = 0, quota = 0 } = await storage.estimate();
+  return { usage, quota };
+}

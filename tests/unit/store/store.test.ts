@@ -1,0 +1,123 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, test } from 'vitest';
+import { openStores } from '../../../src/store';
+import { sampleKey } from '../../../src/pipeline/sample-cache';
+import { emptyProgress, type RunRecord } from '../../../src/pipeline/run-types';
+import type { Sample } from '../../../src/pipeline/types';
+
+let dbCount = 0;
+const fresh = () => openStores(`test-${++dbCount}-${Math.random()}`);
+
+const sample = (answer: string): Sample => ({
+  raw: `Answer: ${answer}\nConfidence: 80%`,
+  answer,
+  answerMethod: 'answer-line',
+  confidence: 0.8,
+  confidenceMethod: 'confidence-line',
+  finishReason: 'stop',
+});
+
+function run(id: string, createdAt: string, extra: Partial<RunRecord> = {}): RunRecord {
+  return {
+    id,
+    title: id,
+    createdAt,
+    updatedAt: createdAt,
+    status: 'running',
+    progress: emptyProgress(4),
+    spec: {
+      title: id,
+      dataset: { name: 'd', source: 'test', questions: [{ id: 'q1', question: 'Capital of France?', answer: 'Paris' }] },
+      models: [{ kind: 'openai', preset: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }],
+      sampling: { n: 4, temperature: 1, maxTokens: 64, prompt: '{question}', concurrency: 2 },
+      clustering: { method: 'exact' },
+      grading: { method: 'alias' },
+    },
+    ...extra,
+  };
+}
+
+describe('IdbSampleCache', () => {
+  test('stores a batch and finds it again, in key order, with holes for missing keys', async () => {
+    const { samples } = await fresh();
+    const keys = await Promise.all([0, 1, 2].map((index) => sampleKey({ preset: 'openai', baseUrl: 'http://h/v1', model: 'm', prompt: 'p', settings: { temperature: 1, maxTokens: 8 }, questionId: 'q', question: 'Q?', index })));
+    await samples.put([{ key: keys[2], sample: sample('c') }, { key: keys[0], sample: sample('a') }]);
+    const got = await samples.get(keys);
+    expect(got.map((s) => s?.answer)).toEqual(['a', undefined, 'c']);
+  });
+
+  test('many small puts land in few transactions and all survive a reopen', async () => {
+    const name = `batch-${Math.random()}`;
+    const first = await openStores(name);
+    first.samples.describe(Array.from({ length: 300 }, (_, i) => `k${i}`), 'question-A');
+    await Promise.all(Array.from({ length: 300 }, (_, i) => first.samples.put([{ key: `k${i}`, sample: sample(String(i)) }])));
+    first.db.close();
+    const second = await openStores(name);
+    expect(await second.samples.countForQuestion('question-A')).toBe(300);
+    expect((await second.samples.get(['k0', 'k299'])).map((s) => s?.answer)).toEqual(['0', '299']);
+  });
+
+  test('writing the same key twice keeps one sample', async () => {
+    const { samples, db } = await fresh();
+    await samples.put([{ key: 'same', sample: sample('x') }]);
+    await samples.put([{ key: 'same', sample: sample('x') }]);
+    expect(await db.count('samples')).toBe(1);
+  });
+});
+
+describe('RunStore', () => {
+  test('lists runs newest first and deletes a run with its report and overrides, keeping samples', async () => {
+    const { runs, samples, db } = await fresh();
+    await runs.saveRun(run('old', '2026-01-01T00:00:00.000Z'));
+    await runs.saveRun(run('new', '2026-02-01T00:00:00.000Z'));
+    await samples.put([{ key: 'k', sample: sample('x') }]);
+    await runs.setGradeOverride({ runId: 'old', model: 'openai/m', questionId: 'q1', grade: 'CORRECT' });
+    expect((await runs.listRuns()).map((r) => r.id)).toEqual(['new', 'old']);
+    expect((await runs.gradeOverrides('old')).get('openai/m')?.get('q1')).toBe('CORRECT');
+    await runs.deleteRun('old');
+    expect((await runs.listRuns()).map((r) => r.id)).toEqual(['new']);
+    expect((await runs.gradeOverrides('old')).size).toBe(0);
+    expect(await db.count('samples')).toBe(1);
+  });
+
+  test('a key handed over by mistake never reaches the stored record', async () => {
+    const { runs, db } = await fresh();
+    const leaky = run('leak', '2026-01-01T00:00:00.000Z');
+    (leaky.spec.models[0] as { apiKey?: string }).apiKey = 'sk-secret-123';
+    leaky.spec.grading = { method: 'judge', judge: { ...leaky.spec.models[0] } };
+    await runs.saveRun(leaky);
+    const stored = await db.get('runs', 'leak');
+    expect(JSON.stringify(stored)).not.toContain('sk-secret-123');
+    expect(stored?.spec.models[0].model).toBe('m');
+  });
+
+  test('the same dataset saved twice gets one id', async () => {
+    const { runs, db } = await fresh();
+    const ds = run('x', '2026').spec.dataset;
+    const a = await runs.saveDataset(ds);
+    const b = await runs.saveDataset({ ...ds, name: 'renamed' });
+    expect(a).toBe(b);
+    expect(await db.count('datasets')).toBe(1);
+  });
+});
+
+describe('settings and embeddings', () => {
+  test('remembered keys can be listed and forgotten; the price table round-trips', async () => {
+    const { settings } = await fresh();
+    await settings.rememberKey('openai@https://api.openai.com', 'sk-1');
+    await settings.rememberKey('anthropic@https://api.anthropic.com', 'sk-2');
+    await settings.setPriceTable({ 'gpt-4o-mini': { input: 0.15, output: 0.6 } });
+    expect(await settings.rememberedKeys()).toEqual({ 'openai@https://api.openai.com': 'sk-1', 'anthropic@https://api.anthropic.com': 'sk-2' });
+    await settings.forgetKey('openai@https://api.openai.com');
+    expect(Object.keys(await settings.rememberedKeys())).toEqual(['anthropic@https://api.anthropic.com']);
+    expect((await settings.getPriceTable())?.['gpt-4o-mini'].output).toBe(0.6);
+  });
+
+  test('embeddings are keyed by model and text', async () => {
+    const { embeddings } = await fresh();
+    await embeddings.put([{ model: 'm1', text: 'Paris', vector: new Float32Array([1, 2]) }]);
+    const [hit, missOtherModel] = await embeddings.get([{ model: 'm1', text: 'Paris' }, { model: 'm2', text: 'Paris' }]);
+    expect(Array.from(hit!)).toEqual([1, 2]);
+    expect(missOtherModel).toBeUndefined();
+  });
+});
