@@ -76,3 +76,47 @@ export interface ChatProvider {
   readonly config: ProviderConfig;
   complete(request: CompletionRequest): Promise<Completion>;
 }
+
+/** Why a request failed, as a value that crosses worker boundaries (see errors.ts). */
+export type ProviderErrorKind =
+  | 'auth'
+  | 'quota'
+  | 'rate-limit'
+  | 'server'
+  | 'timeout'
+  | 'network'
+  | 'bad-request'
+  | 'not-found'
+  | 'bad-response'
+  | 'aborted';
+
+/** Plain-data form of a ProviderError (what a worker posts; never contains the key). */
+export interface ProviderErrorInfo {
+  kind: ProviderErrorKind;
+  status: number | null;
+  retryable: boolean;
+  message: string;
+  retryAfterMs: number | null;
+}
+
+/** What one HTTP attempt did, reported while a request runs (progress counters). */
+export type RequestEvent =
+  | { type: 'retrying'; attempt: number; delayMs: number; error: ProviderErrorInfo }
+  | { type: 'failed'; error: ProviderErrorInfo }
+  | { type: 'done'; replies: number; usage: Usage; ms: number };
+
+/** Extras the sampling orchestrator uses; `createProvider` returns this. */
+export interface SamplingProvider extends ChatProvider {
+  /** Replies one request may ask for now (static capability, lowered by run-time findings). */
+  maxN(settings: GenerationSettings): number;
+  /**
+   * Exactly one logical request (retried per the policy in http.ts): returns the replies that came
+   * back, possibly fewer than asked; never makes up the shortfall (the caller does, so that every
+   * reply received is kept even when a later request fails).
+   */
+  completeOnce(request: CompletionRequest & { onEvent?: (e: RequestEvent) => void }): Promise<Completion>;
+  /** Settings as they will be sent, after capability adjustments (stored with a run). */
+  effectiveSettings(settings: GenerationSettings, n: number): Partial<GenerationSettings> & { n: number };
+  /** Run-time capability findings so far, in words ("returned 1 of 5 choices: n limited to 1"). */
+  notes(): string[];
+}

@@ -1,0 +1,76 @@
+/**
+ * Where sampled replies are kept between runs, and the key each one is stored under.
+ * The browser implements SampleCache over IndexedDB, the CLI over a JSONL file; the orchestrator
+ * (sampling.ts) only sees this interface, so both resume the same way.
+ */
+import type { GenerationSettings } from '../providers/types.ts';
+import type { Sample } from './types.ts';
+
+export interface SampleCache {
+  /** One entry per key, in the same order; undefined where nothing is stored. */
+  get(keys: string[]): Promise<(Sample | undefined)[]>;
+  /** Stores a batch; a key already present is overwritten with the same sample. */
+  put(entries: { key: string; sample: Sample }[]): Promise<void>;
+}
+
+/** Everything a sample depends on. The API key is deliberately absent. */
+export interface SampleKeyInput {
+  preset: string;
+  baseUrl: string;
+  model: string;
+  /** The full prompt sent (template with the question filled in). */
+  prompt: string;
+  settings: GenerationSettings;
+  questionId: string;
+  question: string;
+  index: number;
+}
+
+/** JSON with object keys sorted at every depth and undefined fields dropped, so equal inputs hash equally. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const parts = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`);
+  return `{${parts.join(',')}}`;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Stable key of one sample: SHA-256 (hex) of the canonical JSON of its inputs, prefixed 's1:' so a
+ * future change of the recipe cannot collide with old keys. The base URL is normalised (no trailing
+ * slash) because 'http://h/v1' and 'http://h/v1/' reach the same model.
+ */
+export async function sampleKey(input: SampleKeyInput): Promise<string> {
+  const { preset, baseUrl, model, prompt, settings, questionId, question, index } = input;
+  const canonical = canonicalJson({
+    v: 1,
+    preset,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    model,
+    prompt,
+    settings,
+    questionId,
+    question,
+    index,
+  });
+  return `s1:${await sha256Hex(canonical)}`;
+}
+
+/** A SampleCache in memory (tests, one-off runs, and the layer under the JSONL file cache). */
+export class MemorySampleCache implements SampleCache {
+  readonly map = new Map<string, Sample>();
+  async get(keys: string[]): Promise<(Sample | undefined)[]> {
+    return keys.map((k) => this.map.get(k));
+  }
+  async put(entries: { key: string; sample: Sample }[]): Promise<void> {
+    for (const { key, sample } of entries) this.map.set(key, sample);
+  }
+}

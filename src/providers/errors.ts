@@ -1,0 +1,140 @@
+/**
+ * ProviderError: every way a request can fail, as one typed value with a message that says what
+ * to do. Messages never contain the API key: every text that may echo it goes through scrubKey.
+ */
+import type { ProviderErrorInfo, ProviderErrorKind } from './types.ts';
+
+export class ProviderError extends Error implements ProviderErrorInfo {
+  readonly kind: ProviderErrorKind;
+  readonly status: number | null;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | null;
+
+  constructor(info: {
+    kind: ProviderErrorKind;
+    message: string;
+    status?: number | null;
+    retryable?: boolean;
+    retryAfterMs?: number | null;
+  }) {
+    super(info.message);
+    this.name = 'ProviderError';
+    this.kind = info.kind;
+    this.status = info.status ?? null;
+    this.retryable = info.retryable ?? DEFAULT_RETRYABLE[info.kind];
+    this.retryAfterMs = info.retryAfterMs ?? null;
+  }
+
+  /** Plain data for postMessage/Comlink (which would otherwise keep only name and message). */
+  toInfo(): ProviderErrorInfo {
+    return {
+      kind: this.kind,
+      status: this.status,
+      retryable: this.retryable,
+      message: this.message,
+      retryAfterMs: this.retryAfterMs,
+    };
+  }
+}
+
+const DEFAULT_RETRYABLE: Record<ProviderErrorKind, boolean> = {
+  auth: false,
+  quota: false,
+  'rate-limit': true,
+  server: true,
+  timeout: true,
+  network: true,
+  'bad-request': false,
+  'not-found': false,
+  'bad-response': true,
+  aborted: false,
+};
+
+/** Kinds that stop a whole run: retrying or asking again cannot help until the user acts. */
+export function stopsRun(e: ProviderErrorInfo): boolean {
+  return e.kind === 'auth' || e.kind === 'quota' || e.kind === 'bad-request' || e.kind === 'not-found';
+}
+
+export function isProviderError(e: unknown): e is ProviderError {
+  return e instanceof ProviderError;
+}
+
+// Key shapes of the providers we know, masked even when only a fragment is echoed back.
+const KEY_SHAPES = /\b(?:sk-[A-Za-z0-9_*.-]{6,}|xai-[A-Za-z0-9_*-]{6,}|gsk_[A-Za-z0-9_*]{6,}|AIza[A-Za-z0-9_*-]{10,})/g;
+
+/** Removes the key (whole, or any 8+ character start or end of it) and key-like tokens from a text. */
+export function scrubKey(text: string, key?: string): string {
+  let out = text;
+  if (key && key.length > 0) {
+    out = out.split(key).join('[key]');
+    if (key.length >= 12) {
+      for (const part of [key.slice(0, 8), key.slice(-8)]) out = out.split(part).join('[key]');
+    }
+  }
+  return out.replace(KEY_SHAPES, '[key]');
+}
+
+/** Reads Retry-After (delta seconds or an HTTP date) or retry-after-ms; null when absent or unreadable. */
+export function parseRetryAfter(headers: Headers, now: number): number | null {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : null;
+}
+
+/** The advice that goes with each failure, naming the preset so the user knows which key or account. */
+export function adviceFor(kind: ProviderErrorKind, status: number | null, preset: string): string {
+  const s = status === null ? '' : ` (${status})`;
+  switch (kind) {
+    case 'auth':
+      return `The key was refused${s}: check the key for ${preset}.`;
+    case 'quota':
+      return `The account has run out of credit or quota${s}: add credit or raise the limit for ${preset}, or wait for the quota to reset, then resume.`;
+    case 'rate-limit':
+      return `Rate limited${s} by ${preset}: retrying later; lower the concurrency if this persists.`;
+    case 'server':
+      return `${preset} had a server error${s}: retrying; if it persists, try again later.`;
+    case 'timeout':
+      return `The request to ${preset} timed out: retrying; raise the timeout for long replies.`;
+    case 'network':
+      return `Could not reach ${preset}: check the base URL, the network, and (in a browser) that the server allows this page's origin (CORS).`;
+    case 'bad-request':
+      return `${preset} rejected the request${s}: check the model name and the settings (temperature, top_p, max tokens).`;
+    case 'not-found':
+      return `Not found${s} at ${preset}: check the model name and the base URL.`;
+    case 'bad-response':
+      return `${preset} sent a reply that could not be read${s}: retrying.`;
+    case 'aborted':
+      return 'Cancelled.';
+  }
+}
+
+/** Kind from the HTTP status alone; wire formats refine 429s into quota vs rate-limit. */
+export function kindFromStatus(status: number): ProviderErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 402) return 'quota';
+  if (status === 404) return 'not-found';
+  if (status === 408) return 'timeout';
+  if (status === 429) return 'rate-limit';
+  if (status >= 500) return 'server';
+  return 'bad-request';
+}
+
+/** Builds the error for a failed HTTP reply, with advice, the provider's own words, and no key. */
+export function httpError(args: {
+  status: number;
+  kind?: ProviderErrorKind;
+  detail: string;
+  preset: string;
+  apiKey?: string;
+  retryAfterMs?: number | null;
+}): ProviderError {
+  const kind = args.kind ?? kindFromStatus(args.status);
+  const detail = scrubKey(args.detail, args.apiKey).slice(0, 300).trim();
+  const message = `${adviceFor(kind, args.status, args.preset)}${detail ? ` Provider said: ${detail}` : ''}`;
+  return new ProviderError({ kind, status: args.status, message, retryAfterMs: args.retryAfterMs ?? null });
+}

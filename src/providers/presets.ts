@@ -1,0 +1,42 @@
+/**
+ * The providers a user can pick: which wire format each speaks, its default base URL, the
+ * environment variable the CLI reads its key from, and whether it needs a key at all
+ * (local servers usually do not).
+ */
+import type { ProviderKind } from './types.ts';
+
+export interface Preset {
+  id: string;
+  label: string;
+  kind: ProviderKind;
+  baseUrl: string;
+  keyEnv: string | null;
+  needsKey: boolean;
+  /** Uses `max_completion_tokens` (OpenAI's current name) instead of the older `max_tokens`. */
+  maxCompletionTokens?: boolean;
+  local?: boolean;
+}
+
+export const PRESETS: Record<string, Preset> = {
+  openai: { id: 'openai', label: 'OpenAI', kind: 'openai', baseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY', needsKey: true, maxCompletionTokens: true },
+  xai: { id: 'xai', label: 'xAI', kind: 'openai', baseUrl: 'https://api.x.ai/v1', keyEnv: 'XAI_API_KEY', needsKey: true },
+  mistral: { id: 'mistral', label: 'Mistral', kind: 'openai', baseUrl: 'https://api.mistral.ai/v1', keyEnv: 'MISTRAL_API_KEY', needsKey: true },
+  openrouter: { id: 'openrouter', label: 'OpenRouter', kind: 'openai', baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', needsKey: true },
+  groq: { id: 'groq', label: 'Groq', kind: 'openai', baseUrl: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY', needsKey: true },
+  together: { id: 'together', label: 'Together', kind: 'openai', baseUrl: 'https://api.together.xyz/v1', keyEnv: 'TOGETHER_API_KEY', needsKey: true },
+  deepseek: { id: 'deepseek', label: 'DeepSeek', kind: 'openai', baseUrl: 'https://api.deepseek.com', keyEnv: 'DEEPSEEK_API_KEY', needsKey: true },
+  ollama: { id: 'ollama', label: 'Ollama (local)', kind: 'openai', baseUrl: 'http://localhost:11434/v1', keyEnv: null, needsKey: false, local: true },
+  lmstudio: { id: 'lmstudio', label: 'LM Studio (local)', kind: 'openai', baseUrl: 'http://localhost:1234/v1', keyEnv: null, needsKey: false, local: true },
+  vllm: { id: 'vllm', label: 'vLLM (local)', kind: 'openai', baseUrl: 'http://localhost:8000/v1', keyEnv: 'VLLM_API_KEY', needsKey: false, local: true },
+  llamacpp: { id: 'llamacpp', label: 'llama.cpp server (local)', kind: 'openai', baseUrl: 'http://localhost:8080/v1', keyEnv: null, needsKey: false, local: true },
+  anthropic: { id: 'anthropic', label: 'Anthropic', kind: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keyEnv: 'ANTHROPIC_API_KEY', needsKey: true },
+  gemini: { id: 'gemini', label: 'Google Gemini', kind: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta', keyEnv: 'GEMINI_API_KEY', needsKey: true },
+};
+
+export function getPreset(id: string): Preset | undefined {
+  return Object.prototype.hasOwnProperty.call(PRESETS, id) ? PRESETS[id] : undefined;
+}
+
+export function presetIds(): string[] {
+  return Object.keys(PRESETS);
+}

@@ -1,0 +1,75 @@
+/**
+ * What every wire format shares: the context a request is built in, and careful JSON reading
+ * (a 200 with a truncated or HTML body is a retryable bad-response, not a crash).
+ */
+import { ProviderError, adviceFor, scrubKey } from './errors.ts';
+import type { Capabilities } from './capabilities.ts';
+import type { ChatMessage, GenerationSettings, Reply, Usage } from './types.ts';
+
+export interface WireContext {
+  preset: string;
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  caps: Capabilities;
+  /** OpenAI wire: send `max_completion_tokens` instead of `max_tokens`. */
+  maxCompletionTokens?: boolean;
+}
+
+/** What a wire format's parser returns for one request. */
+export interface ParsedCompletion {
+  replies: Reply[];
+  usage: Usage;
+}
+
+export interface WireInput {
+  messages: ChatMessage[];
+  effective: Partial<GenerationSettings> & { n: number };
+}
+
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+export function parseJsonBody(text: string, ctx: WireContext, status: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const snippet = scrubKey(text.slice(0, 120), ctx.apiKey).replace(/\s+/g, ' ');
+    throw new ProviderError({
+      kind: 'bad-response',
+      status,
+      message: `${adviceFor('bad-response', status, ctx.preset)} The body was not JSON: "${snippet}"`,
+    });
+  }
+}
+
+/** Error bodies are JSON for most APIs but HTML for gateways (e.g. a Cloudflare 403 page). */
+export function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function badShape(ctx: WireContext, status: number, what: string): ProviderError {
+  return new ProviderError({
+    kind: 'bad-response',
+    status,
+    message: `${adviceFor('bad-response', status, ctx.preset)} ${what}`,
+  });
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+}
+
+/** A short readable excerpt of a non-JSON error body (HTML tags stripped). */
+export function textExcerpt(text: string): string {
+  return text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+}
