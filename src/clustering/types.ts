@@ -1,0 +1,35 @@
+/**
+ * One interface for every clusterer (LLM judge, embeddings, exact match): the extracted answers
+ * of one question in, semantic classes out, in the order the clusterer lists them. That order is
+ * the class numbering the estimators use (SEMECE.md: never renumber), so it is kept as returned.
+ */
+import type { Result, SemanticClass } from '../pipeline/types';
+import type { Usage } from '../providers/types';
+
+/** Per-question extras some clusterers need (multiple-choice options, in order A, B, C …). */
+export interface ClusterContext {
+  options?: string[];
+}
+
+/**
+ * What one clustering of one question gives back. `usage` and `calls` let the caller add up the
+ * cost of model-backed clusterers (the judge); clusterers without a model leave them out.
+ */
+export type ClusterOutcome = Result<SemanticClass[]> & {
+  usage?: Usage;
+  /** Model requests made for this question, retries included. */
+  calls?: number;
+};
+
+export interface Clusterer {
+  /** 'judge' | 'embedding' | 'exact' — recorded with the run so caches key on it. */
+  readonly method: ClusterMethod;
+  /**
+   * Classes for `answers` (sampling order): every index 0..n-1 in exactly one class.
+   * Expected failures (a judge that never returns a valid partition, a cancelled request) come
+   * back as `{ok: false, error}`, never as a throw.
+   */
+  cluster(question: string, answers: string[], signal?: AbortSignal, context?: ClusterContext): Promise<ClusterOutcome>;
+}
+
+export type ClusterMethod = 'judge' | 'embedding' | 'exact';
