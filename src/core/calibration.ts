@@ -1,0 +1,58 @@
+/**
+ * Calibration of one confidence signal against correctness: every metric of SignalMetrics in
+ * one call. The paper's ECE is `ece` (equal-width, edges i*0.1); the rest are companions, each
+ * documented in its own module (ece.ts, equal-mass.ts, brier.ts, ranking.ts, smooth-ece.ts).
+ *
+ * Convention (all of core/): empty input gives NaN, never a throw.
+ */
+import { brierDecomposition } from './brier';
+import { eceFromBins, mceFromBins, reliabilityBins } from './ece';
+import { equalMassBins } from './equal-mass';
+import { pairwiseMean } from './pairwise';
+import { aurc, auroc } from './ranking';
+import { smoothEce } from './smooth-ece';
+import type { SignalMetrics } from './types';
+
+export { eceEqualWidth, mce, reliabilityBins, eceFromBins, mceFromBins, BinnedEceWorkspace } from './ece';
+export { eceEqualMass, equalMassBins } from './equal-mass';
+export { brierDecomposition, brierScore } from './brier';
+export { auroc, aurc } from './ranking';
+export { smoothEce, smoothEceAt, smoothEceWithBandwidth } from './smooth-ece';
+export { equalWidthEdges, equalWidthBinOf } from './binning';
+
+/** Fraction of rows with Y = 1 (pairwise mean of Y); NaN when empty. */
+export function accuracy(y: ArrayLike<number>): number {
+  return pairwiseMean(y);
+}
+
+export interface SignalMetricsOptions {
+  /** Bins of the paper's ECE, the MCE and the equal-mass ECE (default 10). */
+  bins?: number;
+  /** smECE costs a few ms per call; skip it where only the binned numbers are wanted. */
+  smooth?: boolean;
+}
+
+export function signalMetrics(
+  conf: ArrayLike<number>,
+  y: ArrayLike<number>,
+  options: SignalMetricsOptions = {},
+): SignalMetrics {
+  const bins = options.bins ?? 10;
+  const n = Math.min(conf.length, y.length);
+  const c = conf.length === n ? conf : Array.prototype.slice.call(conf, 0, n) as number[];
+  const yy = y.length === n ? y : Array.prototype.slice.call(y, 0, n) as number[];
+  const paperBins = reliabilityBins(c, yy, bins);
+  const massBins = equalMassBins(c, yy, bins);
+  return {
+    ece: eceFromBins(paperBins),
+    eceEqualMass: eceFromBins(massBins),
+    mce: mceFromBins(paperBins),
+    smoothEce: options.smooth === false ? NaN : smoothEce(c, yy),
+    brier: brierDecomposition(c, yy),
+    auroc: auroc(c, yy),
+    aurc: aurc(c, yy),
+    meanConfidence: pairwiseMean(c),
+    bins: paperBins,
+    binsEqualMass: massBins,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The paper's ECE (equal-width bins, edges i*0.1), its per-bin data for reliability diagrams,
+ * and the MCE over the same bins.
+ *
+ * Bit-exactness: each bin's mean confidence is numpy's pairwise mean over the bin's rows in
+ * input order (rows are gathered with a stable counting sort, so the order is kept), and the
+ * bins are summed in bin order as (|bin|/N)·|acc − conf|, the authors' expression.
+ */
+import { pairwiseSum } from './pairwise';
+import { equalWidthBinIndex, equalWidthEdges } from './binning';
+import type { ReliabilityBin } from './types';
+
+/**
+ * Reusable buffers for ECEs over many row subsets of one data set (the bootstrap computes
+ * thousands): nothing is allocated per call once the workspace exists.
+ */
+export class BinnedEceWorkspace {
+  readonly L: number;
+  private readonly gathered: Float64Array;
+  private readonly counts: Int32Array;
+  private readonly ones: Int32Array;
+  private readonly cursor: Int32Array;
+
+  constructor(capacity: number, bins: number) {
+    this.L = bins;
+    this.gathered = new Float64Array(Math.max(1, capacity));
+    this.counts = new Int32Array(bins);
+    this.ones = new Int32Array(bins);
+    this.cursor = new Int32Array(bins);
+  }
+
+  /**
+   * ECE over rows[0..m-1] (indices into conf / y / binOfRow; identity when rows is null).
+   * Y must be 0/1: the per-bin sum of Y is then an exact integer in any order, so it is
+   * counted rather than summed.
+   */
+  ece(
+    conf: ArrayLike<number>,
+    y: ArrayLike<number>,
+    binOfRow: ArrayLike<number>,
+    rows: ArrayLike<number> | null,
+    m: number,
+  ): number {
+    if (m <= 0) return NaN;
+    const { L, gathered, counts, ones, cursor } = this;
+    counts.fill(0);
+    ones.fill(0);
+    for (let j = 0; j < m; j++) {
+      const r = rows === null ? j : rows[j];
+      const b = binOfRow[r];
+      counts[b]++;
+      if (y[r] === 1) ones[b]++;
+    }
+    let start = 0;
+    for (let b = 0; b < L; b++) {
+      cursor[b] = start;
+      start += counts[b];
+    }
+    for (let j = 0; j < m; j++) {
+      const r = rows === null ? j : rows[j];
+      gathered[cursor[binOfRow[r]]++] = conf[r];
+    }
+    let ece = 0;
+    let begin = 0;
+    for (let b = 0; b < L; b++) {
+      const n = counts[b];
+      if (n === 0) continue;
+      const meanConf = pairwiseSum(gathered, begin, begin + n) / n;
+      const acc = ones[b] / n;
+      ece += (n / m) * Math.abs(acc - meanConf);
+      begin += n;
+    }
+    return ece;
+  }
+}
+
+function checkedLength(conf: ArrayLike<number>, y: ArrayLike<number>): number {
+  return Math.min(conf.length, y.length);
+}
+
+/** Rows of each bin, in input order. */
+function rowsByBin(binOf: Uint16Array, n: number, L: number): number[][] {
+  const rows: number[][] = Array.from({ length: L }, () => []);
+  for (let i = 0; i < n; i++) rows[binOf[i]].push(i);
+  return rows;
+}
+
+/**
+ * Per-bin count, mean confidence and accuracy for a reliability diagram, with each bin's
+ * edges. Empty bins are kept (count 0, NaN means) so a diagram can show the gap.
+ */
+export function reliabilityBins(
+  conf: ArrayLike<number>,
+  y: ArrayLike<number>,
+  bins = 10,
+): ReliabilityBin[] {
+  const n = checkedLength(conf, y);
+  const edges = equalWidthEdges(bins);
+  const L = edges.length - 1;
+  const binOf = equalWidthBinIndex(conf, edges, n);
+  return rowsByBin(binOf, n, L).map((rows, b) => ({
+    lo: edges[b],
+    hi: edges[b + 1],
+    ...binMeans(conf, y, rows),
+  }));
+}
+
+/** Count and pairwise means of the given rows, in their order. Shared with equal-mass bins. */
+export function binMeans(
+  conf: ArrayLike<number>,
+  y: ArrayLike<number>,
+  rows: readonly number[],
+): { count: number; meanConfidence: number; accuracy: number } {
+  const count = rows.length;
+  if (count === 0) return { count, meanConfidence: NaN, accuracy: NaN };
+  const c = new Float64Array(count);
+  const yy = new Float64Array(count);
+  for (let j = 0; j < count; j++) {
+    c[j] = conf[rows[j]];
+    yy[j] = y[rows[j]];
+  }
+  return { count, meanConfidence: pairwiseSum(c) / count, accuracy: pairwiseSum(yy) / count };
+}
+
+/** Σ over non-empty bins, in bin order, of (|bin|/N)·|accuracy − mean confidence|; NaN when empty. */
+export function eceFromBins(bins: readonly ReliabilityBin[]): number {
+  let total = 0;
+  for (const b of bins) total += b.count;
+  if (total === 0) return NaN;
+  let ece = 0;
+  for (const b of bins) {
+    if (b.count === 0) continue;
+    ece += (b.count / total) * Math.abs(b.accuracy - b.meanConfidence);
+  }
+  return ece;
+}
+
+/** Largest |accuracy − mean confidence| over non-empty bins; NaN when there are none. */
+export function mceFromBins(bins: readonly ReliabilityBin[]): number {
+  let mce = -Infinity;
+  for (const b of bins) {
+    if (b.count === 0) continue;
+    const gap = Math.abs(b.accuracy - b.meanConfidence);
+    if (Number.isNaN(gap)) return NaN;
+    if (gap > mce) mce = gap;
+  }
+  return mce === -Infinity ? NaN : mce;
+}
+
+/** The paper's ECE with L equal-width bins (default 10, edges i*0.1). */
+export function eceEqualWidth(conf: ArrayLike<number>, y: ArrayLike<number>, bins = 10): number {
+  return eceFromBins(reliabilityBins(conf, y, bins));
+}
+
+/** Maximum calibration error over the paper's equal-width bins. */
+export function mce(conf: ArrayLike<number>, y: ArrayLike<number>, bins = 10): number {
+  return mceFromBins(reliabilityBins(conf, y, bins));
+}

@@ -1,0 +1,53 @@
+/**
+ * Equal-mass (adaptive) ECE: bins holding (about) the same number of rows instead of equal
+ * widths. Labelled separately from the paper's ECE everywhere; it is a companion, not a substitute.
+ *
+ * Construction (documented because every library does it a little differently):
+ * 1. Sort the rows by confidence (ascending; ties keep input order; NaN last).
+ * 2. Cut the sorted list at positions floor(b·N/L), b = 1..L−1.
+ * 3. Never split equal confidences: a cut that falls inside a run of equal values moves up to the
+ *    end of that run. Sem1 values are a few fractions k/n, so without this rule the result would
+ *    depend on input order; with it, fewer than L bins may remain (empty bins are dropped).
+ * 4. Each bin's means are pairwise means over its rows in input order; lo/hi are the smallest and
+ *    largest confidence in the bin. ECE = Σ (|bin|/N)·|accuracy − mean confidence|, bins in order.
+ */
+import { binMeans, eceFromBins } from './ece';
+import type { ReliabilityBin } from './types';
+
+export function equalMassBins(
+  conf: ArrayLike<number>,
+  y: ArrayLike<number>,
+  bins = 10,
+): ReliabilityBin[] {
+  const n = Math.min(conf.length, y.length);
+  if (n === 0) return [];
+  const L = Math.max(1, Math.floor(bins));
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => {
+    const ca = conf[a], cb = conf[b];
+    const na = Number.isNaN(ca), nb = Number.isNaN(cb);
+    if (na || nb) return na === nb ? a - b : na ? 1 : -1;
+    return ca - cb || a - b;
+  });
+  const same = (p: number) => Object.is(conf[order[p]], conf[order[p - 1]]) || conf[order[p]] === conf[order[p - 1]];
+  const cuts: number[] = [0];
+  for (let b = 1; b < L; b++) {
+    let p = Math.max(Math.floor((b * n) / L), cuts[cuts.length - 1]);
+    while (p > 0 && p < n && same(p)) p++;
+    cuts.push(p);
+  }
+  cuts.push(n);
+  const out: ReliabilityBin[] = [];
+  for (let b = 0; b < cuts.length - 1; b++) {
+    if (cuts[b + 1] <= cuts[b]) continue;
+    const rows = order.slice(cuts[b], cuts[b + 1]);
+    const lo = conf[rows[0]], hi = conf[rows[rows.length - 1]];
+    rows.sort((a, c) => a - c);
+    out.push({ lo, hi, ...binMeans(conf, y, rows) });
+  }
+  return out;
+}
+
+export function eceEqualMass(conf: ArrayLike<number>, y: ArrayLike<number>, bins = 10): number {
+  return eceFromBins(equalMassBins(conf, y, bins));
+}

@@ -1,0 +1,69 @@
+/**
+ * How well a confidence ranks correct answers above wrong ones: AUROC and the area under the
+ * risk–coverage curve (AURC). Neither looks at calibration, only at order.
+ */
+
+function hasNaN(conf: ArrayLike<number>, n: number): boolean {
+  for (let i = 0; i < n; i++) if (Number.isNaN(conf[i])) return true;
+  return false;
+}
+
+/** Row indices sorted by confidence, ascending (ties in input order). */
+function ascending(conf: ArrayLike<number>, n: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => conf[a] - conf[b] || a - b);
+  return order;
+}
+
+/**
+ * AUROC of confidence for correctness (Y = 1 positive): the probability that a random correct
+ * row has higher confidence than a random wrong one, ties counted half (Mann–Whitney U with
+ * mid-ranks). NaN when either class is absent or a confidence is NaN.
+ */
+export function auroc(conf: ArrayLike<number>, y: ArrayLike<number>): number {
+  const n = Math.min(conf.length, y.length);
+  if (n === 0 || hasNaN(conf, n)) return NaN;
+  let positives = 0;
+  for (let i = 0; i < n; i++) if (y[i] === 1) positives++;
+  const negatives = n - positives;
+  if (positives === 0 || negatives === 0) return NaN;
+  const order = ascending(conf, n);
+  let rankSum = 0;
+  for (let start = 0; start < n; ) {
+    let end = start + 1;
+    while (end < n && conf[order[end]] === conf[order[start]]) end++;
+    const midRank = (start + 1 + end) / 2;
+    for (let p = start; p < end; p++) if (y[order[p]] === 1) rankSum += midRank;
+    start = end;
+  }
+  return (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);
+}
+
+/**
+ * Area under the risk–coverage curve (Geifman, Uziel & El-Yaniv 2019): answer only the k most
+ * confident rows, the selective risk is their error rate; AURC is the mean of that risk over the
+ * coverage levels k/N, k = 1..N. Lower is better; its floor depends on accuracy.
+ *
+ * Ties: rows with equal confidence have no order, so the risk is averaged over every order of
+ * each tie group. That expectation is exact and cheap: within a group of m rows with e errors,
+ * taking j of them adds j·e/m expected errors. The result does not depend on input order.
+ * NaN for empty input or a NaN confidence.
+ */
+export function aurc(conf: ArrayLike<number>, y: ArrayLike<number>): number {
+  const n = Math.min(conf.length, y.length);
+  if (n === 0 || hasNaN(conf, n)) return NaN;
+  const order = ascending(conf, n).reverse();
+  let area = 0;
+  let errorsBefore = 0;
+  for (let start = 0; start < n; ) {
+    let end = start + 1;
+    while (end < n && conf[order[end]] === conf[order[start]]) end++;
+    const m = end - start;
+    let e = 0;
+    for (let p = start; p < end; p++) e += 1 - y[order[p]];
+    for (let j = 1; j <= m; j++) area += (errorsBefore + (j * e) / m) / (start + j);
+    errorsBefore += e;
+    start = end;
+  }
+  return area / n;
+}
