@@ -1,0 +1,87 @@
+/**
+ * The live counters of one run: requests, samples, tokens, cost from the price table, and an
+ * ETA from the rate observed since the current stage started. Pure: the worker throttles and
+ * posts snapshots, tests read them directly.
+ */
+import type { Usage } from '../providers/types';
+import type { PriceTable } from '../store/settings';
+import { emptyProgress, modelLabel, type ModelSpec, type RunProgress, type StageName } from './run-types';
+import type { StageError } from './types';
+
+const MAX_ERRORS = 50;
+
+export class RunMeter {
+  readonly progress: RunProgress;
+  private stageStart = { at: 0, done: 0 };
+
+  constructor(
+    initial: RunProgress | undefined,
+    private readonly prices: PriceTable = {},
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    // Counters carry over a resume, so tokens and cost cover the whole run.
+    this.progress = initial ? structuredClone(initial) : emptyProgress();
+    this.progress.requests.retrying = 0;
+  }
+
+  enterStage(stage: StageName, total: number, cached = 0): void {
+    this.progress.stage = stage;
+    this.progress.stages[stage] = { status: 'running', done: cached, total, cached };
+    this.stageStart = { at: this.now(), done: cached };
+    this.progress.etaMs = null;
+  }
+
+  finishStage(stage: StageName, status: 'done' | 'failed' | 'skipped' = 'done'): void {
+    this.progress.stages[stage].status = status;
+    if (status === 'done') this.progress.stages[stage].done = this.progress.stages[stage].total;
+    this.progress.etaMs = status === 'done' ? 0 : null;
+  }
+
+  /** Marks `count` items of the current stage done and updates the ETA. */
+  advance(count = 1): void {
+    const s = this.progress.stages[this.progress.stage];
+    s.done += count;
+    const elapsed = this.now() - this.stageStart.at;
+    const doneSince = s.done - this.stageStart.done;
+    this.progress.etaMs = doneSince > 0 && elapsed > 0 ? Math.round(((s.total - s.done) * elapsed) / doneSince) : null;
+  }
+
+  samplesFound(count: number): void {
+    this.progress.samples.done += count;
+  }
+
+  requestDone(model: ModelSpec, usage: Usage): void {
+    this.progress.requests.done += 1;
+    this.addUsage(model, usage);
+  }
+
+  requestRetrying(delta: 1 | -1): void {
+    this.progress.requests.retrying = Math.max(0, this.progress.requests.retrying + delta);
+  }
+
+  requestFailed(error: StageError): void {
+    this.progress.requests.failed += 1;
+    this.error(error);
+  }
+
+  addUsage(model: ModelSpec, usage: Usage): void {
+    this.progress.tokens.input += usage.inputTokens;
+    this.progress.tokens.output += usage.outputTokens;
+    const price = this.prices[modelLabel(model)] ?? this.prices[model.model];
+    if (!price) this.progress.cost = null;
+    else if (this.progress.cost !== null) this.progress.cost += (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1e6;
+  }
+
+  error(error: StageError): void {
+    this.progress.errors.push(error);
+    if (this.progress.errors.length > MAX_ERRORS) this.progress.errors.splice(0, this.progress.errors.length - MAX_ERRORS);
+  }
+
+  note(text: string): void {
+    if (!this.progress.notes.includes(text)) this.progress.notes.push(text);
+  }
+
+  snapshot(): RunProgress {
+    return structuredClone(this.progress);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Cache keys of the stages after sampling. Each is a hash of exactly what that stage's output
+ * depends on, so changing the clusterer misses the clustering cache (and, through the modal
+ * label, grading) but never sampling. A clustering is keyed by the answers themselves rather
+ * than by sample keys: equal samples give equal answers, and content keys also let two runs
+ * whose samples differ only in ignored fields share a clustering.
+ */
+import type { ClusteringSpec, GradingSpec, ModelSpec } from './run-types';
+import { canonicalJson } from './sample-cache';
+import type { Question } from './types';
+import { sha256Hex } from '../store/hash';
+
+/** The parts of a model spec that change its output (not concurrency or timeouts). */
+function modelIdentity(m: ModelSpec) {
+  return { preset: m.preset, baseUrl: m.baseUrl.replace(/\/+$/, ''), model: m.model };
+}
+
+export function clustererIdentity(spec: ClusteringSpec): unknown {
+  switch (spec.method) {
+    case 'exact':
+      return { method: 'exact' };
+    case 'judge':
+      return { method: 'judge', judge: modelIdentity(spec.judge), prompt: spec.prompt ?? null };
+    case 'embedding':
+      return { method: 'embedding', model: spec.model, threshold: spec.threshold };
+  }
+}
+
+export function graderIdentity(spec: GradingSpec): unknown {
+  return spec.method === 'alias' ? { method: 'alias' } : { method: 'judge', judge: modelIdentity(spec.judge), prompt: spec.prompt ?? null };
+}
+
+export async function clusteringKey(question: Question, answers: string[], spec: ClusteringSpec): Promise<string> {
+  return `c1:${await sha256Hex(canonicalJson({ q: question.question, options: question.options ?? null, answers, by: clustererIdentity(spec) }))}`;
+}
+
+export async function gradeKey(question: Question, modalLabel: string, spec: GradingSpec): Promise<string> {
+  const gold = { q: question.question, answer: question.answer, aliases: question.aliases ?? null, options: question.options ?? null };
+  return `g1:${await sha256Hex(canonicalJson({ gold, modalLabel, by: graderIdentity(spec) }))}`;
+}

@@ -1,0 +1,24 @@
+/** The settings a report records about the run that produced it: effective values, no secrets. */
+import type { ReportSettings } from '../formats/report-document';
+import { modelLabel, type RunSpec } from './run-types';
+
+export function reportSettings(spec: RunSpec): ReportSettings {
+  const c = spec.clustering;
+  const g = spec.grading;
+  return {
+    samples: spec.sampling.n,
+    temperature: spec.sampling.temperature,
+    topP: spec.sampling.topP,
+    maxTokens: spec.sampling.maxTokens,
+    prompt: spec.sampling.prompt,
+    clustering: {
+      method: c.method,
+      detail: c.method === 'judge' ? `judge ${modelLabel(c.judge)}` : c.method === 'embedding' ? `${c.model}, cosine threshold ${c.threshold}` : 'normalized exact match',
+    },
+    grading: { method: g.method, detail: g.method === 'judge' ? `judge ${modelLabel(g.judge)}` : 'normalized match against the answer and its aliases' },
+    // The paper's reference settings (SEMECE.md).
+    sem2: { R: 10, seed: 0, selection: 'half' },
+    bins: 10,
+    bootstrap: { B: 1000, seed: 7 },
+  };
+}

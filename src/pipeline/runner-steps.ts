@@ -1,0 +1,133 @@
+/**
+ * The cluster and grade stages of a run, question by question: cached results are taken as
+ * they are, missing ones computed with bounded concurrency and written back in batches. Only
+ * successes are cached, so a question that failed (a judge that never gave a valid partition, a
+ * dropped connection) is tried again on resume.
+ */
+import pLimit from 'p-limit';
+import { classesToRowFields } from '../clustering/row-fields';
+import type { Clusterer } from '../clustering/types';
+import type { StoredClustering, StoredGrade } from '../store/schema';
+import type { StageCache } from '../store/stage-cache';
+import type { RunMeter } from './run-meter';
+import type { RunSpec } from './run-types';
+import { clusteringKey, gradeKey } from './runner-keys';
+import type { RunGrader } from './runner-stages';
+import type { ClusteredRow, GradedRow, Question, SampledRow } from './types';
+
+const WRITE_BATCH = 100;
+
+export interface ClusterResult {
+  rows: ClusteredRow[];
+  excluded: { id: string; reason: string }[];
+}
+
+function questionsById(spec: RunSpec): Map<string, Question> {
+  const out = new Map<string, Question>();
+  for (const q of spec.dataset.questions) if (!out.has(q.id)) out.set(q.id, q);
+  return out;
+}
+
+/** Writes pending cache entries once enough have piled up, and at the end. */
+function batchedPut<T>(put: (items: T[]) => Promise<void>) {
+  let pending: T[] = [];
+  let chain = Promise.resolve();
+  const flush = () => {
+    const items = pending;
+    pending = [];
+    chain = chain.then(() => put(items));
+    return chain;
+  };
+  return {
+    add(item: T) {
+      pending.push(item);
+      if (pending.length >= WRITE_BATCH) void flush();
+    },
+    flush,
+  };
+}
+
+export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer: Clusterer, cache: StageCache, meter: RunMeter, notify: () => void, signal: AbortSignal): Promise<ClusterResult> {
+  const byId = questionsById(spec);
+  const keys = await Promise.all(rows.map((r) => clusteringKey(byId.get(r.id) ?? { id: r.id, question: r.question, answer: r.gold_answer }, r.answer_extracted, spec.clustering)));
+  const cached = await cache.getClusterings(keys);
+  const writer = batchedPut<StoredClustering>((items) => cache.putClusterings(items));
+  const limit = pLimit(Math.max(1, spec.sampling.concurrency));
+  const out: (ClusteredRow | null)[] = new Array(rows.length).fill(null);
+  const excluded: ClusterResult['excluded'] = [];
+  const judge = spec.clustering.method === 'judge' ? spec.clustering.judge : null;
+
+  const finish = (i: number, classes: NonNullable<StoredClustering['result'] & { ok: true }>['classes']) => {
+    try {
+      out[i] = { ...rows[i], ...classesToRowFields(classes, rows[i].answer_extracted.length) };
+    } catch (e) {
+      excluded.push({ id: rows[i].id, reason: `clustering is not a partition: ${(e as Error).message}` });
+    }
+  };
+
+  await Promise.all(
+    rows.map((row, i) => {
+      const hit = cached[i];
+      if (hit?.result.ok) {
+        finish(i, hit.result.classes);
+        meter.progress.stages.cluster.cached += 1;
+        meter.advance();
+        return undefined;
+      }
+      return limit(async () => {
+        if (signal.aborted) return;
+        const q = byId.get(row.id);
+        const outcome = await clusterer.cluster(row.question, row.answer_extracted, signal, { options: q?.options });
+        if (outcome.usage && judge) meter.addUsage(judge, outcome.usage);
+        if (outcome.ok) {
+          writer.add({ key: keys[i], result: { ok: true, classes: outcome.value }, storedAt: Date.now() });
+          finish(i, outcome.value);
+        } else if (!signal.aborted) {
+          excluded.push({ id: row.id, reason: outcome.error.message });
+          meter.error({ ...outcome.error, where: outcome.error.where ?? `clustering question ${row.id}` });
+        }
+        meter.advance();
+        notify();
+      });
+    }),
+  );
+  await writer.flush();
+  return { rows: out.filter((r): r is ClusteredRow => r !== null), excluded };
+}
+
+export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: RunGrader, cache: StageCache, meter: RunMeter, notify: () => void, signal: AbortSignal): Promise<GradedRow[]> {
+  const byId = questionsById(spec);
+  const questionOf = (r: ClusteredRow): Question => byId.get(r.id) ?? { id: r.id, question: r.question, answer: r.gold_answer, aliases: r.gold_answer_aliases };
+  const keys = await Promise.all(rows.map((r) => gradeKey(questionOf(r), r.modal_cluster_label, spec.grading)));
+  const cached = await cache.getGrades(keys);
+  const writer = batchedPut<StoredGrade>((items) => cache.putGrades(items));
+  const limit = pLimit(Math.max(1, spec.sampling.concurrency));
+  const judge = spec.grading.method === 'judge' ? spec.grading.judge : null;
+
+  const graded = await Promise.all(
+    rows.map(async (row, i): Promise<GradedRow> => {
+      const base = { id: row.id, model: row.model, question: row.question, gold_answer: row.gold_answer, modal_cluster_label: row.modal_cluster_label };
+      const hit = cached[i];
+      if (hit?.result.ok) {
+        meter.progress.stages.grade.cached += 1;
+        meter.advance();
+        return { ...base, grade: hit.result.grade, Y: hit.result.grade === 'CORRECT' ? 1 : 0 };
+      }
+      return limit(async () => {
+        if (signal.aborted) return { ...base, grade: null, Y: null };
+        const outcome = await grader.grade(questionOf(row), row.modal_cluster_label, signal);
+        if (outcome.usage && judge) meter.addUsage(judge, outcome.usage);
+        meter.advance();
+        notify();
+        if (!outcome.ok) {
+          if (!signal.aborted) meter.error({ ...outcome.error, where: outcome.error.where ?? `grading question ${row.id}` });
+          return { ...base, grade: null, Y: null };
+        }
+        writer.add({ key: keys[i], result: { ok: true, grade: outcome.value }, storedAt: Date.now() });
+        return { ...base, grade: outcome.value, Y: outcome.value === 'CORRECT' ? 1 : 0 };
+      });
+    }),
+  );
+  await writer.flush();
+  return graded;
+}

@@ -1,0 +1,170 @@
+/**
+ * Walks a run through its stages: dataset → sample → cluster → grade → score → report.
+ * Every stage first looks in its cache (samples by sample key, clusterings and grades by the
+ * keys of runner-keys.ts), so a resumed run — after a pause, a crash or a reload — recomputes
+ * only what is missing, and changing the clusterer recomputes clustering, grading and scoring
+ * but never sampling. Pure of DOM: it runs in the run worker and in Node tests alike.
+ */
+import type { RunStore } from '../store/runs';
+import type { PriceTable } from '../store/settings';
+import type { StageCache } from '../store/stage-cache';
+import { RunMeter } from './run-meter';
+import { emptyProgress, keyId, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from './run-types';
+import { clusterStage, gradeStage, type ClusterResult } from './runner-steps';
+import type { RunnerStages, ScoreModelInput } from './runner-stages';
+import type { SampleCache } from './sample-cache';
+import type { GradedRow, SampledRow, StageError } from './types';
+import { reportSettings } from './runner-report';
+
+export interface RunnerDeps {
+  runs: RunStore;
+  samples: SampleCache & { describe?(sampleKeys: string[], questionKey: string): void };
+  stages: StageCache;
+  impl: RunnerStages;
+  prices?: PriceTable;
+  /** Raw progress on every change; the caller throttles. */
+  onProgress?(progress: RunProgress, run: RunRecord): void;
+  now?: () => number;
+}
+
+/** Why a run stops early; passed as the AbortSignal's reason. */
+export type StopReason = 'pause' | 'cancel';
+
+export function newRun(spec: RunSpec, id: string = crypto.randomUUID(), now = new Date()): RunRecord {
+  const created = now.toISOString();
+  return { id, title: spec.title, createdAt: created, updatedAt: created, status: 'queued', spec, progress: emptyProgress(spec.dataset.questions.length * spec.sampling.n * spec.models.length) };
+}
+
+/** The model config the providers get: the spec plus its own key, looked up by keyId only. */
+export function withItsKey(model: ModelSpec, keys: RunKeys) {
+  const apiKey = keys[keyId(model)];
+  return apiKey ? { ...model, apiKey } : { ...model };
+}
+
+const CHECKPOINT_MS = 1000;
+
+/**
+ * Runs (or resumes) the stored run `runId` to its end, a stop, or a failure, and returns the
+ * final record. Never throws for expected failures: they end as status 'failed' with `error`.
+ */
+export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps, signal: AbortSignal): Promise<RunRecord> {
+  const stored = await deps.runs.getRun(runId);
+  if (!stored) throw new Error(`no run with id ${runId}`);
+  const run: RunRecord = stored;
+  const now = deps.now ?? (() => Date.now());
+  const meter = new RunMeter(run.progress, deps.prices, now);
+  const spec = run.spec;
+  let lastCheckpoint = 0;
+
+  const save = async () => {
+    run.progress = meter.snapshot();
+    run.updatedAt = new Date(now()).toISOString();
+    lastCheckpoint = now();
+    await deps.runs.saveRun(run);
+  };
+  const notify = () => {
+    deps.onProgress?.(meter.progress, run);
+    // A checkpoint now and then, so the Runs page shows where a closed tab stopped.
+    if (now() - lastCheckpoint > CHECKPOINT_MS) void save().catch(() => undefined);
+  };
+  const stop = async (status: RunRecord['status'], error?: StageError) => {
+    run.status = status;
+    run.error = error;
+    if (error) meter.error(error);
+    await save();
+    deps.onProgress?.(meter.progress, run);
+    return run;
+  };
+  const stopped = () => stop(signal.reason === 'cancel' ? 'cancelled' : 'paused');
+
+  run.status = 'running';
+  run.error = undefined;
+  await save();
+  notify();
+
+  try {
+    const questions = spec.dataset.questions;
+    meter.enterStage('dataset', questions.length);
+    if (questions.length === 0) return await stop('failed', { kind: 'empty-dataset', message: 'The dataset has no questions.', where: spec.dataset.name });
+    meter.finishStage('dataset');
+
+    // Sample: every model side by side, each against its own provider.
+    meter.enterStage('sample', questions.length * spec.sampling.n * spec.models.length);
+    meter.progress.samples = { done: 0, total: questions.length * spec.sampling.n * spec.models.length };
+    const sampled = await Promise.all(
+      spec.models.map((model) =>
+        deps.impl.sample({
+          dataset: spec.dataset,
+          model: withItsKey(model, keys),
+          sampling: spec.sampling,
+          cache: deps.samples,
+          signal,
+          onKeys: (questionKey, sampleKeys) => deps.samples.describe?.(sampleKeys, questionKey),
+          onSamples: (count) => {
+            meter.samplesFound(count);
+            meter.advance(count);
+            notify();
+          },
+          onNote: (note) => meter.note(`${modelLabel(model)}: ${note}`),
+          onRequest: (event) => {
+            if (event.type === 'done') meter.requestDone(model, event.usage);
+            else if (event.type === 'retrying') meter.requestRetrying(1);
+            else meter.requestFailed({ ...event.error, status: event.error.status ?? undefined, where: modelLabel(model) });
+            notify();
+          },
+        }),
+      ),
+    );
+    if (signal.aborted) return await stopped();
+    const failed = sampled.find((r) => !r.ok);
+    if (failed && !failed.ok) {
+      meter.finishStage('sample', 'failed');
+      return await stop('failed', failed.error);
+    }
+    meter.finishStage('sample');
+    const rowsByModel = sampled.map((r) => (r as { ok: true; value: SampledRow[] }).value);
+
+    const clusterer = deps.impl.clusterer(spec.clustering, keys);
+    const clustered: ClusterResult[] = [];
+    meter.enterStage('cluster', rowsByModel.reduce((s, rows) => s + rows.length, 0));
+    for (const rows of rowsByModel) clustered.push(await clusterStage(rows, spec, clusterer, deps.stages, meter, notify, signal));
+    if (signal.aborted) return await stopped();
+    meter.finishStage('cluster');
+
+    const grader = deps.impl.grader(spec.grading, keys);
+    meter.enterStage('grade', clustered.reduce((s, c) => s + c.rows.length, 0));
+    const graded: GradedRow[][] = [];
+    for (const c of clustered) graded.push(await gradeStage(c.rows, spec, grader, deps.stages, meter, notify, signal));
+    if (signal.aborted) return await stopped();
+    meter.finishStage('grade');
+
+    meter.enterStage('score', spec.models.length);
+    const overrides = await deps.runs.gradeOverrides(run.id);
+    const models: ScoreModelInput[] = spec.models.map((model, i) => {
+      const label = modelLabel(model);
+      const mine = overrides.get(label);
+      return {
+        model: label,
+        provider: model.preset,
+        clustered: clustered[i].rows,
+        graded: graded[i].map((g) => {
+          const grade = mine?.get(g.id);
+          return grade ? { ...g, grade, Y: grade === 'CORRECT' ? 1 : 0 } : g;
+        }),
+        excluded: clustered[i].excluded,
+        overridden: mine ? [...mine.keys()] : [],
+      };
+    });
+    const document = await deps.impl.score({ title: spec.title, dataset: { name: spec.dataset.name, questions: questions.length, source: spec.dataset.source }, settings: reportSettings(spec), models });
+    meter.finishStage('score');
+
+    meter.enterStage('report', 1);
+    await deps.runs.saveReport(run.id, document);
+    run.reportId = run.id;
+    meter.finishStage('report');
+    return await stop('done');
+  } catch (e) {
+    if (signal.aborted) return await stopped();
+    return await stop('failed', { kind: 'internal', message: e instanceof Error ? e.message : String(e), where: `stage ${meter.progress.stage}` });
+  }
+}
