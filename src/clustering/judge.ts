@@ -93,6 +93,9 @@ export function createJudgeClusterer(options: JudgeClustererOptions): Clusterer 
         } catch (err) {
           lastError = describeThrown(err);
           if (lastError.kind === 'aborted') return { ok: false, error: lastError, usage, calls };
+          // The provider layer has already retried what can be retried (rate limits, 5xx);
+          // asking again cannot fix a bad key or an exhausted quota.
+          if (lastError.retryable === false) break;
         }
         messages = buildRetryMessages(base, replyText, lastError.message, unique.length);
       }
