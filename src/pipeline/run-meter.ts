@@ -4,8 +4,8 @@
  * posts snapshots, tests read them directly.
  */
 import type { Usage } from '../providers/types';
-import type { PriceTable } from '../store/settings';
-import { emptyProgress, modelLabel, type ModelSpec, type RunProgress, type StageName } from './run-types';
+import { priceFor, type PriceTable } from './cost';
+import { emptyProgress, type ModelSpec, type RunProgress, type StageName } from './run-types';
 import type { StageError } from './types';
 
 const MAX_ERRORS = 50;
@@ -67,7 +67,7 @@ export class RunMeter {
   addUsage(model: ModelSpec, usage: Usage): void {
     this.progress.tokens.input += usage.inputTokens;
     this.progress.tokens.output += usage.outputTokens;
-    const price = this.prices[modelLabel(model)] ?? this.prices[model.model];
+    const price = priceFor(this.prices, model.preset, model.model);
     if (!price) this.progress.cost = null;
     else if (this.progress.cost !== null) this.progress.cost += (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1e6;
   }

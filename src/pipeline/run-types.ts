@@ -23,10 +23,10 @@ export interface SamplingSpec {
 
 export type ClusteringSpec =
   | { method: 'exact' }
-  | { method: 'judge'; judge: ModelSpec; prompt?: string }
+  | { method: 'judge'; judge: ModelSpec; prompt?: { system: string; user: string } }
   | { method: 'embedding'; model: string; threshold: number };
 
-export type GradingSpec = { method: 'alias' } | { method: 'judge'; judge: ModelSpec; prompt?: string };
+export type GradingSpec = { method: 'alias' } | { method: 'judge'; judge: ModelSpec; prompt?: { system: string; user: string } };
 
 export interface RunSpec {
   title: string;

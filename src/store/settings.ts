@@ -2,16 +2,10 @@
  * Small named settings: the editable price table, and API keys the user explicitly chose to
  * remember on this device. Nothing else ever writes a key to storage.
  */
+import type { PriceTable } from '../pipeline/cost';
 import type { SemeceDatabase } from './db';
 
-/** US dollars per million tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-}
-
-/** Model id (or `preset/model`) → price. */
-export type PriceTable = Record<string, ModelPrice>;
+export type { PriceTable } from '../pipeline/cost';
 
 const PRICE_TABLE = 'priceTable';
 const KEY_PREFIX = 'key:';

@@ -106,11 +106,11 @@ describe('settings and embeddings', () => {
     const { settings } = await fresh();
     await settings.rememberKey('openai@https://api.openai.com', 'sk-1');
     await settings.rememberKey('anthropic@https://api.anthropic.com', 'sk-2');
-    await settings.setPriceTable({ 'gpt-4o-mini': { input: 0.15, output: 0.6 } });
+    await settings.setPriceTable({ 'openai/gpt-4o-mini': { input: 0.15, output: 0.6 } });
     expect(await settings.rememberedKeys()).toEqual({ 'openai@https://api.openai.com': 'sk-1', 'anthropic@https://api.anthropic.com': 'sk-2' });
     await settings.forgetKey('openai@https://api.openai.com');
     expect(Object.keys(await settings.rememberedKeys())).toEqual(['anthropic@https://api.anthropic.com']);
-    expect((await settings.getPriceTable())?.['gpt-4o-mini'].output).toBe(0.6);
+    expect((await settings.getPriceTable())?.['openai/gpt-4o-mini'].output).toBe(0.6);
   });
 
   test('embeddings are keyed by model and text', async () => {

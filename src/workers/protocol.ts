@@ -1,0 +1,50 @@
+/**
+ * The run worker's API as the page sees it. Every method answers exactly once, with a value:
+ * expected failures come back as `{ok: false, error}` rather than as a thrown error, so nothing
+ * is lost crossing the boundary (Comlink alone carries only an error's name and message).
+ * Progress comes separately, through a throttled callback the page passes in.
+ */
+import type { RunKeys, RunProgress, RunRecord, RunSpec, RunStatus, ModelSpec } from '../pipeline/run-types';
+import type { Result } from '../pipeline/types';
+import type { PriceTable } from '../store/settings';
+
+export interface RunUpdate {
+  runId: string;
+  status: RunStatus;
+  progress: RunProgress;
+  error?: RunRecord['error'];
+  reportId?: string;
+}
+
+export type ProgressListener = (update: RunUpdate) => void;
+
+/** A run as listed: its record plus whether this worker is running it right now. */
+export interface RunListing extends RunRecord {
+  live: boolean;
+}
+
+export interface ConnectionCheck {
+  ms: number;
+  /** The model's reply to the cheap test prompt, trimmed. */
+  reply: string;
+}
+
+export interface RunWorkerApi {
+  /** Stores a new run and starts it; resolves with its id as soon as it is stored. */
+  start(spec: RunSpec, keys: RunKeys, onProgress?: ProgressListener): Promise<Result<{ runId: string }>>;
+  /** Continues a paused, failed or interrupted run from its caches. */
+  resume(runId: string, keys: RunKeys, onProgress?: ProgressListener): Promise<Result<{ runId: string }>>;
+  /** Attaches a progress listener to a run this worker is running. */
+  watch(runId: string, onProgress: ProgressListener): Promise<Result<RunUpdate>>;
+  pause(runId: string): Promise<Result<RunStatus>>;
+  cancel(runId: string): Promise<Result<RunStatus>>;
+  status(runId: string): Promise<Result<RunListing>>;
+  listRuns(): Promise<Result<RunListing[]>>;
+  deleteRun(runId: string): Promise<Result<true>>;
+  /** Sends one cheap request to the model; the key goes to this model's provider only. */
+  testConnection(model: ModelSpec, apiKey: string | undefined): Promise<Result<ConnectionCheck>>;
+  setPrices(prices: PriceTable): Promise<Result<true>>;
+}
+
+/** Minimum ms between two progress posts of one run (the last update always arrives). */
+export const PROGRESS_INTERVAL_MS = 200;
