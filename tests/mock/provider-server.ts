@@ -12,7 +12,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo, Socket } from 'node:net';
 import { type MockQuestion, QuestionIndex, fnv1a, replyText } from './answers.ts';
 import { type FaultConfig, type FaultKind, FaultPicker } from './faults.ts';
-import { type Api, type MockReply, type ParsedRequest, errorReply, parseRequest, presentedKey, routeApi, successBody } from './wire-formats.ts';
+import { type Api, type MockReply, type OpenAiLogprobEntry, type ParsedRequest, errorReply, parseRequest, presentedKey, routeApi, successBody } from './wire-formats.ts';
 
 export type { MockQuestion } from './answers.ts';
 export type { FaultConfig, FaultKind } from './faults.ts';
@@ -31,8 +31,11 @@ export interface MockConfig {
   maxN?: Partial<Record<Api, number>>;
 }
 
-/** Reply text for sample `index` of a request; undefined falls back to the distributions. */
-export type Responder = (req: ParsedRequest, index: number) => string | undefined;
+/**
+ * Reply text for sample `index` of a request; undefined falls back to the distributions. An object
+ * adds OpenAI-format token logprobs (sent only when the request asked for logprobs).
+ */
+export type Responder = (req: ParsedRequest, index: number) => string | { text: string; logprobs?: OpenAiLogprobEntry[] } | undefined;
 
 export interface MockStats {
   requests: number;
@@ -229,8 +232,9 @@ export class MockProviderServer {
     for (let j = first; j < first + n; j++) {
       const custom = this.responder?.(parsed, j);
       const question: MockQuestion = q ?? { match: parsed.user, id: qid, answers: this.config.defaultAnswers ?? { 'I do not know': 1 } };
-      const text = custom ?? replyText(question, this.config.seed ?? 0, j);
-      replies.push({ text, inputTokens, outputTokens: Math.ceil(text.length / 4) });
+      const text = (typeof custom === 'object' ? custom.text : custom) ?? replyText(question, this.config.seed ?? 0, j);
+      const logprobs = typeof custom === 'object' ? custom.logprobs : undefined;
+      replies.push({ text, inputTokens, outputTokens: Math.ceil(text.length / 4), ...(logprobs ? { logprobs } : {}) });
     }
     if (this.send(res, 200, successBody(parsed, replies))) this.statsValue.served[qid] = first + n;
   }

@@ -26,6 +26,15 @@ export interface MockReply {
   text: string;
   inputTokens: number;
   outputTokens: number;
+  /** OpenAI `choices[i].logprobs.content` entries; sent only when the request asked for logprobs. */
+  logprobs?: OpenAiLogprobEntry[];
+}
+
+/** One token of OpenAI's `logprobs.content` list. */
+export interface OpenAiLogprobEntry {
+  token: string;
+  logprob: number;
+  top_logprobs?: { token: string; logprob: number }[];
 }
 
 export type ErrorKind = 'auth' | 'rate-limit' | 'quota' | 'server-500' | 'server-503' | 'overloaded-529' | 'bad-request' | 'not-found';
@@ -102,7 +111,10 @@ export function successBody(req: ParsedRequest, replies: MockReply[]): Rec {
   if (req.api === 'openai') {
     return {
       id: 'chatcmpl-mock', object: 'chat.completion', model: req.model,
-      choices: replies.map((r, i) => ({ index: i, message: { role: 'assistant', content: r.text }, finish_reason: 'stop' })),
+      choices: replies.map((r, i) => ({
+        index: i, message: { role: 'assistant', content: r.text }, finish_reason: 'stop',
+        ...(r.logprobs && req.body.logprobs === true ? { logprobs: { content: r.logprobs } } : {}),
+      })),
       usage: { prompt_tokens: inTok, completion_tokens: outTok, total_tokens: inTok + outTok },
     };
   }
