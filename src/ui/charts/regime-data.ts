@@ -1,0 +1,33 @@
+/** Plain data for the ECE-by-margin-regime bars, from a model's `byRegime` metrics. */
+import type { Regime } from '../../core/types';
+import type { ModelMetrics, SignalName } from '../../formats/report-document';
+
+export const REGIME_ORDER: Regime[] = ['jensen', 'low-margin', 'large-margin'];
+
+export const REGIME_LABEL: Record<Regime, string> = {
+  jensen: 'Jensen-dominated',
+  'low-margin': 'Low margin',
+  'large-margin': 'Large margin',
+};
+
+export interface RegimeBar {
+  regime: Regime;
+  signal: SignalName;
+  ece: number;
+  /** Questions in the regime. */
+  count: number;
+}
+
+/** One bar per (regime, signal) with a finite ECE; regimes with no question draw no bar. */
+export function regimeBars(byRegime: ModelMetrics['byRegime'], signals: readonly SignalName[]): RegimeBar[] {
+  const bars: RegimeBar[] = [];
+  for (const regime of REGIME_ORDER) {
+    const cell = byRegime[regime];
+    if (!cell || !(cell.count > 0)) continue;
+    for (const signal of signals) {
+      const ece = cell.ece[signal];
+      if (ece !== undefined && Number.isFinite(ece)) bars.push({ regime, signal, ece, count: cell.count });
+    }
+  }
+  return bars;
+}

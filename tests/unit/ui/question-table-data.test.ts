@@ -1,0 +1,44 @@
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_QUERY, pageOf, queryRows } from '../../../src/ui/report/question-table-data';
+import type { ReportQuestion } from '../../../src/formats/report-document';
+
+function q(id: string, over: Partial<ReportQuestion> = {}): ReportQuestion {
+  return {
+    id, question: `What is ${id}?`, gold: 'gold', n: 10, sem1: 0.5, sem2: 0.4, verbalized: 0.9, correct: 1, grade: 'CORRECT',
+    margin: 0.2, stdMargin: 0.6, regime: 'low-margin', entropy: 0.5, nClasses: 2, modalLabel: 'Paris', ...over,
+  };
+}
+
+const rows = [
+  q('q10', { sem1: 0.9, correct: 0, grade: 'INCORRECT', regime: 'large-margin' }),
+  q('q2', { sem1: NaN, modalLabel: 'Lyon' }),
+  q('q1', { sem1: 0.3, overridden: true }),
+];
+
+describe('queryRows', () => {
+  test('sorts ids naturally (q2 before q10) and keeps the input untouched', () => {
+    expect(queryRows(rows, DEFAULT_QUERY).map((r) => r.id)).toEqual(['q1', 'q2', 'q10']);
+    expect(rows.map((r) => r.id)).toEqual(['q10', 'q2', 'q1']);
+  });
+  test('numeric sort puts NaN last in both directions', () => {
+    expect(queryRows(rows, { ...DEFAULT_QUERY, sort: 'sem1' }).map((r) => r.id)).toEqual(['q1', 'q10', 'q2']);
+    expect(queryRows(rows, { ...DEFAULT_QUERY, sort: 'sem1', descending: true }).map((r) => r.id)).toEqual(['q10', 'q1', 'q2']);
+  });
+  test('filters by outcome, regime and override, and searches labels case-insensitively', () => {
+    expect(queryRows(rows, { ...DEFAULT_QUERY, outcome: 'incorrect' }).map((r) => r.id)).toEqual(['q10']);
+    expect(queryRows(rows, { ...DEFAULT_QUERY, regime: 'large-margin' }).map((r) => r.id)).toEqual(['q10']);
+    expect(queryRows(rows, { ...DEFAULT_QUERY, outcome: 'overridden' }).map((r) => r.id)).toEqual(['q1']);
+    expect(queryRows(rows, { ...DEFAULT_QUERY, search: ' lYON ' }).map((r) => r.id)).toEqual(['q2']);
+  });
+});
+
+describe('pageOf', () => {
+  const many = Array.from({ length: 105 }, (_, i) => i);
+  test('slices pages and clamps out-of-range page numbers', () => {
+    expect(pageOf(many, 0, 50).rows).toHaveLength(50);
+    const last = pageOf(many, 99, 50);
+    expect(last.page).toBe(2);
+    expect(last.rows).toEqual([100, 101, 102, 103, 104]);
+    expect(pageOf([], 3, 50)).toMatchObject({ page: 0, pages: 1, total: 0 });
+  });
+});
