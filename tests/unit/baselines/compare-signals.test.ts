@@ -1,0 +1,95 @@
+import { describe, expect, test } from 'vitest';
+import { compareReportSignals, compareSignals } from '../../../src/baselines/compare-signals';
+import { entropyConfidence, signalColumns, signalValue } from '../../../src/baselines/signals';
+import { eceIntervals } from '../../../src/core/bootstrap';
+import { eceEqualWidth } from '../../../src/core/ece';
+import type { ReportQuestion } from '../../../src/formats/report-document';
+
+/** 200 rows, exactly 150 correct, in a fixed scattered order. */
+const Y = Float64Array.from({ length: 200 }, (_, i) => ((i * 37) % 200 < 150 ? 1 : 0));
+
+describe('entropy as a confidence', () => {
+  test('exp(−H): 1 for agreement, 1/m for an even spread over m classes', () => {
+    expect(entropyConfidence(0)).toBe(1);
+    expect(entropyConfidence(Math.log(4))).toBeCloseTo(0.25, 15);
+    expect(Number.isNaN(entropyConfidence(NaN))).toBe(true);
+  });
+});
+
+describe('compareSignals', () => {
+  test('a calibrated signal beats an overconfident one by a hand-computed margin', () => {
+    const calibrated = new Float64Array(200).fill(0.75); // accuracy is 0.75: ECE 0
+    const overconfident = new Float64Array(200).fill(1); // ECE |0.75 − 1| = 0.25
+    const r = compareSignals({ sem1: overconfident, stated: calibrated }, Y);
+    expect(r.rows).toBe(200);
+    expect(r.best).toBe('stated');
+    expect(r.runnerUp).toBe('sem1');
+    expect(r.ece.stated![0]).toBe(0);
+    expect(r.byHowMuch![0]).toBeCloseTo(0.25, 15);
+    // ECE(1.0) − ECE(0.75) on a resample with accuracy a is (1 − a) − |a − 0.75| > 0 unless a = 1.
+    expect(r.byHowMuch![1]).toBeGreaterThan(0);
+    expect(r.clearlyBetterThan).toEqual(['sem1']);
+  });
+
+  test('ECE intervals are the core bootstrap replicates (same seed, same rows)', () => {
+    const a = Float64Array.from(Y, (y, i) => (y ? 0.6 + (i % 5) / 20 : 0.4 + (i % 7) / 20));
+    const b = Float64Array.from(Y, (_, i) => 0.5 + (i % 9) / 20);
+    const r = compareSignals({ sem1: a, sem2: b }, Y, { B: 200, seed: 7 });
+    const core = eceIntervals({ sem1: a, sem2: b }, Y, { B: 200, seed: 7 });
+    expect(r.ece.sem1).toEqual(core.sem1);
+    expect(r.ece.sem2).toEqual(core.sem2);
+    expect(r.ece.sem1![0]).toBe(eceEqualWidth(a, Y));
+  });
+
+  test('indistinguishable signals: the difference interval straddles 0', () => {
+    const a = Float64Array.from(Y, (_, i) => 0.7 + (i % 3) / 20);
+    const b = Float64Array.from(Y, (_, i) => 0.7 + ((i + 1) % 3) / 20);
+    const r = compareSignals({ sem1: a, sem2: b }, Y);
+    const other = r.best === 'sem1' ? 'sem2' : 'sem1';
+    const iv = r.intervals[other]!;
+    expect(iv[1]).toBeLessThanOrEqual(0);
+    expect(iv[2]).toBeGreaterThan(0);
+    expect(r.clearlyBetterThan).toEqual([]);
+  });
+
+  test('missing signals are left out with a reason; a signal on most questions restricts the rows to those', () => {
+    const full = new Float64Array(200).fill(0.8);
+    const none = new Float64Array(200).fill(NaN);
+    const few = Float64Array.from(Y, (_, i) => (i < 40 ? 0.9 : NaN));
+    const most = Float64Array.from(Y, (_, i) => (i < 180 ? 0.7 : NaN));
+    const r = compareSignals({ sem1: full, logprob: none, stated: few, verbalized: most }, Y, { B: 100 });
+    expect(r.excluded).toEqual([
+      { signal: 'logprob', reason: 'no question has this signal' },
+      { signal: 'stated', reason: 'only 40 of 200 questions have this signal' },
+    ]);
+    expect(r.compared).toEqual(['sem1', 'verbalized']);
+    expect(r.rows).toBe(180);
+  });
+
+  test('empty input gives no winner, never a crash', () => {
+    const r = compareSignals({}, new Float64Array(0));
+    expect(r).toMatchObject({ rows: 0, best: null, byHowMuch: null });
+  });
+});
+
+describe('report columns', () => {
+  const q = (i: number, extra: Partial<ReportQuestion> = {}): ReportQuestion => ({
+    id: `q${i}`, question: 'Q', gold: 'g', n: 10, sem1: 0.9, sem2: 0.8, verbalized: 0.95, correct: (i % 4 ? 1 : 0) as 0 | 1,
+    grade: 'CORRECT', margin: 0.8, stdMargin: 2, regime: 'large-margin', entropy: Math.log(2), nClasses: 2, modalLabel: 'A', ...extra,
+  });
+  test('fixed fields, signals and the entropy mapping become columns', () => {
+    const qs = [q(1, { signals: { stated: 0.7 } }), q(2), q(3, { signals: { entropyConfidence: 0.4 } })];
+    expect(signalValue(qs[0], 'stated')).toBe(0.7);
+    expect(Number.isNaN(signalValue(qs[1], 'stated'))).toBe(true);
+    expect(signalValue(qs[1], 'entropyConfidence')).toBeCloseTo(0.5, 15);
+    expect(signalValue(qs[2], 'entropyConfidence')).toBe(0.4);
+    const cols = signalColumns(qs);
+    expect(Object.keys(cols)).toEqual(['sem1', 'sem2', 'verbalized', 'stated', 'entropyConfidence']);
+  });
+  test('compareReportSignals uses every column of the report', () => {
+    const qs = Array.from({ length: 60 }, (_, i) => q(i, { signals: { stated: 0.75 } }));
+    const r = compareReportSignals({ questions: qs }, { B: 100 });
+    expect(r.best).toBe('stated'); // accuracy is 0.75 exactly: stated 0.75 has ECE 0
+    expect(r.compared).toContain('entropyConfidence');
+  });
+});
