@@ -29,6 +29,8 @@ export interface MockConfig {
   faults?: FaultConfig;
   /** Replies one request may return (per API); more asked → fewer returned, silently (like OpenRouter). */
   maxN?: Partial<Record<Api, number>>;
+  /** Refuse n/candidateCount > 1 with a 400, as llama.cpp and Gemini 3 do. */
+  rejectMultiple?: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface MockStats {
   maxInFlight: number;
   /** Gemini requests that carried the key in the URL (the client must never do that). */
   keyInUrl: number;
-  lastRequest?: { api: Api; model: string; n: number; temperature?: number; topP?: number; maxTokens?: number; headers: string[] };
+  lastRequest?: { api: Api; path: string; model: string; n: number; temperature?: number; topP?: number; maxTokens?: number; headers: string[]; bodyKeys: string[] };
 }
 
 const CORS = {
@@ -155,7 +157,8 @@ export class MockProviderServer {
     const expected = this.config.apiKey;
     const key = presentedKey(api, req.headers) ?? (api === 'gemini' ? url.searchParams.get('key') ?? undefined : undefined);
     if (expected !== null && expected !== undefined && key !== expected) {
-      const e = errorReply(api, 'auth');
+      // Real APIs echo part of a wrong key back; echoing all of it tests that clients scrub it.
+      const e = errorReply(api, 'auth', key ? `Incorrect API key provided: ${key}.` : 'No API key provided.');
       return void this.send(res, e.status, e.body);
     }
     if (api === 'anthropic' && req.headers.origin && req.headers['anthropic-dangerous-direct-browser-access'] !== 'true') {
@@ -175,11 +178,13 @@ export class MockProviderServer {
       return void this.send(res, e.status, e.body);
     }
     this.statsValue.lastRequest = {
-      api, model: parsed.model, n: parsed.n, temperature: parsed.temperature, topP: parsed.topP, maxTokens: parsed.maxTokens,
+      api, path: url.pathname, model: parsed.model, n: parsed.n, temperature: parsed.temperature, topP: parsed.topP, maxTokens: parsed.maxTokens,
       headers: Object.keys(req.headers).sort(),
+      bodyKeys: Object.keys(parsed.body).sort(),
     };
-    if (api === 'gemini' && parsed.n > 1 && /gemini-3/.test(parsed.model)) {
-      const e = errorReply(api, 'bad-request', 'Multiple candidates is not enabled for this model');
+    if (parsed.n > 1 && (this.config.rejectMultiple || (api === 'gemini' && /gemini-3/.test(parsed.model)))) {
+      const msg = api === 'gemini' ? 'Multiple candidates is not enabled for this model' : 'Only one completion choice is allowed';
+      const e = errorReply(api, 'bad-request', msg);
       return void this.send(res, e.status, e.body);
     }
     if (this.config.latencyMs) await this.later(this.config.latencyMs);
