@@ -1,0 +1,303 @@
+/**
+ * The sampling stage: for each question, n replies to the generation prompt, each stored in a
+ * SampleCache under a key derived from everything it depends on (sample-cache.ts). Only missing
+ * indices are requested, so a repeated or resumed run asks for nothing already stored and ends
+ * with exactly n samples per question. Requests are batched by the provider's n limit, and replies
+ * that come back short are made up by further requests. Pause, resume and cancel at any moment.
+ */
+import { ProviderError, stopsRun } from '../providers/errors.ts';
+import type { GenerationSettings, RequestEvent, SamplingProvider } from '../providers/types.ts';
+import { type Price, costOf, etaMs } from './cost.ts';
+import { extractSample } from './extract.ts';
+import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
+import { type SampleCache, sampleKey } from './sample-cache.ts';
+import type { Question, Sample, StageError } from './types.ts';
+
+export type SamplingState = 'running' | 'paused' | 'done' | 'incomplete' | 'cancelled' | 'stopped';
+
+export interface SamplingProgress {
+  state: SamplingState;
+  requests: { done: number; failed: number; retrying: number; retries: number; inFlight: number };
+  /** done counts stored samples (cached before the run + stored during it). */
+  samples: { done: number; cached: number; total: number };
+  tokens: { input: number; output: number };
+  cost: number | null;
+  etaMs: number | null;
+  elapsedMs: number;
+}
+
+/** Pause stops new requests (those in flight finish and are stored); cancel aborts them too. */
+export class SamplingController {
+  private paused = false;
+  private waiters: (() => void)[] = [];
+  private readonly abort = new AbortController();
+  readonly signal = this.abort.signal;
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+  pause(): void {
+    this.paused = true;
+  }
+  resume(): void {
+    this.paused = false;
+    for (const w of this.waiters.splice(0)) w();
+  }
+  cancel(): void {
+    this.abort.abort();
+    this.resume();
+  }
+  /** Resolves at once when running; otherwise when resumed or cancelled. */
+  waitIfPaused(): Promise<void> {
+    if (!this.paused || this.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
+export interface SamplingOptions {
+  questions: Question[];
+  provider: SamplingProvider;
+  settings: GenerationSettings;
+  n: number;
+  promptTemplate?: string;
+  cache: SampleCache;
+  signal?: AbortSignal;
+  controller?: SamplingController;
+  onProgress?: (p: SamplingProgress) => void;
+  /** Called after each batch of samples is stored. */
+  onSamples?: (batch: { questionId: string; index: number; key: string; sample: Sample }[]) => void;
+  price?: Price | null;
+  /** Requests in flight at once; defaults to the provider's concurrency (or 8). */
+  concurrency?: number;
+  /** A question whose requests fail this many times after retries is left incomplete. */
+  maxFailuresPerQuestion?: number;
+  progressIntervalMs?: number;
+  now?: () => number;
+}
+
+export interface SamplingResult {
+  state: 'done' | 'incomplete' | 'cancelled' | 'stopped';
+  /** Why the run stopped (auth, quota, bad request, a cache that cannot be written …). */
+  error?: StageError;
+  progress: SamplingProgress;
+  /** Settings as sent (after capability adjustments), to store with the run. */
+  effective: Partial<GenerationSettings> & { n: number };
+  /** Run-time capability findings (e.g. the n limit lowered). */
+  notes: string[];
+  incomplete: { questionId: string; missing: number; error?: StageError }[];
+}
+
+/** The n keys of one question, in index order. */
+export async function questionKeys(
+  provider: Pick<SamplingProvider, 'config'>,
+  settings: GenerationSettings,
+  promptTemplate: string,
+  q: Question,
+  n: number,
+): Promise<string[]> {
+  const prompt = fillPrompt(promptTemplate, q);
+  const { preset, baseUrl, model } = provider.config;
+  const base = { preset, baseUrl, model, prompt, settings, questionId: q.id, question: q.question };
+  return Promise.all(Array.from({ length: n }, (_, index) => sampleKey({ ...base, index })));
+}
+
+/** Stored samples of each question (undefined where one is missing), e.g. to write the authors' rows. */
+export async function readSamples(
+  opts: Pick<SamplingOptions, 'questions' | 'provider' | 'settings' | 'n' | 'promptTemplate' | 'cache'>,
+): Promise<(Sample | undefined)[][]> {
+  const template = opts.promptTemplate ?? DEFAULT_GENERATION_PROMPT;
+  const out: (Sample | undefined)[][] = [];
+  for (const q of opts.questions) out.push(await opts.cache.get(await questionKeys(opts.provider, opts.settings, template, q, opts.n)));
+  return out;
+}
+
+function toStageError(e: unknown, where?: string): StageError {
+  if (e instanceof ProviderError) return { ...e.toInfo(), status: e.status ?? undefined, where };
+  return { kind: 'internal', message: e instanceof Error ? e.message : String(e), where };
+}
+
+interface Pending {
+  qi: number;
+  keys: string[];
+  missing: number[];
+  failures: number;
+  error?: StageError;
+}
+
+export async function runSampling(opts: SamplingOptions): Promise<SamplingResult> {
+  const now = opts.now ?? Date.now;
+  const started = now();
+  const template = opts.promptTemplate ?? DEFAULT_GENERATION_PROMPT;
+  const controller = opts.controller ?? new SamplingController();
+  const stop = new AbortController();
+  const signal = AbortSignal.any([stop.signal, controller.signal, ...(opts.signal ? [opts.signal] : [])]);
+  const progress: SamplingProgress = {
+    state: 'running',
+    requests: { done: 0, failed: 0, retrying: 0, retries: 0, inFlight: 0 },
+    samples: { done: 0, cached: 0, total: 0 },
+    tokens: { input: 0, output: 0 },
+    cost: opts.price === undefined ? null : costOf({ input: 0, output: 0 }, opts.price),
+    etaMs: null,
+    elapsedMs: 0,
+  };
+  let fetched = 0;
+  let lastEmit = -Infinity;
+  const emit = (force = false) => {
+    const t = now();
+    progress.elapsedMs = t - started;
+    if (progress.state === 'running' || progress.state === 'paused') progress.state = controller.isPaused ? 'paused' : 'running';
+    progress.etaMs = etaMs(fetched, progress.samples.total - progress.samples.done, progress.elapsedMs);
+    progress.cost = costOf(progress.tokens, opts.price ?? null);
+    if (force || t - lastEmit >= (opts.progressIntervalMs ?? 100)) {
+      lastEmit = t;
+      opts.onProgress?.(structuredClone(progress));
+    }
+  };
+  const result = (state: SamplingResult['state'], error?: StageError): SamplingResult => {
+    progress.state = state;
+    emit(true);
+    return {
+      state,
+      error,
+      progress: structuredClone(progress),
+      effective: opts.provider.effectiveSettings(opts.settings, opts.n),
+      notes: opts.provider.notes(),
+      incomplete: pending
+        .filter((p) => p.missing.length > 0)
+        .map((p) => ({ questionId: questions[p.qi].id, missing: p.missing.length, error: p.error })),
+    };
+  };
+
+  const pending: Pending[] = [];
+  const checked = validatePromptTemplate(template);
+  // First row per id wins (as in the spec): a repeated id would otherwise request the same keys twice.
+  const seen = new Set<string>();
+  const questions = opts.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
+  if (!checked.ok) return result('stopped', checked.error);
+  if (!Number.isInteger(opts.n) || opts.n < 1) return result('stopped', { kind: 'settings', message: `Samples per question must be a whole number ≥ 1 (got ${opts.n}).` });
+
+  progress.samples.total = questions.length * opts.n;
+  try {
+    for (let qi = 0; qi < questions.length; qi++) {
+      if (signal.aborted) break;
+      const keys = await questionKeys(opts.provider, opts.settings, template, questions[qi], opts.n);
+      const stored = await opts.cache.get(keys);
+      const missing = keys.map((_, i) => i).filter((i) => stored[i] === undefined);
+      progress.samples.cached += opts.n - missing.length;
+      pending.push({ qi, keys, missing, failures: 0 });
+    }
+  } catch (e) {
+    return result('stopped', { kind: 'cache', message: `Could not read the sample cache: ${toStageError(e).message}` });
+  }
+  progress.samples.done = progress.samples.cached;
+  emit(true);
+
+  // Write-behind: one put in flight at a time, taking everything buffered meanwhile (natural batching).
+  let buffer: { questionId: string; index: number; key: string; sample: Sample }[] = [];
+  let writing: Promise<void> | null = null;
+  let fatal: StageError | undefined;
+  const flush = (): Promise<void> => {
+    if (writing) return writing;
+    if (buffer.length === 0) return Promise.resolve();
+    const batch = buffer;
+    buffer = [];
+    writing = opts.cache
+      .put(batch.map(({ key, sample }) => ({ key, sample })))
+      .then(
+        () => {
+          progress.samples.done += batch.length;
+          opts.onSamples?.(batch);
+          emit();
+        },
+        (e) => {
+          fatal ??= { kind: 'cache', message: `Could not store samples: ${toStageError(e).message}. Nothing more is requested.` };
+          stop.abort();
+        },
+      )
+      .finally(() => {
+        writing = null;
+      })
+      .then(() => flush());
+    return writing;
+  };
+
+  const maxFailures = opts.maxFailuresPerQuestion ?? 3;
+  const takeChunk = (): { p: Pending; indices: number[] } | undefined => {
+    const p = pending.find((x) => x.missing.length > 0 && x.failures < maxFailures);
+    if (!p) return undefined;
+    return { p, indices: p.missing.splice(0, Math.max(1, opts.provider.maxN(opts.settings))) };
+  };
+
+  // A worker with nothing to take waits while others are in flight: their shortfalls come back as work.
+  const wake: (() => void)[] = [];
+  const notify = () => {
+    for (const w of wake.splice(0)) w();
+  };
+  signal.addEventListener('abort', notify, { once: true });
+  const worker = async () => {
+    for (;;) {
+      await controller.waitIfPaused();
+      if (signal.aborted) return;
+      const chunk = takeChunk();
+      if (!chunk) {
+        if (progress.requests.inFlight === 0) return notify();
+        await new Promise<void>((resolve) => wake.push(resolve));
+        continue;
+      }
+      const { p, indices } = chunk;
+      const q = questions[p.qi];
+      let retrying = false;
+      const onEvent = (e: RequestEvent) => {
+        if (e.type === 'retrying') {
+          progress.requests.retries++;
+          if (!retrying) progress.requests.retrying++;
+          retrying = true;
+          emit();
+        }
+      };
+      progress.requests.inFlight++;
+      try {
+        const c = await opts.provider.completeOnce({
+          messages: generationMessages(fillPrompt(template, q)),
+          settings: opts.settings,
+          n: indices.length,
+          signal,
+          onEvent,
+        });
+        progress.requests.done++;
+        progress.tokens.input += c.usage.inputTokens;
+        progress.tokens.output += c.usage.outputTokens;
+        const got = c.replies.slice(0, indices.length);
+        fetched += got.length;
+        got.forEach((r, j) => buffer.push({ questionId: q.id, index: indices[j], key: p.keys[indices[j]], sample: extractSample(r.text, r.finishReason) }));
+        // Indices not served go back to the front of this question's list: made up by the next request.
+        p.missing.unshift(...indices.slice(got.length));
+        void flush();
+      } catch (e) {
+        p.missing.unshift(...indices);
+        const err = toStageError(e, `question ${q.id}`);
+        if (err.kind === 'aborted') return;
+        progress.requests.failed++;
+        if (e instanceof ProviderError && stopsRun(e)) {
+          fatal ??= err;
+          stop.abort();
+          return;
+        }
+        p.failures++;
+        p.error = err;
+      } finally {
+        progress.requests.inFlight--;
+        if (retrying) progress.requests.retrying--;
+        emit();
+        notify();
+      }
+    }
+  };
+
+  const width = Math.max(1, Math.floor(opts.concurrency ?? opts.provider.config.concurrency ?? 8));
+  await Promise.all(Array.from({ length: width }, worker));
+  await flush();
+  if (fatal) return result('stopped', fatal);
+  if (controller.signal.aborted || opts.signal?.aborted) return result('cancelled');
+  return result(pending.some((p) => p.missing.length > 0) ? 'incomplete' : 'done');
+}

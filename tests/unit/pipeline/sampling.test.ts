@@ -1,0 +1,180 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemorySampleCache, type SampleCache } from '../../../src/pipeline/sample-cache.ts';
+import { SamplingController, type SamplingProgress, readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
+import type { Question } from '../../../src/pipeline/types.ts';
+import type { ProviderKind } from '../../../src/providers/types.ts';
+import { type MockConfig, MockProviderServer } from '../../mock/provider-server.ts';
+import { KEY, providerFor } from '../providers/helpers.ts';
+
+const QUESTIONS: Question[] = Array.from({ length: 6 }, (_, i) => ({ id: `q${i}`, question: `Mock question number ${i}?`, answer: `A${i}` }));
+const SETTINGS = { temperature: 1, topP: 1, maxTokens: 100 };
+
+let mock: MockProviderServer;
+async function start(extra: MockConfig = {}) {
+  mock = await MockProviderServer.start({
+    apiKey: KEY,
+    questions: QUESTIONS.map((q, i) => ({ match: q.question, id: q.id, answers: { [`A${i}`]: 2, [`B${i}`]: 1 }, confidence: 70 })),
+    ...extra,
+  });
+}
+beforeEach(() => start());
+afterEach(async () => {
+  await mock.close();
+});
+
+function sampling(kind: ProviderKind, cache: SampleCache, n: number, extra: Record<string, unknown> = {}, overrides = {}) {
+  const { provider } = providerFor(mock, kind, overrides);
+  return { provider, run: () => runSampling({ questions: QUESTIONS, provider, settings: SETTINGS, n, cache, ...extra }) };
+}
+
+function servedExactly(n: number) {
+  const served = mock.stats().served;
+  for (const q of QUESTIONS) expect(served[q.id], q.id).toBe(n);
+}
+
+describe('runSampling', () => {
+  it('ends with exactly n stored samples per question, one request per question when n fits', async () => {
+    const cache = new MemorySampleCache();
+    const progress: SamplingProgress[] = [];
+    const { run, provider } = sampling('openai', cache, 7, { onProgress: (p: SamplingProgress) => progress.push(p), price: { input: 1, output: 2 } });
+    const r = await run();
+    expect(r.state).toBe('done');
+    expect(cache.map.size).toBe(42);
+    expect(mock.stats().requests).toBe(6);
+    servedExactly(7);
+    const stored = await readSamples({ questions: QUESTIONS, provider, settings: SETTINGS, n: 7, cache });
+    for (const [i, samples] of stored.entries()) {
+      expect(samples.every((s) => s !== undefined)).toBe(true);
+      for (const s of samples) expect([`A${i}`, `B${i}`]).toContain(s!.answer);
+      for (const s of samples) expect(s!.confidence).toBe(0.7);
+    }
+    const last = progress.at(-1)!;
+    expect(last).toMatchObject({ state: 'done', samples: { done: 42, cached: 0, total: 42 }, requests: { done: 6, failed: 0, inFlight: 0 } });
+    expect(last.tokens.output).toBeGreaterThan(0);
+    expect(last.cost).toBeCloseTo((last.tokens.input + 2 * last.tokens.output) / 1e6, 12);
+    expect(r.effective).toMatchObject({ temperature: 1, maxTokens: 100 });
+  });
+
+  it('resumes: a longer run requests only the missing indices, a repeated run requests nothing', async () => {
+    const cache = new MemorySampleCache();
+    await sampling('anthropic', cache, 3).run();
+    servedExactly(3);
+    const r = await sampling('anthropic', cache, 8).run();
+    expect(r.state).toBe('done');
+    expect(r.progress.samples).toEqual({ done: 48, cached: 18, total: 48 });
+    servedExactly(8);
+    const before = mock.stats().requests;
+    const again = await sampling('anthropic', cache, 8).run();
+    expect(again.state).toBe('done');
+    expect(mock.stats().requests).toBe(before);
+    servedExactly(8);
+  });
+
+  it('changing the model, the prompt or a setting is a different sample (new keys)', async () => {
+    const cache = new MemorySampleCache();
+    await sampling('openai', cache, 2).run();
+    await sampling('openai', cache, 2, { promptTemplate: 'Q: {question}\nAnswer: ...\nConfidence: N%' }).run();
+    await sampling('openai', cache, 2, { settings: { ...SETTINGS, temperature: 0.5 } }).run();
+    await sampling('openai', cache, 2, {}, { model: 'other-model' }).run();
+    expect(cache.map.size).toBe(4 * 12);
+  });
+
+  it.each(['openai', 'anthropic', 'gemini'] as ProviderKind[])('%s: 30 percent of requests faulted still gives exactly n, nothing served twice', async (kind) => {
+    mock.configure({ faults: { probability: 0.3, seed: 7, slowMs: 100 }, maxN: { openai: 4 } });
+    const cache = new MemorySampleCache();
+    const r = await sampling(kind, cache, 10, {}, { maxRetries: 8, concurrency: 4 }).run();
+    expect(r.state).toBe('done');
+    expect(cache.map.size).toBe(60);
+    servedExactly(10);
+    expect(r.progress.requests.retries).toBeGreaterThan(0);
+    expect(Object.keys(mock.stats().faults).length).toBeGreaterThan(0);
+  });
+
+  it('a provider that silently returns fewer choices is made up to n, and the limit is remembered', async () => {
+    mock.configure({ maxN: { openai: 3 } });
+    const cache = new MemorySampleCache();
+    const r = await sampling('openai', cache, 10, {}, { preset: 'vllm', model: 'm' }).run();
+    expect(r.state).toBe('done');
+    servedExactly(10);
+    expect(r.notes.join(' ')).toMatch(/limited to 3/);
+    expect(r.effective.n).toBe(3);
+  });
+
+  it('stops the run on a refused key and says what to do', async () => {
+    const cache = new MemorySampleCache();
+    const r = await sampling('openai', cache, 5, {}, { apiKey: 'sk-wrong-key-0000000000' }).run();
+    expect(r.state).toBe('stopped');
+    expect(r.error).toMatchObject({ kind: 'auth', retryable: false });
+    expect(r.error?.message).toMatch(/check the key/);
+    expect(r.error?.message).not.toContain('sk-wrong-key-0000000000');
+    expect(mock.stats().requests).toBeLessThanOrEqual(6);
+    expect(r.incomplete).toHaveLength(6);
+  });
+
+  it('stops on exhausted quota mid-run and keeps every sample already received', async () => {
+    mock.configure({ faults: { sequence: ['ok', 'ok', 'ok', 'quota'] } });
+    const cache = new MemorySampleCache();
+    const r = await sampling('anthropic', cache, 4, {}, { concurrency: 1 }).run();
+    expect(r.state).toBe('stopped');
+    expect(r.error?.kind).toBe('quota');
+    expect(cache.map.size).toBe(3);
+    // After the user adds credit, the run resumes and asks only for what is missing.
+    mock.configure({ faults: {} });
+    const again = await sampling('anthropic', cache, 4).run();
+    expect(again.state).toBe('done');
+    servedExactly(4);
+  });
+
+  it('pause holds new requests, resume finishes, cancel stops', async () => {
+    const cache = new MemorySampleCache();
+    const controller = new SamplingController();
+    controller.pause();
+    const running = sampling('openai', cache, 3, { controller }).run();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(mock.stats().requests).toBe(0);
+    controller.resume();
+    expect((await running).state).toBe('done');
+
+    const c2 = new SamplingController();
+    mock.configure({ latencyMs: 30 });
+    const cancelled = sampling('anthropic', new MemorySampleCache(), 20, {
+      controller: c2,
+      onSamples: () => c2.cancel(),
+    }).run();
+    const r = await cancelled;
+    expect(r.state).toBe('cancelled');
+    expect(r.progress.samples.done).toBeLessThan(120);
+  });
+
+  it('keeps requests in flight within the concurrency limit', async () => {
+    mock.configure({ latencyMs: 20 });
+    const r = await sampling('anthropic', new MemorySampleCache(), 4, {}, { concurrency: 3 }).run();
+    expect(r.state).toBe('done');
+    expect(mock.stats().maxInFlight).toBeLessThanOrEqual(3);
+  });
+
+  it('stops when the cache cannot be written, and requests nothing more', async () => {
+    const broken: SampleCache = { get: async (keys) => keys.map(() => undefined), put: async () => Promise.reject(new Error('disk full')) };
+    const r = await sampling('anthropic', broken, 5, {}, { concurrency: 1 }).run();
+    expect(r.state).toBe('stopped');
+    expect(r.error).toMatchObject({ kind: 'cache' });
+    expect(r.error?.message).toMatch(/disk full/);
+    expect(mock.stats().requests).toBeLessThanOrEqual(2);
+  });
+
+  it('rejects a template without {question} and a bad n before any request', async () => {
+    const bad = await sampling('openai', new MemorySampleCache(), 5, { promptTemplate: 'no slot' }).run();
+    expect(bad).toMatchObject({ state: 'stopped', error: { kind: 'prompt' } });
+    const badN = await sampling('openai', new MemorySampleCache(), 0).run();
+    expect(badN).toMatchObject({ state: 'stopped', error: { kind: 'settings' } });
+    expect(mock.stats().requests).toBe(0);
+  });
+
+  it('a repeated question id is sampled once (first row wins)', async () => {
+    const { provider } = providerFor(mock, 'openai');
+    const cache = new MemorySampleCache();
+    const r = await runSampling({ questions: [QUESTIONS[0], QUESTIONS[0]], provider, settings: SETTINGS, n: 4, cache });
+    expect(r.progress.samples.total).toBe(4);
+    expect(mock.stats().served.q0).toBe(4);
+  });
+});
