@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { offlineReport } from './src/export-html/vite-plugin-offline-report';
 
 export default defineConfig({
-  plugins: [svelte()],
+  // offlineReport: a second build of the self-contained HTML report viewer (dist/report-viewer.html).
+  plugins: [svelte(), offlineReport()],
   base: './',
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: false },

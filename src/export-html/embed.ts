@@ -1,0 +1,30 @@
+/**
+ * Puts a report into the offline viewer template (dist/report-viewer.html, built by
+ * vite-plugin-offline-report.ts). The JSON goes into a <script type="application/json"> element,
+ * where the HTML parser ends the element at the first "</script" and treats "<!--" specially:
+ * every "<" is therefore written as the JSON escape \u003c, which JSON.parse reads back as "<".
+ * U+2028/U+2029 are escaped too, so the text is also safe if ever read as a JS literal.
+ */
+import type { ReportDocument } from '../formats/report-document';
+import { reportToJson } from '../formats/report-export';
+
+export const REPORT_MARKER = '__SEMECE_REPORT_JSON__';
+export { VIEWER_TEMPLATE_FILE } from './template-file';
+
+export function escapeJsonForHtml(json: string): string {
+  return json.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** The template with the report inside; refuses a template that lacks the marker. */
+export function embedReport(template: string, doc: ReportDocument): string {
+  const at = template.indexOf(REPORT_MARKER);
+  if (at < 0 || template.indexOf(REPORT_MARKER, at + 1) >= 0) {
+    throw new Error('The offline report template is damaged: it must hold the report marker exactly once.');
+  }
+  const safeTitle = doc.title.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  return (
+    template.slice(0, at).replace('<title>Sem-ECE report</title>', () => `<title>${safeTitle} · Sem-ECE</title>`) +
+    escapeJsonForHtml(reportToJson(doc)) +
+    template.slice(at + REPORT_MARKER.length)
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Build step for the offline report: after the app's build, a second Vite build bundles
+ * src/export-html/viewer.html (ReportView and everything it imports, one chunk, no code
+ * splitting) and inlines the JavaScript and CSS into the HTML, written as dist/report-viewer.html.
+ * The app fetches that template only when the user asks for an HTML file, and embed.ts puts the
+ * report inside. Hand-written rather than vite-plugin-singlefile: the job is ~40 lines and this
+ * stays in step with Vite 8 / Rolldown without another dependency.
+ */
+import path from 'node:path';
+import { build, type Plugin } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VIEWER_TEMPLATE_FILE } from './template-file';
+
+/** Text that must not end or confuse the inline element it is placed in. */
+function inlineSafeJs(code: string): string {
+  // In a module "<!--" and "</script" can only be in strings, templates, regexes or comments,
+  // where \x3C means "<" too.
+  return code.replace(/<(?=\/script|!--)/gi, '\\x3C');
+}
+
+function inlineSafeCss(css: string): string {
+  return css.replace(/<\/style/gi, '<\\/style');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Moves every emitted chunk and stylesheet into the HTML page and drops the separate files. */
+export function inlineIntoHtml(outName: string): Plugin {
+  return {
+    name: 'semece-inline-into-html',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const htmlFile = Object.values(bundle).find((f) => f.type === 'asset' && f.fileName.endsWith('.html'));
+      if (!htmlFile || htmlFile.type !== 'asset') throw new Error('offline report: the viewer build emitted no HTML');
+      let html = String(htmlFile.source);
+      for (const [name, file] of Object.entries(bundle)) {
+        const ref = escapeRegExp(path.basename(file.fileName));
+        if (file.type === 'chunk') {
+          const tag = new RegExp(`<script[^>]*src="[^"]*${ref}"[^>]*></script>`);
+          if (!tag.test(html)) throw new Error(`offline report: ${file.fileName} is not referenced by the page`);
+          html = html.replace(tag, () => `<script type="module">${inlineSafeJs(file.code)}</script>`);
+          delete bundle[name];
+        } else if (file.fileName.endsWith('.css')) {
+          const tag = new RegExp(`<link[^>]*href="[^"]*${ref}"[^>]*>`);
+          html = html.replace(tag, () => `<style>${inlineSafeCss(String(file.source))}</style>`);
+          delete bundle[name];
+        }
+      }
+      if (/<link[^>]*rel="modulepreload"/.test(html)) throw new Error('offline report: a chunk was split off');
+      htmlFile.source = html;
+      htmlFile.fileName = outName;
+    },
+  };
+}
+
+/** Added to the app's plugins: builds the offline viewer template into the same outDir. */
+export function offlineReport(): Plugin {
+  let root = process.cwd();
+  let outDir = 'dist';
+  return {
+    name: 'semece-offline-report',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      await build({
+        configFile: false,
+        root,
+        base: './',
+        logLevel: 'warn',
+        plugins: [svelte(), inlineIntoHtml(VIEWER_TEMPLATE_FILE)],
+        build: {
+          outDir,
+          emptyOutDir: false,
+          target: 'es2022',
+          sourcemap: false,
+          assetsInlineLimit: Number.MAX_SAFE_INTEGER,
+          cssCodeSplit: false,
+          modulePreload: false,
+          copyPublicDir: false,
+          rolldownOptions: {
+            input: path.resolve(root, 'src/export-html/viewer.html'),
+            output: { codeSplitting: false },
+          },
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchChromium, openPage, screenshot } from './chromium';
+import { embedReport } from '../../src/export-html/embed';
+import { sampleReport } from '../unit/share/report-fixture';
+import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';
+import type { ReportDocument } from '../../src/formats/report-document';
+
+let browser: Browser;
+const template = () => readFileSync(path.resolve('dist/report-viewer.html'), 'utf8');
+const dir = mkdtempSync(path.join(tmpdir(), 'semece-html-'));
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A context with the network off: offline mode, and every request other than file:// aborted and recorded. */
+async function offline(context: BrowserContext) {
+  const leaked: string[] = [];
+  await context.setOffline(true);
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    leaked.push(url);
+    return route.abort();
+  });
+  return leaked;
+}
+
+function hostileReport(): ReportDocument {
+  const doc = sampleReport({ questions: 12 });
+  doc.title = 'Offline </script><script>window.__pwned = 1</script> <!-- report';
+  doc.models[0].model = 'model-a <img src=x onerror="window.__pwned=2">';
+  doc.models[0].questions[0].question = '<b onmouseover="window.__pwned=3">bold?</b> </script> <!--';
+  doc.models[0].questions[0].samples![0].answer = '<script>window.__pwned=4</script>';
+  return doc;
+}
+
+test('the HTML file opens from file:// with the network off and shows the same numbers', async () => {
+  const doc = hostileReport();
+  const file = path.join(dir, 'report.html');
+  writeFileSync(file, embedReport(template(), doc));
+
+  const { context, page, consoleErrors } = await openPage(browser);
+  const leaked = await offline(context);
+  await page.goto(pathToFileURL(file).href);
+  await page.locator('[data-report]').waitFor({ timeout: 15_000 });
+
+  expect(await page.title()).toBe(`${doc.title} · Sem-ECE`);
+  expect(await page.locator('.report-head h1').textContent()).toBe(doc.title);
+  await expectHeadlineNumbers(page, doc);
+  await screenshot(page, 'export-html-offline');
+  await expectQuestionRows(page, doc);
+
+  // The drill-down works offline too, and hostile text stays text.
+  await page.locator('button[aria-label="Open question q0"]').click();
+  const drill = page.locator('[data-drill="q0"]');
+  await drill.waitFor();
+  expect(await drill.locator('.q').textContent()).toBe(doc.models[0].questions[0].question);
+  expect(await drill.getByText('<script>window.__pwned=4</script>').count()).toBeGreaterThan(0);
+  await screenshot(page, 'export-html-drilldown');
+
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await page.locator('b[onmouseover], img[onerror]').count()).toBe(0);
+  expect(leaked).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
+
+test('the template is one self-contained file: no external script, style or font', () => {
+  const html = template();
+  expect(html).not.toMatch(/<script[^>]+src=/);
+  expect(html).not.toMatch(/<link[^>]+rel="(stylesheet|modulepreload)"/);
+  // Library code mentions URLs in error texts; what matters is that nothing is loaded from one.
+  expect(/(src|href)=["']?(https?:)?\/\//.test(html)).toBe(false);
+  expect(/@import|url\(\s*["']?https?:/.test(html)).toBe(false);
+  expect(html.split('__SEMECE_REPORT_JSON__').length).toBe(2);
+});
+
+test('a damaged embedded report shows a message, not a broken page', async () => {
+  const file = path.join(dir, 'damaged.html');
+  const bad = JSON.parse(JSON.stringify(sampleReport({ questions: 2 })));
+  bad.models[0].questions[1].sem1 = 3;
+  writeFileSync(file, embedReport(template(), bad));
+  const { context, page, consoleErrors } = await openPage(browser);
+  await offline(context);
+  await page.goto(pathToFileURL(file).href);
+  const alert = page.locator('[data-viewer-error]');
+  await alert.waitFor({ timeout: 15_000 });
+  expect(await alert.textContent()).toContain('models[0].questions[1].sem1: expected a number in [0,1]');
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
