@@ -288,7 +288,8 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
       } finally {
         progress.requests.inFlight--;
         if (retrying) progress.requests.retrying--;
-        emit();
+        // Never throttle away the moment nothing is in flight: a pausing caller waits for it.
+        emit(progress.requests.inFlight === 0);
         notify();
       }
     }
