@@ -1,0 +1,96 @@
+/**
+ * Sampling for Sem-ECE on multiple-choice questions: n replies per question to the same
+ * multiple-choice prompt at the sampling temperature, plus, when logprobs are wanted, one greedy
+ * (temperature 0) reply whose token distribution gives the logprob signal. The rows it returns are
+ * the authors' clustered and graded rows with the extra signals (mc-sem-ece.ts), and a comparison
+ * of every signal's calibration on these questions (compare-signals.ts).
+ */
+import type { Result, StageError } from '../pipeline/types';
+import type { ChatProvider, ProviderErrorInfo, TokenLogprob } from '../providers/types';
+import { buildMcMessages, type McQuestion } from './mc-prompt';
+import { mcSemEceQuestion, type McSemQuestion } from './mc-sem-ece';
+import { compareSignals, type SignalComparison } from './compare-signals';
+import type { SignalName } from '../formats/report-document';
+import { entropyConfidence } from './signals';
+import { pairwiseMean } from '../core/pairwise';
+
+export interface McSemOptions {
+  samples: number;
+  temperature: number;
+  maxTokens: number;
+  logprobs: boolean;
+  model: string;
+  signal?: AbortSignal;
+  /** Bootstrap of the signal comparison (defaults: the core's B = 1000, seed 7). */
+  B?: number;
+}
+
+export interface McSemResult {
+  questions: McSemQuestion[];
+  comparison: SignalComparison;
+  accuracy: number;
+  /** Samples with no readable option, over all questions. */
+  noOption: number;
+  /** Sample requests that failed (those samples are missing, not guessed). */
+  failedSamples: number;
+}
+
+const STOPS = ['auth', 'quota', 'bad-request', 'not-found', 'aborted'];
+
+function info(e: unknown): ProviderErrorInfo | null {
+  return typeof e === 'object' && e !== null && 'kind' in e && 'message' in e ? (e as ProviderErrorInfo) : null;
+}
+
+export async function runMcSemEce(provider: ChatProvider, questions: readonly McQuestion[], opts: McSemOptions): Promise<Result<McSemResult>> {
+  let fatal: StageError | null = null;
+  let failedSamples = 0;
+  const fail = (e: unknown, q: McQuestion, what: string) => {
+    const i = info(e);
+    if (i && STOPS.includes(i.kind) && !fatal) fatal = { kind: i.kind, message: i.message, where: `question ${JSON.stringify(q.id)}, ${what}` };
+  };
+  const one = async (q: McQuestion): Promise<McSemQuestion> => {
+    const messages = buildMcMessages(q);
+    let replies: (string | null)[] = [];
+    try {
+      const c = await provider.complete({ messages, n: opts.samples, settings: { temperature: opts.temperature, maxTokens: opts.maxTokens }, signal: opts.signal });
+      replies = c.replies.map((r) => r.text);
+    } catch (e) {
+      fail(e, q, 'samples');
+    }
+    failedSamples += opts.samples - replies.length;
+    let greedyLogprobs: TokenLogprob[] | undefined;
+    if (opts.logprobs && !fatal) {
+      try {
+        const g = await provider.complete({ messages, n: 1, settings: { temperature: 0, maxTokens: opts.maxTokens, logprobs: true, topLogprobs: 20 }, signal: opts.signal });
+        greedyLogprobs = g.replies[0]?.logprobs;
+      } catch (e) {
+        fail(e, q, 'greedy reply');
+      }
+    }
+    return mcSemEceQuestion({ question: q, replies, greedyLogprobs }, opts.model);
+  };
+  const rows = await Promise.all(questions.map(one));
+  if (fatal) return { ok: false, error: fatal };
+  // A question whose every sample failed has no classes: excluded from the comparison, counted.
+  const scored = rows.filter((r) => r.estimates.n > 0);
+  const y = scored.map((r) => r.graded.Y as number);
+  const column = (get: (r: McSemQuestion) => number | undefined) => Float64Array.from(scored, (r) => get(r) ?? NaN);
+  const columns: Partial<Record<SignalName, Float64Array>> = {
+    sem1: column((r) => r.estimates.sem1),
+    sem2: column((r) => r.estimates.sem2),
+    verbalized: column((r) => r.estimates.verbalized),
+    stated: column((r) => r.signals.stated),
+    logprob: column((r) => r.signals.logprob),
+    entropyConfidence: column((r) => entropyConfidence(r.estimates.entropy)),
+  };
+  return {
+    ok: true,
+    value: {
+      questions: rows,
+      comparison: compareSignals(columns, y, { B: opts.B }),
+      accuracy: pairwiseMean(y),
+      noOption: rows.reduce((t, r) => t + r.noOption, 0),
+      failedSamples,
+    },
+  };
+}
