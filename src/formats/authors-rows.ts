@@ -1,0 +1,265 @@
+/**
+ * Reader of the authors' row format (SEMECE.md, last section): a clustered JSONL file and a
+ * graded JSONL file, joined on id.
+ *
+ * Rules:
+ * - First row per id wins in each file; later rows with the same id are counted and reported
+ *   (file, line, id), never used.
+ * - A question is excluded, with its reason, when its grade is unknown (no graded row, or
+ *   Y null because grading failed) or its clustering failed. Clustering failure in the authors'
+ *   files: `cluster_assignments` null, or `n_clusters` 0 or null, or a non-empty
+ *   `cluster_error` / `clustering_error` / `error` field. Graded rows with no clustered row are
+ *   reported too.
+ * - Anything else malformed stops the read with a StageError naming the file, the line and
+ *   what is wrong: bad JSON, not an object, missing field, wrong type, an assignment outside
+ *   0..K−1, cluster_sizes that disagree with the assignments, no samples, an array whose
+ *   length disagrees with n_samples or n_clusters, a modal_cluster that is not the first
+ *   largest class, Y not 0/1/null. Blank lines are allowed (and skipped); nothing else is.
+ */
+import type { ClusteredRow, Result, StageError } from '../pipeline/types';
+import {
+  FieldError,
+  arr,
+  confidences,
+  describe,
+  id,
+  indices,
+  int,
+  optionalStr,
+  str,
+  strings,
+  type Obj,
+} from './authors-fields';
+
+/** A graded row as the authors write it: `grade` may be any label (e.g. PARSE_ERROR) when Y is null. */
+export interface AuthorsGradedRow {
+  id: string;
+  model?: string;
+  question?: string;
+  gold_answer?: string;
+  modal_cluster_label?: string;
+  grade: string | null;
+  Y: 0 | 1 | null;
+}
+
+export interface Located<T> {
+  row: T;
+  /** 1-based line in its file. */
+  line: number;
+}
+
+export interface DuplicateRow {
+  file: string;
+  id: string;
+  line: number;
+  firstLine: number;
+}
+
+export interface ParsedFile<T> {
+  file: string;
+  rows: Located<T>[];
+  duplicates: DuplicateRow[];
+}
+
+/** A clustered row whose clustering may have failed (then the cluster fields are not checked). */
+export type ClusteredEntry =
+  | { ok: true; row: ClusteredRow }
+  | { ok: false; id: string; reason: string };
+
+export interface JoinedQuestion {
+  clustered: ClusteredRow;
+  graded: AuthorsGradedRow & { Y: 0 | 1 };
+  clusteredLine: number;
+  gradedLine: number;
+}
+
+export interface AuthorsRows {
+  questions: JoinedQuestion[];
+  excluded: { id: string; reason: string }[];
+  duplicates: DuplicateRow[];
+  /** Ids of graded rows (first per id) with no clustered row. */
+  unmatchedGraded: string[];
+}
+
+function badInput(file: string, line: number, message: string): StageError {
+  return { kind: 'bad-input', message: `${file}, line ${line}: ${message}`, where: `${file}:${line}` };
+}
+
+/** Splits JSONL text, parses each non-blank line as an object, keeps the first row per id. */
+function parseJsonl<T extends { id: string }>(
+  text: string,
+  file: string,
+  readRow: (obj: Obj) => T,
+): Result<ParsedFile<T>> {
+  const rows: Located<T>[] = [];
+  const duplicates: DuplicateRow[] = [];
+  const firstLine = new Map<string, number>();
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    line++;
+    const raw = text.slice(start, end);
+    start = end + 1;
+    if (raw.trim() === '') {
+      if (end === text.length) break;
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      return { ok: false, error: badInput(file, line, `bad JSON (${(e as Error).message})`) };
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { ok: false, error: badInput(file, line, `expected a JSON object, got ${describe(value)}`) };
+    }
+    let row: T;
+    try {
+      row = readRow(value as Obj);
+    } catch (e) {
+      if (e instanceof FieldError) return { ok: false, error: badInput(file, line, e.message) };
+      throw e;
+    }
+    const first = firstLine.get(row.id);
+    if (first !== undefined) {
+      duplicates.push({ file, id: row.id, line, firstLine: first });
+      continue;
+    }
+    firstLine.set(row.id, line);
+    rows.push({ row, line });
+  }
+  if (rows.length === 0) return { ok: false, error: { kind: 'bad-input', message: `${file}: no rows`, where: file } };
+  return { ok: true, value: { file, rows, duplicates } };
+}
+
+function clusteringFailure(obj: Obj): string | null {
+  for (const key of ['cluster_error', 'clustering_error', 'error']) {
+    const v = obj[key];
+    if (v !== undefined && v !== null && v !== '' && v !== false) {
+      return `clustering failed (${key}: ${typeof v === 'string' ? v : JSON.stringify(v)})`;
+    }
+  }
+  if (obj.cluster_assignments === null) return 'clustering failed (cluster_assignments is null)';
+  if (obj.n_clusters === null || obj.n_clusters === 0) return 'clustering failed (no clusters)';
+  return null;
+}
+
+/** One clustered row, checked for internal consistency. */
+export function readClusteredRow(obj: Obj): ClusteredEntry & { id: string } {
+  const rowId = id(obj);
+  const failure = clusteringFailure(obj);
+  if (failure) return { ok: false, id: rowId, reason: failure };
+  const n = int(obj, 'n_samples', 0);
+  if (n === 0) throw new FieldError('no samples (n_samples = 0)');
+  const K = int(obj, 'n_clusters', 1);
+  const assignments = indices(obj, 'cluster_assignments', n, 'n_samples', K, 'n_clusters');
+  const sizes = arr(obj, 'cluster_sizes', K, 'n_clusters');
+  const counted = new Array<number>(K).fill(0);
+  for (const a of assignments) counted[a]++;
+  for (let k = 0; k < K; k++) {
+    if (sizes[k] !== counted[k]) {
+      throw new FieldError(
+        `"cluster_sizes" ${JSON.stringify(sizes)} disagrees with "cluster_assignments" (counts ${JSON.stringify(counted)})`,
+      );
+    }
+  }
+  const modal = int(obj, 'modal_cluster', 0);
+  const firstLargest = counted.indexOf(Math.max(...counted));
+  if (modal !== firstLargest) {
+    throw new FieldError(`"modal_cluster" = ${modal} but the first largest class is ${firstLargest} (sizes ${JSON.stringify(counted)})`);
+  }
+  const row: ClusteredRow = {
+    id: rowId,
+    question: str(obj, 'question'),
+    gold_answer: str(obj, 'gold_answer'),
+    model: str(obj, 'model'),
+    n_samples: n,
+    results: strings(obj, 'results', n, 'n_samples', true) as string[],
+    answer_extracted: strings(obj, 'answer_extracted', n, 'n_samples', true) as string[],
+    confidence_verbalized: confidences(obj, 'confidence_verbalized', n, 'n_samples'),
+    n_clusters: K,
+    cluster_labels: strings(obj, 'cluster_labels', K, 'n_clusters') as string[],
+    cluster_assignments: assignments,
+    cluster_sizes: counted,
+    modal_cluster: modal,
+    modal_cluster_label: str(obj, 'modal_cluster_label'),
+  };
+  return { ok: true, id: rowId, row };
+}
+
+export function readGradedRow(obj: Obj): AuthorsGradedRow {
+  const rowId = id(obj);
+  if (!('Y' in obj)) throw new FieldError('missing field "Y"');
+  const Y = obj.Y;
+  if (Y !== 0 && Y !== 1 && Y !== null) throw new FieldError(`"Y" must be 0, 1 or null, got ${describe(Y)}`);
+  if (!('grade' in obj)) throw new FieldError('missing field "grade"');
+  if (obj.grade !== null && typeof obj.grade !== 'string') {
+    throw new FieldError(`"grade" must be a string or null, got ${describe(obj.grade)}`);
+  }
+  return {
+    id: rowId,
+    model: optionalStr(obj, 'model'),
+    question: optionalStr(obj, 'question'),
+    gold_answer: optionalStr(obj, 'gold_answer'),
+    modal_cluster_label: optionalStr(obj, 'modal_cluster_label'),
+    grade: obj.grade as string | null,
+    Y,
+  };
+}
+
+export function parseClusteredJsonl(text: string, file: string) {
+  return parseJsonl(text, file, readClusteredRow);
+}
+
+export function parseGradedJsonl(text: string, file: string) {
+  return parseJsonl(text, file, readGradedRow);
+}
+
+/** Joins the two files on id (first row per id in each), counting every exclusion. */
+export function joinAuthorsRows(
+  clustered: ParsedFile<ClusteredEntry & { id: string }>,
+  graded: ParsedFile<AuthorsGradedRow>,
+): AuthorsRows {
+  const grades = new Map(graded.rows.map((g) => [g.row.id, g]));
+  const questions: JoinedQuestion[] = [];
+  const excluded: { id: string; reason: string }[] = [];
+  const seen = new Set<string>();
+  for (const { row: entry, line } of clustered.rows) {
+    seen.add(entry.id);
+    const g = grades.get(entry.id);
+    if (!entry.ok) {
+      excluded.push({ id: entry.id, reason: entry.reason });
+    } else if (!g) {
+      excluded.push({ id: entry.id, reason: `no graded row in ${graded.file}` });
+    } else if (g.row.Y === null) {
+      excluded.push({ id: entry.id, reason: `grading failed (grade: ${g.row.grade ?? 'null'}, Y null)` });
+    } else {
+      questions.push({
+        clustered: entry.row,
+        graded: g.row as AuthorsGradedRow & { Y: 0 | 1 },
+        clusteredLine: line,
+        gradedLine: g.line,
+      });
+    }
+  }
+  return {
+    questions,
+    excluded,
+    duplicates: [...clustered.duplicates, ...graded.duplicates],
+    unmatchedGraded: graded.rows.filter((g) => !seen.has(g.row.id)).map((g) => g.row.id),
+  };
+}
+
+/** Parses and joins a clustered and a graded file given as text. */
+export function readAuthorsRows(
+  clustered: { text: string; file: string },
+  graded: { text: string; file: string },
+): Result<AuthorsRows> {
+  const c = parseClusteredJsonl(clustered.text, clustered.file);
+  if (!c.ok) return c;
+  const g = parseGradedJsonl(graded.text, graded.file);
+  if (!g.ok) return g;
+  return { ok: true, value: joinAuthorsRows(c.value, g.value) };
+}
