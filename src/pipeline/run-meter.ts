@@ -4,6 +4,7 @@
  * posts snapshots, tests read them directly.
  */
 import type { Usage } from '../providers/types';
+import type { SampleCounters } from './runner-stages';
 import { priceFor, type PriceTable } from './cost';
 import { emptyProgress, type ModelSpec, type RunProgress, type StageName } from './run-types';
 import type { StageError } from './types';
@@ -21,7 +22,6 @@ export class RunMeter {
   ) {
     // Counters carry over a resume, so tokens and cost cover the whole run.
     this.progress = initial ? structuredClone(initial) : emptyProgress();
-    this.progress.requests.retrying = 0;
   }
 
   enterStage(stage: StageName, total: number, cached = 0): void {
@@ -46,22 +46,24 @@ export class RunMeter {
     this.progress.etaMs = doneSince > 0 && elapsed > 0 ? Math.round(((s.total - s.done) * elapsed) / doneSince) : null;
   }
 
-  samplesFound(count: number): void {
-    this.progress.samples.done += count;
-  }
-
-  requestDone(model: ModelSpec, usage: Usage): void {
-    this.progress.requests.done += 1;
-    this.addUsage(model, usage);
-  }
-
-  requestRetrying(delta: 1 | -1): void {
-    this.progress.requests.retrying = Math.max(0, this.progress.requests.retrying + delta);
-  }
-
-  requestFailed(error: StageError): void {
-    this.progress.requests.failed += 1;
-    this.error(error);
+  /**
+   * Sampling counters: what the run had before this execution (`base`) plus each model's
+   * cumulative counters so far. Samples count afresh each execution (cache hits included).
+   */
+  sampleCounters(base: Pick<RunProgress, 'requests' | 'tokens' | 'cost'>, perModel: SampleCounters[]): void {
+    const p = this.progress;
+    const sum = (f: (c: SampleCounters) => number) => perModel.reduce((s, c) => s + f(c), 0);
+    p.requests = {
+      done: base.requests.done + sum((c) => c.requests.done),
+      failed: base.requests.failed + sum((c) => c.requests.failed),
+      retrying: base.requests.retrying + sum((c) => c.requests.retrying),
+    };
+    p.tokens = { input: base.tokens.input + sum((c) => c.tokens.input), output: base.tokens.output + sum((c) => c.tokens.output) };
+    p.cost = base.cost === null || perModel.some((c) => c.cost === null) ? null : base.cost + sum((c) => c.cost ?? 0);
+    p.samples.done = sum((c) => c.samplesDone);
+    p.stages.sample.done = p.samples.done;
+    const etas = perModel.map((c) => c.etaMs).filter((e): e is number => e !== null);
+    p.etaMs = etas.length ? Math.max(...etas) : null;
   }
 
   addUsage(model: ModelSpec, usage: Usage): void {

@@ -86,6 +86,8 @@ export interface RunRecord {
   progress: RunProgress;
   /** Why the run stopped, when it failed. */
   error?: StageError;
+  /** Settings as actually sent per model (after capability adjustments). */
+  effective?: Record<string, Record<string, unknown>>;
   /** Key of the saved report document, once the run is done. */
   reportId?: string;
 }

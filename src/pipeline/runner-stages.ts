@@ -5,10 +5,22 @@
  */
 import type { Clusterer } from '../clustering/types';
 import type { ReportDocument, ReportSettings } from '../formats/report-document';
-import type { ProviderConfig, RequestEvent, Usage } from '../providers/types';
+import type { Grader } from '../grading/types';
+import type { ProviderConfig } from '../providers/types';
+import type { Price } from './cost';
 import type { ClusteringSpec, GradingSpec, RunKeys, SamplingSpec } from './run-types';
 import type { SampleCache } from './sample-cache';
-import type { ClusteredRow, Dataset, Grade, GradedRow, Question, Result, SampledRow } from './types';
+import type { ClusteredRow, Dataset, GradedRow, Result, SampledRow, StageError } from './types';
+
+/** A sample stage's cumulative counters for one model (this execution only). */
+export interface SampleCounters {
+  requests: { done: number; failed: number; retrying: number };
+  /** Samples available: found in the cache or newly stored. */
+  samplesDone: number;
+  tokens: { input: number; output: number };
+  cost: number | null;
+  etaMs: number | null;
+}
 
 export interface SampleStageArgs {
   dataset: Dataset;
@@ -16,23 +28,21 @@ export interface SampleStageArgs {
   model: ProviderConfig;
   sampling: SamplingSpec;
   cache: SampleCache;
+  /** Aborted with reason 'pause' (finish what is in flight, store it, stop) or 'cancel'. */
   signal: AbortSignal;
-  onRequest(event: RequestEvent): void;
-  /** Samples now available for the run (found in the cache or newly stored). */
-  onSamples(count: number): void;
+  price: Price | null;
+  onCounters(counters: SampleCounters): void;
+  /** A failed or retried request, with its cause. */
+  onError(error: StageError): void;
   onNote(note: string): void;
-  /** Called once per question group with its sample keys, before sampling it. */
+  /** Settings as actually sent, after capability adjustments. */
+  onEffective?(effective: Record<string, unknown>): void;
+  /** Called once per question with its sample keys, before sampling it. */
   onKeys?(questionKey: string, sampleKeys: string[]): void;
 }
 
 /** One row per question, in dataset order, with exactly `sampling.n` samples each. */
 export type SampleStage = (args: SampleStageArgs) => Promise<Result<SampledRow[]>>;
-
-export type GradeOutcome = Result<Grade> & { usage?: Usage; calls?: number };
-
-export interface RunGrader {
-  grade(question: Question, modalLabel: string, signal?: AbortSignal): Promise<GradeOutcome>;
-}
 
 export interface ScoreModelInput {
   model: string;
@@ -55,6 +65,6 @@ export interface ScoreInput {
 export interface RunnerStages {
   sample: SampleStage;
   clusterer(spec: ClusteringSpec, keys: RunKeys): Clusterer;
-  grader(spec: GradingSpec, keys: RunKeys): RunGrader;
+  grader(spec: GradingSpec, keys: RunKeys): Grader;
   score(input: ScoreInput): ReportDocument | Promise<ReportDocument>;
 }

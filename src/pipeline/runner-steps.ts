@@ -12,7 +12,7 @@ import type { StageCache } from '../store/stage-cache';
 import type { RunMeter } from './run-meter';
 import type { RunSpec } from './run-types';
 import { clusteringKey, gradeKey } from './runner-keys';
-import type { RunGrader } from './runner-stages';
+import type { Grader } from '../grading/types';
 import type { ClusteredRow, GradedRow, Question, SampledRow } from './types';
 
 const WRITE_BATCH = 100;
@@ -95,7 +95,7 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
   return { rows: out.filter((r): r is ClusteredRow => r !== null), excluded };
 }
 
-export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: RunGrader, cache: StageCache, meter: RunMeter, notify: () => void, signal: AbortSignal): Promise<GradedRow[]> {
+export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Grader, cache: StageCache, meter: RunMeter, notify: () => void, signal: AbortSignal): Promise<GradedRow[]> {
   const byId = questionsById(spec);
   const questionOf = (r: ClusteredRow): Question => byId.get(r.id) ?? { id: r.id, question: r.question, answer: r.gold_answer, aliases: r.gold_answer_aliases };
   const keys = await Promise.all(rows.map((r) => gradeKey(questionOf(r), r.modal_cluster_label, spec.grading)));
@@ -115,7 +115,8 @@ export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Ru
       }
       return limit(async () => {
         if (signal.aborted) return { ...base, grade: null, Y: null };
-        const outcome = await grader.grade(questionOf(row), row.modal_cluster_label, signal);
+        const q = questionOf(row);
+        const outcome = await grader.grade({ id: q.id, question: q.question, gold: q.answer, aliases: q.aliases, options: q.options, predicted: row.modal_cluster_label }, signal);
         if (outcome.usage && judge) meter.addUsage(judge, outcome.usage);
         meter.advance();
         notify();

@@ -11,7 +11,8 @@ import type { StageCache } from '../store/stage-cache';
 import { RunMeter } from './run-meter';
 import { emptyProgress, keyId, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from './run-types';
 import { clusterStage, gradeStage, type ClusterResult } from './runner-steps';
-import type { RunnerStages, ScoreModelInput } from './runner-stages';
+import type { RunnerStages, SampleCounters, ScoreModelInput } from './runner-stages';
+import { priceFor } from './cost';
 import type { SampleCache } from './sample-cache';
 import type { GradedRow, SampledRow, StageError } from './types';
 import { reportSettings } from './runner-report';
@@ -91,26 +92,31 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     // Sample: every model side by side, each against its own provider.
     meter.enterStage('sample', questions.length * spec.sampling.n * spec.models.length);
     meter.progress.samples = { done: 0, total: questions.length * spec.sampling.n * spec.models.length };
+    const before = structuredClone({ requests: meter.progress.requests, tokens: meter.progress.tokens, cost: meter.progress.cost });
+    const counters: SampleCounters[] = spec.models.map(() => ({ requests: { done: 0, failed: 0, retrying: 0 }, samplesDone: 0, tokens: { input: 0, output: 0 }, cost: 0, etaMs: null }));
+    const prices = deps.prices ?? {};
     const sampled = await Promise.all(
-      spec.models.map((model) =>
+      spec.models.map((model, i) =>
         deps.impl.sample({
           dataset: spec.dataset,
           model: withItsKey(model, keys),
           sampling: spec.sampling,
           cache: deps.samples,
           signal,
+          price: priceFor(prices, model.preset, model.model),
           onKeys: (questionKey, sampleKeys) => deps.samples.describe?.(sampleKeys, questionKey),
-          onSamples: (count) => {
-            meter.samplesFound(count);
-            meter.advance(count);
+          onCounters: (c) => {
+            counters[i] = c;
+            meter.sampleCounters(before, counters);
+            notify();
+          },
+          onError: (error) => {
+            meter.error({ ...error, where: `${modelLabel(model)}${error.where ? `, ${error.where}` : ''}` });
             notify();
           },
           onNote: (note) => meter.note(`${modelLabel(model)}: ${note}`),
-          onRequest: (event) => {
-            if (event.type === 'done') meter.requestDone(model, event.usage);
-            else if (event.type === 'retrying') meter.requestRetrying(1);
-            else meter.requestFailed({ ...event.error, status: event.error.status ?? undefined, where: modelLabel(model) });
-            notify();
+          onEffective: (effective) => {
+            run.effective = { ...run.effective, [modelLabel(model)]: effective };
           },
         }),
       ),

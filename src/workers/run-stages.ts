@@ -2,43 +2,24 @@
  * The real stage implementations a run uses in the worker: the providers' sampling, the
  * clusterers, the graders and the scorer, each built for the run's settings with the run's keys.
  */
-import { createExactClusterer } from '../clustering/exact';
-import { createJudgeClusterer } from '../clustering/judge';
-import type { Clusterer } from '../clustering/types';
 import { createProvider } from '../providers';
 import { isProviderError } from '../providers/errors';
 import type { RunnerStages } from '../pipeline/runner-stages';
-import { withItsKey } from '../pipeline/runner';
-import type { ClusteringSpec, ModelSpec, RunKeys } from '../pipeline/run-types';
+import { realStages } from '../pipeline/runner-impl';
+import type { ModelSpec } from '../pipeline/run-types';
 import type { Result } from '../pipeline/types';
 import type { Stores } from '../store';
 import type { ConnectionCheck } from './protocol';
 import { errorInfo } from './transfer';
 
-function clustererFor(spec: ClusteringSpec, keys: RunKeys): Clusterer {
-  switch (spec.method) {
-    case 'exact':
-      return createExactClusterer();
-    case 'judge':
-      return createJudgeClusterer({ provider: createProvider(withItsKey(spec.judge, keys)), prompt: spec.prompt });
-    case 'embedding':
-      return unavailableClusterer('embedding', 'The embedding clusterer is not wired into runs yet; choose exact match or the judge.');
-  }
-}
-
-function unavailableClusterer(method: Clusterer['method'], message: string): Clusterer {
-  return { method, cluster: async () => ({ ok: false, error: { kind: 'unavailable', message } }) };
-}
-
-export function runnerStages(_stores: Stores): RunnerStages {
-  return {
-    sample: async () => ({ ok: false, error: { kind: 'unavailable', message: 'Sampling is not wired in yet.' } }),
-    clusterer: clustererFor,
-    grader: () => ({ grade: async () => ({ ok: false, error: { kind: 'unavailable', message: 'Grading is not wired in yet.' } }) }),
+/** The stages a run uses in the worker. */
+export function runnerStages(stores: Stores): RunnerStages {
+  return realStages({
+    embeddingCache: stores.embeddings,
     score: () => {
       throw new Error('Scoring is not wired in yet.');
     },
-  };
+  });
 }
 
 /** One cheap request (a one-word reply) to see that the base URL, model and key work. */

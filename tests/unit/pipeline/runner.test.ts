@@ -1,163 +1,175 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openStores, type Stores } from '../../../src/store';
 import { executeRun, newRun, type RunnerDeps } from '../../../src/pipeline/runner';
+import { realStages } from '../../../src/pipeline/runner-impl';
 import { keyId, type RunKeys, type RunSpec } from '../../../src/pipeline/run-types';
-import type { RunnerStages, SampleStageArgs } from '../../../src/pipeline/runner-stages';
-import { sampleKey } from '../../../src/pipeline/sample-cache';
-import { createExactClusterer } from '../../../src/clustering/exact';
-import { normalizeAnswer } from '../../../src/clustering/normalize';
+import type { RunnerStages, ScoreInput } from '../../../src/pipeline/runner-stages';
 import type { ReportDocument } from '../../../src/formats/report-document';
-import type { Sample, SampledRow } from '../../../src/pipeline/types';
+import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
 
-const model = { kind: 'openai' as const, preset: 'vllm', baseUrl: 'http://127.0.0.1:9/v1', model: 'tiny' };
 const SECRET = 'sk-test-DO-NOT-STORE-0123456789';
+const QUESTIONS: { id: string; question: string; answer: string; answers: Record<string, number> }[] = [
+  { id: 'q0', question: 'What is the capital of France?', answer: 'Paris', answers: { Paris: 1 } },
+  { id: 'q1', question: 'What is the capital of Spain?', answer: 'Madrid', answers: { Madrid: 0.5, 'Madrid, Spain': 0.5 } },
+  { id: 'q2', question: 'What is the capital of Italy?', answer: 'Rome', answers: { Milan: 1 } },
+];
+
+/** A judge on the mock: groups the listed answers by lower-cased text, in order of first appearance. */
+function judgeResponder(req: ParsedRequest): string | undefined {
+  if (!/\[0\]/.test(req.user)) return undefined;
+  const groups = new Map<string, number[]>();
+  for (const m of req.user.matchAll(/^\[(\d+)\] (.*)$/gm)) {
+    const k = m[2].trim().toLowerCase();
+    groups.set(k, [...(groups.get(k) ?? []), Number(m[1])]);
+  }
+  return JSON.stringify({ clusters: [...groups].map(([label, members]) => ({ label, members })) });
+}
+
+let keyed: MockProviderServer;
+let open: MockProviderServer;
+beforeAll(async () => {
+  const questions = QUESTIONS.map((q) => ({ match: q.question, id: q.id, answers: q.answers }));
+  keyed = await MockProviderServer.start({ questions, apiKey: SECRET }, { responder: judgeResponder });
+  open = await MockProviderServer.start({ questions, apiKey: null }, { responder: judgeResponder });
+});
+afterAll(async () => {
+  await keyed?.close();
+  await open?.close();
+});
+
+const modelOn = (mock: MockProviderServer, preset = 'openai', model = 'gpt-4o-mini') => ({ kind: 'openai' as const, preset, baseUrl: `${mock.url}/v1`, model });
 
 function spec(over: Partial<RunSpec> = {}): RunSpec {
   return {
     title: 'test run',
-    dataset: { name: 'capitals', source: 'test', questions: ['France:Paris', 'Spain:Madrid', 'Italy:Rome'].map((s, i) => ({ id: `q${i}`, question: `Capital of ${s.split(':')[0]}?`, answer: s.split(':')[1] })) },
-    models: [model],
-    sampling: { n: 6, temperature: 1, maxTokens: 32, prompt: 'Q: {question}', concurrency: 2 },
+    dataset: { name: 'capitals', source: 'test', questions: QUESTIONS.map(({ id, question, answer }) => ({ id, question, answer })) },
+    models: [modelOn(keyed)],
+    sampling: { n: 6, temperature: 1, maxTokens: 32, prompt: 'Question: {question}\nEnd with "Answer: …" and "Confidence: …%".', concurrency: 2 },
     clustering: { method: 'exact' },
     grading: { method: 'alias' },
     ...over,
   };
 }
 
-/**
- * A sampler with the contract of the providers' orchestrator: per (question, index) it looks
- * the sample key up in the cache, asks the "provider" only for missing ones, and stores them.
- * It records every request, and can be made to stop after `stopAfter` requests (a reload).
- */
-function sampler(log: { requests: string[]; keysSeen: string[] }, stopAfter = Infinity) {
-  return async (args: SampleStageArgs) => {
-    const rows: SampledRow[] = [];
-    for (const q of args.dataset.questions) {
-      const keys = await Promise.all(Array.from({ length: args.sampling.n }, (_, index) => sampleKey({ preset: args.model.preset, baseUrl: args.model.baseUrl, model: args.model.model, prompt: args.sampling.prompt.replace('{question}', q.question), settings: { temperature: args.sampling.temperature, maxTokens: args.sampling.maxTokens }, questionId: q.id, question: q.question, index })));
-      args.onKeys?.(`group:${q.id}`, keys);
-      const have = await args.cache.get(keys);
-      args.onSamples(have.filter(Boolean).length);
-      const samples: Sample[] = [];
-      for (let i = 0; i < keys.length; i++) {
-        let s = have[i];
-        if (!s) {
-          if (log.requests.length >= stopAfter) return { ok: false as const, error: { kind: 'aborted', message: 'reload' } };
-          log.requests.push(keys[i]);
-          log.keysSeen.push(args.model.apiKey ?? '');
-          const answer = i % 3 === 2 ? 'Lyon' : q.answer.toUpperCase();
-          s = { raw: `Answer: ${answer}\nConfidence: 70%`, answer, answerMethod: 'answer-line', confidence: 0.7, confidenceMethod: 'confidence-line', finishReason: 'stop' };
-          await args.cache.put([{ key: keys[i], sample: s }]);
-          args.onRequest({ type: 'done', replies: 1, usage: { inputTokens: 10, outputTokens: 5 }, ms: 1 });
-          args.onSamples(1);
-        }
-        samples.push(s);
-      }
-      rows.push({ id: q.id, question: q.question, gold_answer: q.answer, model: `${args.model.preset}/${args.model.model}`, n_samples: samples.length, results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence) });
-    }
-    return { ok: true as const, value: rows };
+/** Counts what each stage is asked to do; the report lists each question's grade so tests can read it. */
+function counted(log: { clusterCalls: number; gradeCalls: number; scored: number }): RunnerStages {
+  const score = (input: ScoreInput): ReportDocument => {
+    log.scored++;
+    return { format: 'semece-report', version: 1, title: input.title, createdAt: '', dataset: input.dataset, settings: input.settings, models: input.models.map((m) => ({ model: m.model, metrics: {} as never, questions: m.graded.map((g) => ({ id: g.id, grade: g.grade, modalLabel: g.modal_cluster_label }) as never), excludedQuestions: m.excluded })) };
   };
-}
-
-function stages(log: { requests: string[]; keysSeen: string[]; clusterCalls: number; gradeCalls: number; scored: number }, stopAfter = Infinity): RunnerStages {
-  const exact = createExactClusterer();
+  const real = realStages({ score });
   return {
-    sample: sampler(log, stopAfter),
-    clusterer: () => ({ method: 'exact', cluster: (...a) => (log.clusterCalls++, exact.cluster(...a)) }),
-    grader: () => ({ grade: async (q, label) => (log.gradeCalls++, { ok: true, value: normalizeAnswer(label) === normalizeAnswer(q.answer) ? 'CORRECT' : 'INCORRECT' }) }),
-    score: (input) => {
-      log.scored++;
-      return { format: 'semece-report', version: 1, title: input.title, createdAt: 'x', dataset: input.dataset, settings: input.settings, models: input.models.map((m) => ({ model: m.model, metrics: { questions: m.graded.length } as never, questions: m.graded.map((g) => ({ id: g.id, grade: g.grade, correct: g.Y }) as never), excludedQuestions: m.excluded })) } as ReportDocument;
+    ...real,
+    clusterer: (s, k) => {
+      const c = real.clusterer(s, k);
+      return { method: c.method, cluster: (...a) => (log.clusterCalls++, c.cluster(...a)) };
+    },
+    grader: (s, k) => {
+      const g = real.grader(s, k);
+      return { method: g.method, grade: (...a) => (log.gradeCalls++, g.grade(...a)) };
     },
   };
 }
 
-const newLog = () => ({ requests: [] as string[], keysSeen: [] as string[], clusterCalls: 0, gradeCalls: 0, scored: 0 });
-let n = 0;
-async function setup(): Promise<Stores> {
-  return openStores(`runner-${++n}-${Math.random()}`);
-}
-const deps = (s: Stores, impl: RunnerStages): RunnerDeps => ({ runs: s.runs, samples: s.samples, stages: s.stages, impl });
-const keys: RunKeys = { [keyId(model)]: SECRET };
+const newLog = () => ({ clusterCalls: 0, gradeCalls: 0, scored: 0 });
+let dbs = 0;
+const setup = (): Promise<Stores> => openStores(`runner-${++dbs}-${Math.random()}`);
+const deps = (s: Stores, impl: RunnerStages, extra: Partial<RunnerDeps> = {}): RunnerDeps => ({ runs: s.runs, samples: s.samples, stages: s.stages, impl, ...extra });
+const keys = (): RunKeys => ({ [keyId(modelOn(keyed))]: SECRET });
+const go = () => new AbortController().signal;
+const served = (mock: MockProviderServer) => mock.stats().served;
 
-describe('executeRun', () => {
-  test('walks a run to a saved report, requesting each sample once', async () => {
+describe('executeRun against the loopback mock', () => {
+  test('walks a run from dataset to a saved report, requesting each sample once', async () => {
+    keyed.resetStats();
     const s = await setup();
-    const log = newLog();
     const run = newRun(spec());
     await s.runs.saveRun(run);
-    const done = await executeRun(run.id, keys, deps(s, stages(log)), new AbortController().signal);
+    const done = await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
     expect(done.status).toBe('done');
-    expect(log.requests.length).toBe(18);
-    expect(new Set(log.requests).size).toBe(18);
+    expect(served(keyed)).toEqual({ q0: 6, q1: 6, q2: 6 });
     expect(done.progress.samples).toEqual({ done: 18, total: 18 });
-    expect(done.progress.tokens).toEqual({ input: 180, output: 90 });
+    expect(done.progress.tokens.input).toBeGreaterThan(0);
+    expect(done.effective?.['openai/gpt-4o-mini']).toMatchObject({ n: 6, temperature: 1 });
     const report = await s.runs.getReport(run.id);
-    expect(report?.models[0].questions.map((q) => q.grade)).toEqual(['CORRECT', 'CORRECT', 'CORRECT']);
+    expect(report?.models[0].questions.map((q) => q.grade)).toEqual(['CORRECT', 'CORRECT', 'INCORRECT']);
   });
 
-  test('a run cut off mid-sampling resumes and ends with exactly n samples per question, none requested twice', async () => {
+  test('a paused run keeps what was in flight; on resume every question ends with exactly n samples, none served twice', async () => {
+    keyed.resetStats();
+    keyed.configure({ latencyMs: 100, maxN: { openai: 2 } });
     const s = await setup();
-    const log = newLog();
-    const run = newRun(spec());
+    const run = newRun(spec({ sampling: { ...spec().sampling, n: 20, concurrency: 3 } }));
     await s.runs.saveRun(run);
-    const first = await executeRun(run.id, keys, deps(s, stages(log, 7)), new AbortController().signal);
-    expect(first.status).toBe('failed');
-    expect(log.requests.length).toBe(7);
-    const second = await executeRun(run.id, keys, deps(s, stages(log)), new AbortController().signal);
+    const ctl = new AbortController();
+    const first = await executeRun(run.id, keys(), deps(s, counted(newLog()), { onProgress: (p) => p.samples.done >= 8 && ctl.abort('pause') }), ctl.signal);
+    expect(first.status).toBe('paused');
+    const before = Object.values(served(keyed)).reduce((a, b) => a + b, 0);
+    expect(before).toBeLessThan(60);
+    const second = await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
+    keyed.configure({ latencyMs: 0, maxN: {} });
     expect(second.status).toBe('done');
-    expect(log.requests.length).toBe(18);
-    expect(new Set(log.requests).size).toBe(18);
-    for (const q of run.spec.dataset.questions) expect(await s.samples.countForQuestion(`group:${q.id}`)).toBe(6);
+    expect(served(keyed)).toEqual({ q0: 20, q1: 20, q2: 20 });
+    expect(second.progress.stages.sample).toMatchObject({ done: 60, total: 60 });
   });
 
   test('changing the clusterer reclusters, regrades and rescores, but samples nothing again', async () => {
+    keyed.resetStats();
     const s = await setup();
     const log = newLog();
-    const a = newRun(spec());
-    await s.runs.saveRun(a);
-    await executeRun(a.id, keys, deps(s, stages(log)), new AbortController().signal);
-    expect([log.requests.length, log.clusterCalls, log.gradeCalls, log.scored]).toEqual([18, 3, 3, 1]);
+    const runOnce = async (over: Partial<RunSpec>) => {
+      const r = newRun(spec(over));
+      await s.runs.saveRun(r);
+      return executeRun(r.id, keys(), deps(s, counted(log)), go());
+    };
+    await runOnce({});
+    expect([log.clusterCalls, log.gradeCalls, log.scored]).toEqual([3, 3, 1]);
+    const requestsAfterSampling = keyed.stats().requests;
 
-    // The same settings again: every stage comes from its cache except scoring.
-    const same = newRun(spec());
-    await s.runs.saveRun(same);
-    const again = await executeRun(same.id, keys, deps(s, stages(log)), new AbortController().signal);
-    expect([log.requests.length, log.clusterCalls, log.gradeCalls, log.scored]).toEqual([18, 3, 3, 2]);
+    const again = await runOnce({});
+    expect([log.clusterCalls, log.gradeCalls, log.scored]).toEqual([3, 3, 2]);
     expect(again.progress.stages.cluster.cached).toBe(3);
+    expect(keyed.stats().requests).toBe(requestsAfterSampling);
 
-    const b = newRun(spec({ clustering: { method: 'embedding', model: 'Xenova/all-MiniLM-L6-v2', threshold: 0.8 } }));
-    await s.runs.saveRun(b);
-    await executeRun(b.id, keys, deps(s, stages(log)), new AbortController().signal);
-    expect(log.requests.length).toBe(18);
+    open.resetStats();
+    const judged = await runOnce({ clustering: { method: 'judge', judge: modelOn(open, 'vllm', 'judge-model') } });
+    expect(judged.status).toBe('done');
     expect(log.clusterCalls).toBe(6);
     expect(log.scored).toBe(3);
+    // Only judge calls went out (to the judge's server, at most one per question): no sample was requested again.
+    expect(keyed.stats().requests).toBe(requestsAfterSampling);
+    expect(open.stats().requests).toBeGreaterThan(0);
+    expect(open.stats().requests).toBeLessThanOrEqual(3);
   });
 
-  test('a cancelled run stops as cancelled; a paused one resumes', async () => {
+  test('cancel stops a run as cancelled; a bad key fails it with the cause, and the key appears nowhere', async () => {
     const s = await setup();
-    const log = newLog();
     const run = newRun(spec());
     await s.runs.saveRun(run);
-    const ctl = new AbortController();
-    ctl.abort('pause');
-    expect((await executeRun(run.id, keys, deps(s, stages(log)), ctl.signal)).status).toBe('paused');
     const cancel = new AbortController();
     cancel.abort('cancel');
-    expect((await executeRun(run.id, keys, deps(s, stages(log)), cancel.signal)).status).toBe('cancelled');
-    expect((await executeRun(run.id, keys, deps(s, stages(log)), new AbortController().signal)).status).toBe('done');
+    expect((await executeRun(run.id, keys(), deps(s, counted(newLog())), cancel.signal)).status).toBe('cancelled');
+    const wrongKey = 'sk-wrong-key-abcdefghijklmnop';
+    const failed = await executeRun(run.id, { [keyId(modelOn(keyed))]: wrongKey }, deps(s, counted(newLog())), go());
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.kind).toBe('auth');
+    expect(JSON.stringify(failed)).not.toContain(wrongKey);
   });
 
-  test('the key reaches only its own provider and never the stored run', async () => {
+  test('each key goes only to its own provider and never into the stored run or report', async () => {
+    keyed.resetStats();
+    open.resetStats();
     const s = await setup();
-    const log = newLog();
-    const other = { ...model, preset: 'openai', baseUrl: 'http://127.0.0.1:10/v1', model: 'other' };
-    const run = newRun(spec({ models: [model, other] }));
+    const run = newRun(spec({ models: [modelOn(keyed), modelOn(open, 'vllm', 'local-model')] }));
     await s.runs.saveRun(run);
-    await executeRun(run.id, keys, deps(s, stages(log)), new AbortController().signal);
-    expect(new Set(log.keysSeen)).toEqual(new Set([SECRET, '']));
-    expect(log.keysSeen.filter((k) => k === SECRET).length).toBe(18);
-    const raw = JSON.stringify(await s.db.getAll('runs')) + JSON.stringify(await s.db.getAll('reports'));
-    expect(raw).not.toContain(SECRET);
+    const done = await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
+    expect(done.status).toBe('done');
+    expect(keyed.stats().lastRequest?.headers).toContain('authorization');
+    expect(open.stats().lastRequest?.headers).not.toContain('authorization');
+    expect(served(open)).toEqual({ q0: 6, q1: 6, q2: 6 });
+    const stored = JSON.stringify(await s.db.getAll('runs')) + JSON.stringify(await s.db.getAll('reports'));
+    expect(stored).not.toContain(SECRET);
+    expect((await s.runs.getReport(run.id))?.models.map((m) => m.model)).toEqual(['openai/gpt-4o-mini', 'vllm/local-model']);
   });
 });

@@ -19,7 +19,7 @@ function pair<T>(api: T) {
 test('a thrown provider error crosses Comlink with kind, status and retryability', async () => {
   registerErrorTransfer();
   const remote = pair({
-    fail() {
+    fail(): void {
       throw new ProviderError({ kind: 'quota', status: 402, message: 'Out of credit: add credit to your account.' });
     },
   });
@@ -31,7 +31,7 @@ test('a thrown provider error crosses Comlink with kind, status and retryability
 test('a plain thrown value still arrives as an internal error with its text', async () => {
   registerErrorTransfer();
   const remote = pair({
-    fail() {
+    fail(): void {
       throw 'disk full';
     },
   });

@@ -1,0 +1,84 @@
+/**
+ * The page's side of the embedding worker: an `Embedder` (what the embedding clusterer needs)
+ * backed by the module worker, created on first use. Model files come from the app's own
+ * /models/ folder; the hub is asked only when the caller allows remote models.
+ */
+import * as Comlink from 'comlink';
+import type { Embedder } from '../clustering/embedding';
+import { DEFAULT_EMBEDDING_MODEL, type EmbeddingDtype, type ModelProgress } from '../clustering/embedding-models';
+import type { Result } from '../pipeline/types';
+import type { EmbeddingBackendInfo, EmbeddingWorkerApi } from './embedding.worker';
+
+export interface EmbeddingClientOptions {
+  model?: string;
+  dtype?: EmbeddingDtype;
+  /** Let the worker fetch models from the Hugging Face hub (default false). */
+  allowRemoteModels?: boolean;
+  /** Look for `<model>/…` under the app's /models/ first (default true). */
+  useLocalModels?: boolean;
+  /** Where the app's models folder is (default: `models/` beside the page's base URL). */
+  localModelUrl?: string;
+  webgpu?: 'auto' | 'off';
+  /** Model download / load progress. */
+  onProgress?: (p: ModelProgress) => void;
+}
+
+export interface EmbeddingClient extends Embedder {
+  /** Loads the model (once) and tells which backend runs it. */
+  init(): Promise<Result<EmbeddingBackendInfo>>;
+  dispose(): void;
+}
+
+export function createEmbeddingClient(options: EmbeddingClientOptions = {}): EmbeddingClient {
+  const model = options.model ?? DEFAULT_EMBEDDING_MODEL;
+  let worker: Worker | undefined;
+  let remote: Comlink.Remote<EmbeddingWorkerApi> | undefined;
+  let initialized: Promise<Result<EmbeddingBackendInfo>> | undefined;
+
+  const init = () => {
+    if (!initialized) {
+      worker = new Worker(new URL('./embedding.worker.ts', import.meta.url), { type: 'module', name: 'embedding' });
+      remote = Comlink.wrap<EmbeddingWorkerApi>(worker);
+      const base = globalThis.document?.baseURI ?? globalThis.location.href;
+      const onProgress = options.onProgress ? Comlink.proxy(options.onProgress) : undefined;
+      initialized = remote
+        .init(
+          {
+            model,
+            dtype: options.dtype ?? 'q8',
+            allowRemoteModels: options.allowRemoteModels ?? false,
+            localModelPath: options.useLocalModels === false ? null : new URL(options.localModelUrl ?? 'models/', base).href,
+            webgpu: options.webgpu ?? 'auto',
+          },
+          onProgress,
+        )
+        .then((r) => {
+          // A failed load is not cached: the next call starts over (e.g. after allowing remote models).
+          if (!r.ok) dispose();
+          return r;
+        });
+    }
+    return initialized;
+  };
+
+  function dispose() {
+    worker?.terminate();
+    worker = undefined;
+    remote = undefined;
+    initialized = undefined;
+  }
+
+  return {
+    model,
+    init,
+    dispose,
+    async embed(texts, signal) {
+      const ready = await init();
+      if (!ready.ok) throw new Error(ready.error.message);
+      if (signal?.aborted) throw new DOMException('embedding was cancelled', 'AbortError');
+      const r = await remote!.embed(texts);
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    },
+  };
+}
