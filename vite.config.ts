@@ -1,13 +1,19 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { offlineReport } from './src/export-html/vite-plugin-offline-report';
+import { offlineReport } from './src/export-html/vite-plugin-offline-report.ts';
+
+// Test-only pages (tests/e2e/*-page/), built only when Vitest builds the app for browser tests,
+// so a production build stays clean.
+const testPages = process.env.VITEST
+  ? { rolldownOptions: { input: { main: 'index.html', 'embedding-check': 'tests/e2e/embedding-page/index.html' } } }
+  : {};
 
 export default defineConfig({
   // offlineReport: a second build of the self-contained HTML report viewer (dist/report-viewer.html).
   plugins: [svelte(), offlineReport()],
   base: './',
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: false },
+  build: { target: 'es2022', sourcemap: false, ...testPages },
   test: {
     reporters: ['default', './tests/summary-reporter.ts'],
     projects: [

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { build, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { VIEWER_TEMPLATE_FILE } from './template-file';
+import { VIEWER_TEMPLATE_FILE } from './template-file.ts';
 
 /** Text that must not end or confuse the inline element it is placed in. */
 function inlineSafeJs(code: string): string {

@@ -1,0 +1,101 @@
+/**
+ * Two derived views of the Classroom: convergence as n grows (the same questions, more samples)
+ * and one question's held-out splits step by step (the winner's curse, shown).
+ */
+import { simulateSet } from '../../core/simulate-families';
+import type { SimulatedQuestion } from '../../core/simulate';
+import { heldOutPermutations, sem1 as sem1Of, sem2HeldOut, sem2Trace, type HeldOutSplit } from '../../core/estimators';
+import { eceEqualWidth } from '../../core/ece';
+import { meanSE, normalizeSettings, sem2Options, setOptions, type ClassroomSettings, type MeanSE } from './classroom-model';
+
+/** Sample sizes of the convergence view: doubling, as the paper's n = 5 … 50 sweep but longer. */
+export const CONVERGENCE_NS = [4, 8, 16, 32, 64, 128, 256];
+
+export interface ConvergencePoint {
+  n: number;
+  eceSem1: number;
+  eceSem2: number;
+  eceStar: number;
+  bias1: MeanSE;
+  bias2: MeanSE;
+}
+
+/**
+ * The same question specs (same seed) sampled with n samples each. The specs are drawn before
+ * any sample from the one stream, so every n sees the same questions.
+ */
+export function convergenceAt(input: ClassroomSettings, n: number): ConvergencePoint {
+  const s = normalizeSettings({ ...input, n });
+  const sim = simulateSet(setOptions(s));
+  const options = sem2Options(s.selection);
+  const sem1 = sim.map((q) => sem1Of(q.sizes));
+  const sem2 = sim.map((q) => sem2HeldOut(q.assignments, q.pi.length, options));
+  const y = sim.map((q) => q.y);
+  return {
+    n,
+    eceSem1: eceEqualWidth(sem1, y),
+    eceSem2: eceEqualWidth(sem2, y),
+    eceStar: eceEqualWidth(sim.map((q) => q.cStar), sim.map((q) => q.yStar)),
+    bias1: meanSE(sem1.map((v, i) => v - sim[i].cStar)),
+    bias2: meanSE(sem2.map((v, i) => v - sim[i].cStar)),
+  };
+}
+
+/** Yields to the event loop between sample sizes so the page stays responsive. */
+export async function convergenceSweep(
+  settings: ClassroomSettings,
+  onPoint: (p: ConvergencePoint) => void,
+  isCancelled: () => boolean,
+  ns: readonly number[] = CONVERGENCE_NS,
+): Promise<void> {
+  for (const n of ns) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (isCancelled()) return;
+    onPoint(convergenceAt(settings, n));
+  }
+}
+
+export interface SplitStep extends HeldOutSplit {
+  /** Sample indices in the selection block N and the evaluation block E. */
+  selection: number[];
+  evaluation: number[];
+  /** Class counts in N. */
+  selectionCounts: number[];
+  /** Mean of c_1..c_r so far. */
+  runningSem2: number;
+}
+
+export interface WinnersCurse {
+  question: SimulatedQuestion;
+  sem1: number;
+  sem2: number;
+  steps: SplitStep[];
+}
+
+/** One question's R splits with which samples went where, from the core's own permutations. */
+export function winnersCurse(question: SimulatedQuestion, selectionShare: number): WinnersCurse {
+  const options = sem2Options(selectionShare);
+  const { sem2, splits } = sem2Trace(question.assignments, question.pi.length, options);
+  const n = question.n;
+  const R = splits.length;
+  const perms = heldOutPermutations(n, R, 0);
+  const size = Math.max(0, Math.min(n - 1, Math.floor(options.selectionSize!(n))));
+  let sum = 0;
+  const steps = splits.map((split, r) => {
+    const perm = Array.from(perms.subarray(r * n, (r + 1) * n));
+    const selection = perm.slice(0, size).sort((a, b) => a - b);
+    const evaluation = perm.slice(size).sort((a, b) => a - b);
+    const selectionCounts = new Array<number>(question.pi.length).fill(0);
+    for (const i of selection) selectionCounts[question.assignments[i]]++;
+    sum += split.c;
+    return { ...split, selection, evaluation, selectionCounts, runningSem2: sum / (r + 1) };
+  });
+  return { question, sem1: sem1Of(question.sizes), sem2, steps };
+}
+
+/** The hardest question of a set (smallest population margin): where the curse shows most. */
+export function hardestQuestion(questions: readonly SimulatedQuestion[]): number {
+  let best = 0;
+  for (let i = 1; i < questions.length; i++) if (questions[i].piMargin < questions[best].piMargin) best = i;
+  return best;
+}
