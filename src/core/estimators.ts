@@ -19,7 +19,7 @@
  * RangeError naming the sample; `checkQuestionSamples` returns the same message without
  * throwing, for readers that report problems as values.
  */
-import { pairwiseMean } from './pairwise';
+import { pairwiseMean, pairwiseSum } from './pairwise';
 import { defaultRng } from './rng';
 import type { QuestionEstimates, QuestionSamples } from './types';
 
@@ -135,6 +135,7 @@ function resolveOptions(n: number, options: Sem2Options | undefined) {
 // Scratch buffers reused across calls (single-threaded per worker); grown on demand.
 let counts = new Int32Array(64);
 let cValues = new Float64Array(16);
+let verbalizedScratch = new Float64Array(64);
 
 /**
  * Runs the held-out splits; calls `visit` for each when given (the trace), returns Sem2.
@@ -192,12 +193,13 @@ export function sem2Trace(assignments: ArrayLike<number>, K: number, options?: S
 export function verbalizedMean(verbalized: ArrayLike<number | null | undefined>): number {
   const n = verbalized.length;
   if (n === 0) return NaN;
-  const values = new Float64Array(n);
+  if (verbalizedScratch.length < n) verbalizedScratch = new Float64Array(Math.max(n, 2 * verbalizedScratch.length));
+  const values = verbalizedScratch;
   for (let i = 0; i < n; i++) {
     const v = verbalized[i];
     values[i] = v === null || v === undefined || Number.isNaN(v) ? 1.0 : Math.min(1, Math.max(0, v));
   }
-  return pairwiseMean(values);
+  return pairwiseSum(values, 0, n) / n;
 }
 
 /** Δ = (largest − second largest size) / n; 1.0 with one non-empty class; NaN for n = 0. */
