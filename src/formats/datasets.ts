@@ -1,0 +1,144 @@
+/**
+ * Dataset readers for the app and the CLI: CSV, TSV, JSON arrays and JSONL, in the benchmarks' own
+ * layouts or a generic one, or any layout through a column mapping. Bad input gets a StageError
+ * naming the file and line; rows that cannot become a question are skipped and listed.
+ *
+ * Ids: a row without an id gets `q` + its 1-based row number padded to 4 digits (q0001, q0002 …),
+ * counted over the file's data rows including skipped ones, so ids stay put when filters change.
+ * A repeated id keeps its first row (as the spec joins rows) and the later ones are listed as skipped.
+ */
+import type { Dataset, Question, Result } from '../pipeline/types.ts';
+import { type ColumnMapping, type ColumnRole, type Layout, asList, categoryOf, columnPaths, detectLayout, field } from './datasets/layouts.ts';
+import { type Table, parseTable } from './datasets/table.ts';
+
+export type { ColumnMapping, ColumnRole, Layout } from './datasets/layouts.ts';
+export { parseTable } from './datasets/table.ts';
+
+export interface SkippedRow {
+  where: string;
+  reason: string;
+}
+
+export interface ReadDataset {
+  dataset: Dataset;
+  layout: Layout | 'mapped';
+  mapping: ColumnMapping;
+  skipped: SkippedRow[];
+}
+
+export function generatedId(row: number): string {
+  return `q${String(row).padStart(4, '0')}`;
+}
+
+function text(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+const columnFor = (mapping: ColumnMapping, role: ColumnRole) => Object.keys(mapping).find((c) => mapping[c] === role);
+
+/** Builds questions from a parsed table with an explicit column → role mapping. */
+export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: string): Result<ReadDataset> {
+  const qCol = columnFor(mapping, 'question');
+  const aCol = columnFor(mapping, 'answer');
+  const where = name;
+  if (!qCol) return { ok: false, error: { kind: 'dataset', message: 'Choose which column holds the question.', where } };
+  if (!aCol) return { ok: false, error: { kind: 'dataset', message: 'Choose which column holds the reference answer.', where } };
+  const idCol = columnFor(mapping, 'id');
+  const aliasCol = columnFor(mapping, 'aliases');
+  const catCol = columnFor(mapping, 'category');
+  const optCol = columnFor(mapping, 'options');
+  const skipCols = Object.keys(mapping).filter((c) => mapping[c] === 'skip-if-present');
+  const questions: Question[] = [];
+  const skipped: SkippedRow[] = [];
+  const ids = new Set<string>();
+  for (const r of table.rows) {
+    const skipBy = skipCols.find((c) => text(field(r.record, c)) !== '');
+    if (skipBy) {
+      skipped.push({ where: r.where, reason: `has ${skipBy} (text-only questions are used)` });
+      continue;
+    }
+    const question = text(field(r.record, qCol));
+    if (question === '') {
+      skipped.push({ where: r.where, reason: `empty question (column ${qCol})` });
+      continue;
+    }
+    const rawAnswer = field(r.record, aCol);
+    // A list-valued answer (PopQA, NQ-open): the first item is the answer, the others aliases.
+    const answers = Array.isArray(rawAnswer) || (typeof rawAnswer === 'string' && rawAnswer.trim().startsWith('[')) ? asList(rawAnswer) : [text(rawAnswer)];
+    const answer = answers[0] ?? '';
+    if (answer === '') {
+      skipped.push({ where: r.where, reason: `empty answer (column ${aCol})` });
+      continue;
+    }
+    const id = (idCol ? text(field(r.record, idCol)) : '') || generatedId(r.row);
+    if (ids.has(id)) {
+      skipped.push({ where: r.where, reason: `repeats id ${id} (the first row with it is kept)` });
+      continue;
+    }
+    ids.add(id);
+    const aliases = [...answers.slice(1), ...(aliasCol ? asList(field(r.record, aliasCol)) : [])].filter((a, i, all) => a !== answer && all.indexOf(a) === i);
+    const q: Question = { id, question, answer };
+    if (aliases.length > 0) q.aliases = aliases;
+    const category = catCol ? categoryOf(field(r.record, catCol)) : undefined;
+    if (category) q.category = category;
+    const options = optCol ? asList(field(r.record, optCol)) : [];
+    if (options.length > 0) q.options = options;
+    questions.push(q);
+  }
+  if (questions.length === 0) {
+    const why = skipped[0] ? ` First problem: ${skipped[0].where}: ${skipped[0].reason}.` : '';
+    return { ok: false, error: { kind: 'dataset', message: `No usable questions in the file.${why}`, where } };
+  }
+  return { ok: true, value: { dataset: { name: name.replace(/\.[^.]+$/, ''), questions, source: name }, layout: 'mapped', mapping, skipped } };
+}
+
+/** Reads a dataset file: its own layout when recognised, else the given mapping, else an error that asks for one. */
+export function readDataset(textContent: string, fileName: string, mapping?: ColumnMapping): Result<ReadDataset> {
+  const table = parseTable(textContent, fileName);
+  if (!table.ok) return table;
+  if (table.value.rows.length === 0) return { ok: false, error: { kind: 'dataset', message: 'The file has no rows.', where: fileName } };
+  if (mapping) return applyColumnMapping(table.value, mapping, fileName);
+  const detected = detectLayout(table.value);
+  if (!detected) {
+    return {
+      ok: false,
+      error: {
+        kind: 'dataset',
+        message: `Unrecognised layout (columns: ${table.value.columns.join(', ')}): map the columns to question and answer.`,
+        where: fileName,
+      },
+    };
+  }
+  const r = applyColumnMapping(table.value, detected.mapping, fileName);
+  return r.ok ? { ok: true, value: { ...r.value, layout: detected.layout } } : r;
+}
+
+export interface DatasetPreview {
+  format: Table['format'];
+  columns: string[];
+  rows: Record<string, unknown>[];
+  totalRows: number;
+  layout?: Layout;
+  suggestedMapping: ColumnMapping;
+}
+
+/** The first rows and a suggested mapping, for a column-mapping screen. */
+export function previewDataset(textContent: string, fileName: string, limit = 5): Result<DatasetPreview> {
+  const table = parseTable(textContent, fileName);
+  if (!table.ok) return table;
+  const detected = detectLayout(table.value);
+  return {
+    ok: true,
+    value: {
+      format: table.value.format,
+      columns: columnPaths(table.value),
+      rows: table.value.rows.slice(0, limit).map((r) => r.record),
+      totalRows: table.value.rows.length,
+      layout: detected?.layout,
+      suggestedMapping: detected?.mapping ?? {},
+    },
+  };
+}
