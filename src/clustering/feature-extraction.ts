@@ -6,14 +6,9 @@
  */
 import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from '@huggingface/transformers';
 import type { Embedder } from './embedding';
+import type { EmbeddingDevice, EmbeddingDtype, ModelProgress } from './embedding-models';
 
-/** A small sentence model; any hub id (or local folder under `localModelPath`) can replace it. */
-export const DEFAULT_EMBEDDING_MODEL = 'Xenova/all-MiniLM-L6-v2';
-/** The model the repo makes itself (scripts/make-tiny-embedding-model.ts), served from /models/. */
-export const TINY_EMBEDDING_MODEL = 'tiny-embedder';
-
-export type EmbeddingDtype = 'q8' | 'fp32' | 'fp16' | 'q4';
-export type EmbeddingDevice = 'wasm' | 'webgpu' | 'cpu';
+export { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type EmbeddingDevice, type ModelProgress } from './embedding-models';
 
 export interface ModelSource {
   model: string;
@@ -27,16 +22,6 @@ export interface ModelSource {
   localModelPath?: string | null;
   /** ONNX Runtime WASM files, served by the app itself (browser only). */
   wasmPaths?: string | { wasm: string; mjs?: string };
-}
-
-/** Model download/load progress, as plain data (it crosses the worker boundary). */
-export interface ModelProgress {
-  status: string;
-  file?: string;
-  /** 0–100 */
-  progress?: number;
-  loaded?: number;
-  total?: number;
 }
 
 function applyEnv(source: ModelSource): void {

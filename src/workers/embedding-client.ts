@@ -47,7 +47,8 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
             model,
             dtype: options.dtype ?? 'q8',
             allowRemoteModels: options.allowRemoteModels ?? false,
-            localModelPath: options.useLocalModels === false ? null : new URL(options.localModelUrl ?? 'models/', base).href,
+            // A path, not a URL: Transformers.js looks for local files only under non-http(s) paths.
+            localModelPath: options.useLocalModels === false ? null : new URL(options.localModelUrl ?? 'models/', base).pathname,
             webgpu: options.webgpu ?? 'auto',
           },
           onProgress,

@@ -20,7 +20,7 @@ export interface EmbeddingWorkerConfig {
   model: string;
   dtype?: EmbeddingDtype;
   allowRemoteModels?: boolean;
-  /** Absolute URL of the app's /models/ folder; null to skip local lookup. */
+  /** Same-origin path of the app's models folder ('/models/'); null to skip local lookup. */
   localModelPath: string | null;
   /** 'auto': use WebGPU when present and verified; 'off': WASM only. */
   webgpu?: 'auto' | 'off';
