@@ -146,8 +146,9 @@ function runHeldOut(
   K: number,
   options: Sem2Options | undefined,
   visit?: (split: HeldOutSplit) => void,
+  validated = false,
 ): number {
-  assertValid(assignments, K);
+  if (!validated) assertValid(assignments, K);
   const n = assignments.length;
   if (n === 0) return NaN;
   const { R, seed, selection } = resolveOptions(n, options);
@@ -258,7 +259,7 @@ export function estimateQuestion(q: QuestionSamples, options?: EstimateOptions):
     sizes,
     modal: modalClass(sizes),
     sem1: sem1(sizes),
-    sem2: sem2HeldOut(q.assignments, q.nClasses, options?.sem2),
+    sem2: runHeldOut(q.assignments, q.nClasses, options?.sem2, undefined, true), // classSizes validated
     verbalized: q.verbalized === undefined ? NaN : verbalizedMean(q.verbalized),
     margin: marginValue,
     stdMargin: n === 0 ? NaN : standardizedMargin(marginValue, n),
