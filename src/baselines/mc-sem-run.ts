@@ -13,6 +13,7 @@ import { compareSignals, type SignalComparison } from './compare-signals';
 import type { SignalName } from '../formats/report-document';
 import { entropyConfidence } from './signals';
 import { pairwiseMean } from '../core/pairwise';
+import { logprobAbsence } from './logprob-absence';
 
 export interface McSemOptions {
   samples: number;
@@ -33,6 +34,8 @@ export interface McSemResult {
   noOption: number;
   /** Sample requests that failed (those samples are missing, not guessed). */
   failedSamples: number;
+  /** Why the logprob signal is missing (for some or all questions); null when every question has it. */
+  logprobAbsent: string | null;
 }
 
 const STOPS = ['auth', 'quota', 'bad-request', 'not-found', 'aborted'];
@@ -41,9 +44,10 @@ function info(e: unknown): ProviderErrorInfo | null {
   return typeof e === 'object' && e !== null && 'kind' in e && 'message' in e ? (e as ProviderErrorInfo) : null;
 }
 
-export async function runMcSemEce(provider: ChatProvider, questions: readonly McQuestion[], opts: McSemOptions): Promise<Result<McSemResult>> {
+export async function runMcSemEce(provider: ChatProvider & { notes?: () => string[] }, questions: readonly McQuestion[], opts: McSemOptions): Promise<Result<McSemResult>> {
   let fatal: StageError | null = null;
   let failedSamples = 0;
+  const greedy: { logprobs?: TokenLogprob[] }[] = [];
   const fail = (e: unknown, q: McQuestion, what: string) => {
     const i = info(e);
     if (i && STOPS.includes(i.kind) && !fatal) fatal = { kind: i.kind, message: i.message, where: `question ${JSON.stringify(q.id)}, ${what}` };
@@ -63,6 +67,7 @@ export async function runMcSemEce(provider: ChatProvider, questions: readonly Mc
       try {
         const g = await provider.complete({ messages, n: 1, settings: { temperature: 0, maxTokens: opts.maxTokens, logprobs: true, topLogprobs: 20 }, signal: opts.signal });
         greedyLogprobs = g.replies[0]?.logprobs;
+        greedy.push({ logprobs: greedyLogprobs });
       } catch (e) {
         fail(e, q, 'greedy reply');
       }
@@ -91,6 +96,11 @@ export async function runMcSemEce(provider: ChatProvider, questions: readonly Mc
       accuracy: pairwiseMean(y),
       noOption: rows.reduce((t, r) => t + r.noOption, 0),
       failedSamples,
+      logprobAbsent: !opts.logprobs
+        ? 'Log-probabilities were not asked for.'
+        : scored.every((r) => r.signals.logprob !== undefined)
+          ? null
+          : (logprobAbsence(provider.config, greedy, provider.notes?.() ?? []) ?? 'Some greedy replies had no usable logprobs at the answer letter.'),
     },
   };
 }

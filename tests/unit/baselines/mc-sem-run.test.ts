@@ -61,5 +61,6 @@ describe('Sem-ECE on multiple-choice questions against the loopback mock', () =>
     // A is modal when it has ≥ 5 of 10 (a 5–5 tie goes to A, listed first): i mod 10 ∈ 4..9.
     expect(r.value.accuracy).toBe(0.6);
     expect(r.value.failedSamples).toBe(0);
+    expect(r.value.logprobAbsent).toBeNull();
   });
 });

@@ -1,0 +1,179 @@
+/**
+ * `semece mc`: the ConfidenceBench-style baseline on a multiple-choice dataset — repeated runs of
+ * the stated-probability prompt, Brier score (mean ± sample SD over runs) beside the uniform-guess
+ * reference, accuracy, per category, fallbacks; plus the logprob signal when the provider has it,
+ * and with --samples N also Sem-ECE on the same questions with every signal compared.
+ *
+ * Per-run rows go to --out (JSONL, one row per question per run); the summary is printed as JSON.
+ * The API key is read from the preset's environment variable (or SEMECE_API_KEY), never from the
+ * command line, and never printed or written. Exit codes: 0 done, 1 the run failed, 2 bad usage
+ * or input.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { readDataset } from '../../src/formats/datasets';
+import { createProvider, getPreset } from '../../src/providers/index';
+import { toMcQuestion, type McQuestion } from '../../src/baselines/mc-prompt';
+import { MC_DEFAULTS, runMcBaseline, type McRunOptions } from '../../src/baselines/mc-run';
+import { runMcSemEce } from '../../src/baselines/mc-sem-run';
+
+export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset FILE [options]
+  --base-url URL       API base URL (default: the preset's)
+  --runs N             repeated runs (default 3)
+  --seed N             run r uses seed N + r for fallback letters (default 0)
+  --temperature T      sampling temperature (default 1)
+  --max-tokens N       reply length limit (default 400)
+  --no-logprobs        do not ask for token log-probabilities
+  --samples N          also Sem-ECE with N samples per question (default 0: off)
+  --concurrency N      requests in flight (default 8)
+  --out FILE           per-run rows as JSONL
+  --sem-out FILE       Sem-ECE rows (clustered + graded + signals) as JSONL
+The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
+
+/** NaN and ±Infinity become null, as everywhere in the project's JSON. */
+function json(value: unknown, indent?: number): string {
+  return JSON.stringify(value, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), indent);
+}
+
+function intArg(v: string | undefined, name: string, dflt: number, min: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function numArg(v: string | undefined, name: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+export default async function run(argv: string[], io: { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<number> {
+  const out = io.out ?? ((s: string) => process.stdout.write(s + '\n'));
+  const err = io.err ?? ((s: string) => process.stderr.write(s + '\n'));
+  const env = io.env ?? process.env;
+  let a;
+  let settings: McRunOptions & { samples: number; concurrency: number };
+  try {
+    a = parseArgs({
+      args: argv,
+      options: {
+        provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' },
+        runs: { type: 'string' }, seed: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' },
+        'no-logprobs': { type: 'boolean' }, samples: { type: 'string' }, concurrency: { type: 'string' },
+        out: { type: 'string' }, 'sem-out': { type: 'string' }, help: { type: 'boolean' },
+      },
+      strict: true,
+    }).values;
+    if (a.help) {
+      out(USAGE);
+      return 0;
+    }
+    for (const name of ['provider', 'model', 'dataset'] as const) if (!a[name]) throw new Error(`--${name} is required`);
+    settings = {
+      runs: intArg(a.runs, 'runs', MC_DEFAULTS.runs, 1),
+      seed: intArg(a.seed, 'seed', MC_DEFAULTS.seed, 0),
+      temperature: numArg(a.temperature, 'temperature', MC_DEFAULTS.temperature),
+      maxTokens: intArg(a['max-tokens'], 'max-tokens', MC_DEFAULTS.maxTokens, 1),
+      logprobs: !a['no-logprobs'],
+      samples: intArg(a.samples, 'samples', 0, 0),
+      concurrency: intArg(a.concurrency, 'concurrency', 8, 1),
+    };
+  } catch (e) {
+    err(`semece mc: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const preset = getPreset(a.provider!);
+  if (!preset) {
+    err(`semece mc: unknown provider ${JSON.stringify(a.provider)}`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = await readFile(a.dataset!, 'utf8');
+  } catch (e) {
+    err(`semece mc: cannot read the dataset ${a.dataset}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return 2;
+  }
+  const read = readDataset(text, a.dataset!);
+  if (!read.ok) {
+    err(`semece mc: ${read.error.where ? read.error.where + ': ' : ''}${read.error.message}`);
+    return 2;
+  }
+  const questions: McQuestion[] = [];
+  const skipped = [...read.value.skipped];
+  for (const q of read.value.dataset.questions) {
+    const m = toMcQuestion(q);
+    if (m.ok) questions.push(m.value);
+    else skipped.push({ where: m.error.where ?? q.id, reason: m.error.message });
+  }
+  for (const s of skipped) err(`skipped ${s.where}: ${s.reason}`);
+  if (questions.length === 0) {
+    err('semece mc: the dataset has no usable multiple-choice question (each needs 2 to 10 options and a gold letter or option text)');
+    return 2;
+  }
+
+  const apiKey = (preset.keyEnv ? env[preset.keyEnv] : undefined) ?? env.SEMECE_API_KEY;
+  if (preset.needsKey && !apiKey) {
+    err(`semece mc: no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'}`);
+    return 2;
+  }
+  const config = { kind: preset.kind, preset: preset.id, baseUrl: a['base-url'] ?? preset.baseUrl, model: a.model!, apiKey, concurrency: settings.concurrency };
+  const provider = createProvider(config);
+  const result = await runMcBaseline(provider, questions, settings);
+  if (!result.ok) {
+    err(`semece mc: the run stopped (${result.error.kind}) at ${result.error.where}: ${result.error.message}`);
+    return 1;
+  }
+  const r = result.value;
+  if (a.out) {
+    const rows = r.rows.map((row) => json({ model: a.model, ...row })).join('\n') + '\n';
+    try {
+      await writeFile(a.out, rows, 'utf8');
+    } catch (e) {
+      err(`semece mc: cannot write ${a.out}: ${(e as Error).message}`);
+      out(json({ rows: r.rows }));
+      return 1;
+    }
+  }
+  let semEce: unknown;
+  if (settings.samples > 0) {
+    const sem = await runMcSemEce(provider, questions, { ...settings, model: a.model! });
+    if (!sem.ok) {
+      err(`semece mc: Sem-ECE sampling stopped (${sem.error.kind}) at ${sem.error.where}: ${sem.error.message}`);
+      return 1;
+    }
+    const s = sem.value;
+    if (a['sem-out']) {
+      const lines = s.questions.map((q) => json({ ...q.clustered, grade: q.graded.grade, Y: q.graded.Y, signals: q.signals })).join('\n') + '\n';
+      await writeFile(a['sem-out'], lines, 'utf8');
+    }
+    semEce = {
+      samples: settings.samples,
+      accuracy: s.accuracy,
+      noOption: s.noOption,
+      failedSamples: s.failedSamples,
+      comparison: s.comparison,
+      logprobAbsent: s.logprobAbsent,
+    };
+  }
+  out(
+    json(
+      {
+        model: a.model,
+        provider: preset.id,
+        dataset: read.value.dataset.name,
+        ...r.summary,
+        questions: questions.length,
+        skipped,
+        settings: { ...settings, effective: r.effective },
+        logprob: r.logprob,
+        notes: r.notes,
+        ...(semEce ? { semEce } : {}),
+      },
+      2,
+    ),
+  );
+  return 0;
+}

@@ -1,0 +1,107 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MockProviderServer } from '../../mock/provider-server';
+import run from '../../../cli/commands/mc';
+
+const DATASET = [
+  { id: 'q1', question: 'Colour of alpha?', answer: 'A', options: ['red', 'green', 'blue', 'black'], category: 'easy' },
+  { id: 'q2', question: 'Colour of beta?', answer: 'green', options: ['red', 'green', 'blue', 'black'], category: 'easy' },
+  { id: 'q3', question: 'Colour of gamma?', answer: 'B', options: ['yes', 'no'], category: 'hard' },
+  { id: 'q4', question: 'Not multiple choice?', answer: 'Paris' },
+];
+
+const REPLIES: Record<string, string[]> = {
+  'Colour of alpha?': ['{"answer":"A","probability":90}', '{"answer":"A","probability":80}', '{"answer":"B","probability":60}'],
+  'Colour of beta?': ['{"answer":"B","probability":70}', 'no idea', '{"answer":"B","probability":100}'],
+  'Colour of gamma?': ['{"answer":"B","probability":50}', '{"answer":"A","probability":50}', '{"answer":"B","probability":75}'],
+};
+
+let mock: MockProviderServer;
+let dir: string;
+let dataset: string;
+beforeAll(async () => {
+  mock = await MockProviderServer.start({ apiKey: 'mock-key' });
+  mock.responder = (req, j) => REPLIES[/Question: (.*)/.exec(req.user)?.[1] ?? '']?.[j];
+  dir = await mkdtemp(join(tmpdir(), 'semece-mc-'));
+  dataset = join(dir, 'mc.jsonl');
+  await writeFile(dataset, DATASET.map((d) => JSON.stringify(d)).join('\n') + '\n');
+});
+afterAll(async () => {
+  await mock.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s), env: { VLLM_API_KEY: 'mock-key' } } };
+}
+
+describe('semece mc', () => {
+  test('three runs: rows written, summary printed, non-multiple-choice rows skipped and named', async () => {
+    const c = capture();
+    const outFile = join(dir, 'rows.jsonl');
+    const code = await run(['--provider', 'vllm', '--base-url', `${mock.url}/v1`, '--model', 'm', '--dataset', dataset, '--runs', '3', '--out', outFile, '--no-logprobs'], c.io);
+    expect(c.err.join('\n')).toContain('q4');
+    expect(code).toBe(0);
+    const summary = JSON.parse(c.out.join('\n'));
+    expect(summary.questions).toBe(3);
+    expect(summary.runs).toBe(3);
+    // Run 1, all right (q2's gold "green" is B): q1 (0.9−1)², q2 (0.7−1)², q3 (0.5−1)²
+    expect(summary.brier.runs[0]).toBeCloseTo((0.01 + 0.09 + 0.25) / 3, 12);
+    expect(summary.accuracy.runs[0]).toBe(1);
+    expect(summary.baseline).toBeCloseTo((0.1875 * 2 + 0.25) / 3, 15);
+    expect(summary.fallbacks.total).toBe(1);
+    expect(summary.byCategory.hard.questions).toBe(1);
+    expect(summary.brier.sd).toBeGreaterThan(0);
+    expect(summary.skipped).toEqual([expect.objectContaining({ where: 'question "q4"' })]);
+    const rows = (await readFile(outFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(9);
+    expect(rows.filter((r) => r.fallback !== null)).toEqual([expect.objectContaining({ id: 'q2', run: 1, fallback: 'no-answer', probability: 0.25 })]);
+    expect(c.out.join('') + c.err.join('')).not.toContain('mock-key');
+  });
+
+  test('--samples adds Sem-ECE on the same questions, with the logprob absence explained', async () => {
+    const keep = mock.responder;
+    mock.responder = (req, j) => `{"answer": "${j % 4 === 3 ? 'B' : 'A'}", "probability": 80}`;
+    const c = capture();
+    const semOut = join(dir, 'sem.jsonl');
+    const code = await run(['--provider', 'vllm', '--base-url', `${mock.url}/v1`, '--model', 'm', '--dataset', dataset, '--runs', '1', '--samples', '8', '--sem-out', semOut], c.io);
+    mock.responder = keep;
+    expect(code).toBe(0);
+    const summary = JSON.parse(c.out.join('\n'));
+    expect(summary.semEce.samples).toBe(8);
+    expect(summary.semEce.comparison.rows).toBe(3);
+    expect(summary.semEce.comparison.excluded).toEqual([{ signal: 'logprob', reason: 'no question has this signal' }]);
+    expect(summary.semEce.logprobAbsent).toMatch(/returned none/);
+    expect(summary.logprob.absence).toMatch(/returned none/);
+    const rows = (await readFile(semOut, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.n_samples)).toEqual([8, 8, 8]);
+    expect(rows[0]).toMatchObject({ id: 'q1', grade: 'CORRECT', Y: 1, modal_cluster_label: 'A' });
+  });
+
+  test('bad usage and a missing key exit 2 with a message', async () => {
+    const c = capture();
+    expect(await run(['--provider', 'vllm', '--model', 'm'], c.io)).toBe(2);
+    expect(c.err.join('')).toContain('--dataset is required');
+    const d = capture();
+    expect(await run(['--provider', 'openai', '--model', 'm', '--dataset', dataset], { ...d.io, env: {} })).toBe(2);
+    expect(d.err.join('')).toContain('OPENAI_API_KEY');
+    const e = capture();
+    expect(await run(['--provider', 'vllm', '--model', 'm', '--dataset', join(dir, 'missing.jsonl')], e.io)).toBe(2);
+    expect(e.err.join('')).toContain('cannot read the dataset');
+    const f = capture();
+    expect(await run(['--provider', 'vllm', '--model', 'm', '--dataset', dataset, '--runs', '0'], f.io)).toBe(2);
+    expect(f.err.join('')).toContain('--runs must be an integer ≥ 1');
+  });
+
+  test('a wrong key stops the run: exit 1, the key not echoed', async () => {
+    const c = capture();
+    const code = await run(['--provider', 'vllm', '--base-url', `${mock.url}/v1`, '--model', 'm', '--dataset', dataset, '--runs', '1'], { ...c.io, env: { VLLM_API_KEY: 'sk-not-the-right-one-42' } });
+    expect(code).toBe(1);
+    expect(c.err.join('')).toMatch(/stopped \(auth\)/);
+    expect(c.err.join('') + c.out.join('')).not.toContain('sk-not-the-right-one-42');
+  });
+});
