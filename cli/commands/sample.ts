@@ -1,0 +1,213 @@
+/**
+ * `semece sample`: n samples per question from one model, written as the authors' sampled rows
+ * (id, question, gold_answer, [gold_answer_aliases], model, n_samples, results, answer_extracted,
+ * confidence_verbalized), one JSONL row per question. Every sample is appended to FILE.cache.jsonl
+ * beside --out as it arrives, so repeating the same command resumes instead of starting over.
+ *
+ * The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY,
+ * never from the command line; it is never printed or written. Exit codes: 0 done, 1 the run
+ * stopped or is incomplete (repeat the command to resume), 2 bad usage or input.
+ */
+import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { readDataset } from '../../src/formats/datasets.ts';
+import { DEFAULT_PRICES, priceFor } from '../../src/pipeline/cost.ts';
+import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../src/pipeline/prompts.ts';
+import type { SampleCache } from '../../src/pipeline/sample-cache.ts';
+import { SamplingController, type SamplingProgress, readSamples, runSampling } from '../../src/pipeline/sampling.ts';
+import type { Sample, SampledRow } from '../../src/pipeline/types.ts';
+import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
+
+export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE --out FILE [options]
+  --base-url URL       API base URL (default: the preset's)
+  --samples N          samples per question (default 50)
+  --temperature T      sampling temperature (default 1)
+  --top-p P            nucleus sampling (default 1: off)
+  --max-tokens N       reply length limit (default 1024)
+  --concurrency N      requests in flight (default 8)
+  --timeout MS         per-request timeout (default 120000)
+  --prompt FILE        generation prompt template containing {question}
+Presets: ${presetIds().join(', ')}.
+The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
+Samples are cached in OUT.cache.jsonl; repeat the same command to resume.`;
+
+/** A SampleCache over an append-only JSONL file: {"key": ..., "sample": {...}} per line. */
+export class JsonlSampleCache implements SampleCache {
+  private readonly map = new Map<string, Sample>();
+  /** Lines that could not be read (a write cut short by a crash): ignored, their samples re-requested. */
+  damagedLines = 0;
+  constructor(readonly path: string) {}
+
+  async load(): Promise<this> {
+    if (!existsSync(this.path)) return this;
+    const text = await readFile(this.path, 'utf8');
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const { key, sample } = JSON.parse(line) as { key: unknown; sample: Sample };
+        if (typeof key === 'string' && sample && typeof sample.raw === 'string') this.map.set(key, sample);
+        else this.damagedLines++;
+      } catch {
+        this.damagedLines++;
+      }
+    }
+    return this;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+  async get(keys: string[]): Promise<(Sample | undefined)[]> {
+    return keys.map((k) => this.map.get(k));
+  }
+  async put(entries: { key: string; sample: Sample }[]): Promise<void> {
+    // Start on a fresh line in case the previous process died mid-line.
+    await appendFile(this.path, entries.map((e) => JSON.stringify(e)).join('\n') + '\n', 'utf8');
+    for (const e of entries) this.map.set(e.key, e.sample);
+  }
+}
+
+function intArg(v: string | undefined, name: string, dflt: number, min: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function numArg(v: string | undefined, name: string, dflt: number, max: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > max) throw new Error(`--${name} must be a number from 0 to ${max}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function progressLine(p: SamplingProgress): string {
+  const eta = p.etaMs === null ? '' : `, about ${Math.ceil(p.etaMs / 1000)} s left`;
+  const cost = p.cost === null ? '' : `, $${p.cost.toFixed(4)}`;
+  return `samples ${p.samples.done}/${p.samples.total} (requests ${p.requests.done} done, ${p.requests.failed} failed, ${p.requests.retrying} retrying; tokens ${p.tokens.input} in / ${p.tokens.output} out${cost}${eta})`;
+}
+
+type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv; signal?: AbortSignal };
+
+export default async function run(argv: string[], io: Io = {}): Promise<number> {
+  const out = io.out ?? ((s: string) => process.stdout.write(`${s}\n`));
+  const err = io.err ?? ((s: string) => process.stderr.write(`${s}\n`));
+  const env = io.env ?? process.env;
+  let opts;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        provider: { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' }, out: { type: 'string' },
+        'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
+        'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    });
+    if (values.help) {
+      out(USAGE);
+      return 0;
+    }
+    for (const required of ['provider', 'model', 'dataset', 'out'] as const) {
+      if (!values[required]) throw new Error(`--${required} is required`);
+    }
+    const preset = getPreset(values.provider!);
+    if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
+    opts = {
+      preset, model: values.model!, dataset: values.dataset!, out: values.out!, baseUrl: values['base-url'] ?? preset.baseUrl,
+      n: intArg(values.samples, 'samples', 50, 1),
+      settings: { temperature: numArg(values.temperature, 'temperature', 1, 2), topP: numArg(values['top-p'], 'top-p', 1, 1), maxTokens: intArg(values['max-tokens'], 'max-tokens', 1024, 1) },
+      concurrency: intArg(values.concurrency, 'concurrency', 8, 1),
+      timeoutMs: intArg(values.timeout, 'timeout', 120_000, 1),
+      promptFile: values.prompt,
+    };
+  } catch (e) {
+    err(`semece sample: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+
+  const apiKey = (opts.preset.keyEnv ? env[opts.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
+  if (opts.preset.needsKey && !apiKey) {
+    err(`semece sample: no key for ${opts.preset.id}: set ${opts.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
+    return 2;
+  }
+  let template = DEFAULT_GENERATION_PROMPT;
+  let datasetText: string;
+  try {
+    if (opts.promptFile) template = await readFile(opts.promptFile, 'utf8');
+    datasetText = await readFile(opts.dataset, 'utf8');
+  } catch (e) {
+    err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
+    return 2;
+  }
+  const checked = validatePromptTemplate(template);
+  if (!checked.ok) {
+    err(`semece sample: ${opts.promptFile}: ${checked.error.message}`);
+    return 2;
+  }
+  const read = readDataset(datasetText, opts.dataset.split(/[\\/]/).pop() ?? opts.dataset);
+  if (!read.ok) {
+    err(`semece sample: ${read.error.where ?? opts.dataset}: ${read.error.message}`);
+    return 2;
+  }
+  const { questions } = read.value.dataset;
+  for (const s of read.value.skipped.slice(0, 5)) err(`skipped ${s.where}: ${s.reason}`);
+  if (read.value.skipped.length > 5) err(`… and ${read.value.skipped.length - 5} more rows skipped`);
+
+  const cache = await new JsonlSampleCache(`${opts.out}.cache.jsonl`).load();
+  if (cache.damagedLines > 0) err(`${cache.path}: ${cache.damagedLines} unreadable line(s) ignored; those samples are requested again.`);
+  if (cache.size > 0) err(`resuming: ${cache.size} sample(s) already in ${cache.path}`);
+
+  const provider = createProvider({
+    kind: opts.preset.kind, preset: opts.preset.id, baseUrl: opts.baseUrl, model: opts.model, apiKey, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs,
+  });
+  const controller = new SamplingController();
+  const onSigint = () => controller.cancel();
+  process.once('SIGINT', onSigint);
+  io.signal?.addEventListener('abort', onSigint, { once: true });
+  let lastPrinted = 0;
+  const result = await runSampling({
+    questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, controller,
+    price: priceFor(DEFAULT_PRICES, opts.preset.id, opts.model),
+    progressIntervalMs: 250,
+    onProgress: (p) => {
+      if (Date.now() - lastPrinted >= 2000) {
+        lastPrinted = Date.now();
+        err(progressLine(p));
+      }
+    },
+  });
+  process.removeListener('SIGINT', onSigint);
+  err(progressLine(result.progress));
+  for (const note of result.notes) err(`note: ${note}`);
+
+  if (result.state !== 'done') {
+    const why =
+      result.state === 'cancelled' ? 'interrupted'
+      : result.state === 'stopped' ? `stopped: ${result.error?.message ?? 'unknown reason'}`
+      : `${result.incomplete.length} question(s) still miss samples after repeated failures${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
+    err(`semece sample: ${why}. Samples so far are kept in ${cache.path}; repeat the command to resume.`);
+    return 1;
+  }
+
+  const stored = await readSamples({ questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache });
+  const rows: SampledRow[] = questions.map((q, i) => {
+    const samples = stored[i] as Sample[];
+    return {
+      id: q.id, question: q.question, gold_answer: q.answer,
+      ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
+      model: opts.model, n_samples: samples.length,
+      results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence),
+    };
+  });
+  // Written whole then renamed, so a reader never sees half a file.
+  await writeFile(`${opts.out}.tmp`, rows.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
+  await rename(`${opts.out}.tmp`, opts.out);
+  out(JSON.stringify({
+    out: opts.out, questions: rows.length, samplesPerQuestion: opts.n, fetched: result.progress.samples.done - result.progress.samples.cached,
+    fromCache: result.progress.samples.cached, requests: result.progress.requests, tokens: result.progress.tokens, cost: result.progress.cost,
+    effective: result.effective, notes: result.notes,
+  }));
+  return 0;
+}
