@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { eceEqualWidth } from '../../../src/core/calibration';
+import { readAuthorsRows, type AuthorsRows } from '../../../src/formats/authors-rows';
+import { scoreAuthorsRows, modelMetrics } from '../../../src/pipeline/score';
+import { parseReport } from '../../../src/formats/report-schema';
+import { reportToJson } from '../../../src/formats/report-export';
+import { buildReport, importedSettings, pooledEce, scoreCliDocument } from '../../../src/pipeline/score-output';
+
+const fixture = (name: string) => readFileSync(new URL(`../../fixtures/reference-sample/${name}`, import.meta.url), 'utf8');
+
+function referenceRows(): AuthorsRows {
+  const r = readAuthorsRows(
+    { text: fixture('clustered.jsonl'), file: 'clustered.jsonl' },
+    { text: fixture('graded.jsonl'), file: 'graded.jsonl' },
+  );
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+describe('score stage on the reference sample (expected.json)', () => {
+  const rows = referenceRows();
+  const report = scoreAuthorsRows(rows, { samples: 'none' });
+  const doc = scoreCliDocument(report, rows);
+  const expected = JSON.parse(fixture('expected.json'));
+
+  it('reproduces every per-question value bit for bit', () => {
+    expect(doc.questions).toHaveLength(expected.questions.length);
+    doc.questions.forEach((q, i) => {
+      const e = expected.questions[i];
+      expect({ id: q.id, n: q.n, sem1: q.sem1, sem2: q.sem2, verbalized: q.verbalized, correct: q.correct, margin: q.margin }).toEqual(e);
+    });
+  });
+
+  it('reproduces the counts, accuracy and the three ECEs bit for bit', () => {
+    expect(doc.metrics.questions).toBe(expected.metrics.questions);
+    expect(doc.metrics.accuracy).toBe(expected.metrics.accuracy);
+    expect(doc.metrics.ece.sem1).toBe(expected.metrics.ece.sem1);
+    expect(doc.metrics.ece.sem2).toBe(expected.metrics.ece.sem2);
+    expect(doc.metrics.ece.verbalized).toBe(expected.metrics.ece.verbalized);
+    expect(doc.metrics.excluded).toBe(2);
+  });
+
+  it('reproduces the bootstrap triples within 1e-9', () => {
+    const b = expected.metrics.bootstrap;
+    expect(doc.metrics.bootstrap.n_lo).toBe(b.n_lo);
+    for (const key of ['d_conf', 'd_ece', 'd_ece_lo'] as const) {
+      doc.metrics.bootstrap[key].forEach((v, i) => expect(Math.abs(v - b[key][i])).toBeLessThanOrEqual(1e-9));
+    }
+  });
+
+  it('fills every signal, the ECE intervals and the regimes', () => {
+    const m = report.metrics;
+    expect(Object.keys(m.signals).sort()).toEqual(['sem1', 'sem2', 'verbalized']);
+    for (const s of ['sem1', 'sem2', 'verbalized'] as const) {
+      const iv = m.eceIntervals[s]!;
+      expect(iv[0]).toBe(m.signals[s]!.ece);
+      expect(iv[1]).toBeLessThanOrEqual(iv[0]);
+      expect(iv[2]).toBeGreaterThanOrEqual(iv[0]);
+    }
+    const counts = Object.values(m.byRegime).map((r) => r.count);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(118);
+    const jensen = report.questions.filter((q) => q.regime === 'jensen');
+    expect(m.byRegime.jensen.ece.sem1).toBe(eceEqualWidth(jensen.map((q) => q.sem1), jensen.map((q) => q.correct)));
+    expect(m.meanClasses).toBeGreaterThan(1);
+  });
+
+  it('lists excluded questions with reasons, duplicates and settings', () => {
+    expect(doc.excluded.map((x) => x.id)).toEqual(['q11_00005', 'q11_00028']);
+    expect(doc.duplicates).toHaveLength(2);
+    expect(doc.settings).toEqual({ R: 10, sem2_seed: 0, bins: 10, B: 1000, bootstrap_seed: 7 });
+    expect(report.model).toBe('fixture');
+  });
+});
+
+describe('options', () => {
+  const rows = referenceRows();
+
+  it('R and the Sem2 seed change Sem2 only', () => {
+    const base = scoreAuthorsRows(rows, { samples: 'none', B: 60 });
+    const other = scoreAuthorsRows(rows, { samples: 'none', B: 60, R: 3, sem2Seed: 5 });
+    expect(other.questions.map((q) => q.sem1)).toEqual(base.questions.map((q) => q.sem1));
+    expect(other.questions.map((q) => q.sem2)).not.toEqual(base.questions.map((q) => q.sem2));
+  });
+
+  it('bins and B reach the metrics', () => {
+    const r = scoreAuthorsRows(rows, { samples: 'none', bins: 5, B: 60, bootstrapSeed: 3 });
+    expect(r.metrics.signals.sem1!.bins).toHaveLength(5);
+    expect(r.metrics.bootstrap.B).toBe(60);
+    expect(r.metrics.bootstrap.seed).toBe(3);
+  });
+
+  it('keeps answers (and raw replies on request) per sample', () => {
+    const answers = scoreAuthorsRows(rows, { B: 60 });
+    const q = answers.questions[0];
+    expect(q.samples).toHaveLength(q.n);
+    expect(q.samples![0].raw).toBeUndefined();
+    expect(q.classes!.reduce((s, c) => s + c.size, 0)).toBe(q.n);
+    const raw = scoreAuthorsRows(rows, { B: 60, samples: 'raw' });
+    expect(typeof raw.questions[0].samples![0].raw).toBe('string');
+  });
+});
+
+describe('modelMetrics, buildReport and pooled ECE', () => {
+  const rows = referenceRows();
+  const a = scoreAuthorsRows(rows, { samples: 'none', B: 60 });
+
+  it('empty rows give NaN metrics without throwing', () => {
+    const m = modelMetrics([], { excluded: 3 });
+    expect(m.questions).toBe(0);
+    expect(m.excluded).toBe(3);
+    expect(m.accuracy).toBeNaN();
+    expect(m.signals.sem1!.ece).toBeNaN();
+    expect(m.bootstrap.d_conf.every(Number.isNaN)).toBe(true);
+    expect(m.byRegime.jensen.count).toBe(0);
+  });
+
+  it('pooled ECE concatenates rows rather than averaging ECEs', () => {
+    const half = { ...a, questions: a.questions.slice(0, 40) };
+    const rest = { ...a, questions: a.questions.slice(40) };
+    expect(pooledEce([half, rest], 'sem1')).toBe(a.metrics.signals.sem1!.ece);
+    expect(pooledEce([], 'sem1')).toBeNaN();
+  });
+
+  it('buildReport wraps models in a versioned document', () => {
+    const doc = buildReport([a], { title: 't', dataset: { name: 'sample' }, settings: importedSettings({ B: 60 }) });
+    expect(doc.format).toBe('semece-report');
+    expect(doc.version).toBe(1);
+    expect(doc.dataset.questions).toBe(120);
+    expect(doc.settings.bootstrap).toEqual({ B: 60, seed: 7 });
+    expect(doc.models[0]).toBe(a);
+  });
+
+  it('the document survives export and the importer (NaN → null → NaN)', () => {
+    const withAnswers = scoreAuthorsRows(rows, { B: 60 });
+    const doc = buildReport([withAnswers], { title: 't', dataset: { name: 'sample' }, settings: importedSettings({ B: 60 }) });
+    const back = parseReport(reportToJson(doc));
+    if (!back.ok) throw new Error(back.error.message);
+    expect(back.value.models[0].metrics.signals.sem1!.ece).toBe(withAnswers.metrics.signals.sem1!.ece);
+    expect(back.value.models[0].questions).toHaveLength(118);
+  });
+});
