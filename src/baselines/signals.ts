@@ -1,20 +1,12 @@
 /**
  * Every confidence signal of a report as one column: Sem1, Sem2 and verbalized from the fixed
  * fields of ReportQuestion, the others (stated probability, logprob, entropy confidence) from
- * `signals`. A chart or table picks a column by its SignalName; compare-signals.ts ranks them.
+ * `signals`. A chart or table picks a column by its SignalName (labels: src/ui/charts/signals.ts);
+ * compare-signals.ts ranks them.
  */
 import type { ReportQuestion, SignalName } from '../formats/report-document';
 
 export const SIGNAL_NAMES: readonly SignalName[] = ['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence'];
-
-export const SIGNAL_LABELS: Record<SignalName, string> = {
-  sem1: 'Sem1 (same-sample frequency)',
-  sem2: 'Sem2 (held-out frequency)',
-  verbalized: 'Verbalized confidence',
-  stated: 'Stated probability (multiple choice)',
-  logprob: 'Token log-probability',
-  entropyConfidence: 'Semantic entropy, exp(−H)',
-};
 
 /**
  * Semantic entropy H (nats, over the non-empty classes) as a confidence: exp(−H). It is 1 when all

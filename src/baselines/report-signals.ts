@@ -1,0 +1,49 @@
+/**
+ * Bringing the extra confidence signals into a report: each becomes a column of
+ * ReportQuestion.signals and, when every scored question has it, a scored signal of
+ * ModelMetrics.signals (ECE, Brier, reliability bins, bootstrap interval …) through the score
+ * stage's own `modelMetrics`, so every chart and table can pick it like Sem1 or Sem2.
+ *
+ * entropyConfidence = exp(−H) (signals.ts) is added to every question. A signal present on only
+ * some questions (logprob when some replies lacked them) stays visible per question but is not
+ * scored: a calibration over a different subset of questions would not be comparable with the
+ * others; compare-signals.ts says so in its `excluded` list.
+ */
+import { modelMetrics, scoreAuthorsRows, type ScoreOptions } from '../pipeline/score';
+import type { ModelReport, SignalName } from '../formats/report-document';
+import type { McSemQuestion } from './mc-sem-ece';
+import { entropyConfidence, SIGNAL_NAMES, signalValue } from './signals';
+
+export type ExtraSignals = Record<string, Partial<Record<SignalName, number>>>;
+
+/** Signals defined (finite) on every question: the ones that can be scored side by side. */
+export function scorableSignals(report: Pick<ModelReport, 'questions'>): SignalName[] {
+  if (report.questions.length === 0) return [];
+  return SIGNAL_NAMES.filter((name) => report.questions.every((q) => Number.isFinite(signalValue(q, name))));
+}
+
+/** The report with `extra` signals (by question id) and entropy confidence added, and rescored. */
+export function withSignals(report: ModelReport, extra: ExtraSignals = {}, options: ScoreOptions = {}): ModelReport {
+  const questions = report.questions.map((q) => ({
+    ...q,
+    signals: { entropyConfidence: entropyConfidence(q.entropy), ...q.signals, ...extra[q.id] },
+  }));
+  const next = { ...report, questions };
+  return { ...next, metrics: modelMetrics(questions, { excluded: report.metrics.excluded, signals: scorableSignals(next) }, options) };
+}
+
+/** A ModelReport of Sem-ECE on multiple-choice questions, with stated and logprob signals beside Sem1/Sem2. */
+export function mcSemEceReport(rows: readonly McSemQuestion[], model: string, options: ScoreOptions = {}): ModelReport {
+  const scored = rows.filter((r) => r.estimates.n > 0);
+  const report = scoreAuthorsRows(
+    {
+      questions: scored.map((r, i) => ({ clustered: r.clustered, graded: { ...r.graded, Y: r.graded.Y as 0 | 1 }, clusteredLine: i + 1, gradedLine: i + 1 })),
+      excluded: rows.filter((r) => r.estimates.n === 0).map((r) => ({ id: r.clustered.id, reason: 'every sample request failed' })),
+      duplicates: [],
+      unmatchedGraded: [],
+    },
+    options,
+    model,
+  );
+  return withSignals(report, Object.fromEntries(scored.map((r) => [r.clustered.id, r.signals])), options);
+}
