@@ -1,0 +1,136 @@
+/**
+ * `semece cluster`: adds the clustering fields of the authors' rows (n_clusters, cluster_labels,
+ * cluster_assignments, cluster_sizes, modal_cluster, modal_cluster_label) to sampled rows.
+ *
+ *   --method judge      an LLM judge (provider options as for `sample`; key from the preset's
+ *                       environment variable or SEMECE_API_KEY, never from the command line)
+ *   --method embedding  sentence embeddings (Transformers.js on onnxruntime-node) + average-linkage
+ *                       clustering at --threshold; models are read from --model-dir, and fetched
+ *                       from the Hugging Face hub only with --allow-remote-models
+ *   --method exact      normalized exact match (multiple choice: the chosen option)
+ *
+ * A question whose clustering fails is written with n_clusters 0, empty cluster arrays and an
+ * `error` field; the scorer excludes and counts it. Exit codes: 0 all clustered, 1 some questions
+ * failed (rows written anyway), 2 bad usage or input.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pLimit from 'p-limit';
+import { DEFAULT_SIMILARITY_THRESHOLD } from '../../src/clustering/agglomerative.ts';
+import { clusterRow, readSampledJsonl, type ClusteredRowOut } from '../../src/clustering/cluster-rows.ts';
+import { createEmbeddingClusterer } from '../../src/clustering/embedding.ts';
+import { MemoryEmbeddingCache } from '../../src/clustering/embedding-cache.ts';
+import { DEFAULT_EMBEDDING_MODEL } from '../../src/clustering/embedding-models.ts';
+import { createExactClusterer } from '../../src/clustering/exact.ts';
+import { createTransformersEmbedder } from '../../src/clustering/feature-extraction.ts';
+import { createJudgeClusterer } from '../../src/clustering/judge.ts';
+import type { Clusterer } from '../../src/clustering/types.ts';
+import type { ChatProvider } from '../../src/providers/types.ts';
+import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
+
+export const USAGE = `usage: semece cluster --method judge|embedding|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
+  judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
+  embedding:  [--embedding-model ID] (default ${DEFAULT_EMBEDDING_MODEL}) [--threshold T] (default ${DEFAULT_SIMILARITY_THRESHOLD})
+              [--model-dir DIR] (default public/models) [--allow-remote-models]
+Presets: ${presetIds().join(', ')}.
+The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
+
+type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv };
+
+/** Provider options shared with `grade`: the key comes from the environment only. */
+export function providerFromArgs(a: { provider?: string; model?: string; 'base-url'?: string }, env: NodeJS.ProcessEnv, concurrency: number): ChatProvider {
+  if (!a.provider || !a.model) throw new Error('--provider and --model are required for the judge');
+  const preset = getPreset(a.provider);
+  if (!preset) throw new Error(`unknown --provider ${JSON.stringify(a.provider)} (one of ${presetIds().join(', ')})`);
+  const apiKey = (preset.keyEnv ? env[preset.keyEnv] : undefined) ?? env.SEMECE_API_KEY;
+  if (preset.needsKey && !apiKey) throw new Error(`no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'} (or SEMECE_API_KEY)`);
+  return createProvider({ kind: preset.kind, preset: preset.id, baseUrl: a['base-url'] ?? preset.baseUrl, model: a.model, apiKey, concurrency });
+}
+
+export function intOption(v: string | undefined, name: string, dflt: number, min: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+export default async function run(argv: string[], io: Io = {}): Promise<number> {
+  const out = io.out ?? ((s: string) => process.stdout.write(s + '\n'));
+  const err = io.err ?? ((s: string) => process.stderr.write(s + '\n'));
+  const env = io.env ?? process.env;
+  let a;
+  let clusterer: Clusterer;
+  let concurrency: number;
+  try {
+    a = parseArgs({
+      args: argv,
+      options: {
+        method: { type: 'string' }, in: { type: 'string' }, out: { type: 'string' },
+        provider: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' },
+        concurrency: { type: 'string' }, retries: { type: 'string' },
+        threshold: { type: 'string' }, 'embedding-model': { type: 'string' }, 'model-dir': { type: 'string' },
+        'allow-remote-models': { type: 'boolean' }, help: { type: 'boolean' },
+      },
+      strict: true,
+    }).values;
+    if (a.help) {
+      out(USAGE);
+      return 0;
+    }
+    if (!a.in || !a.out) throw new Error('--in and --out are required');
+    concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
+    if (a.method === 'exact') clusterer = createExactClusterer();
+    else if (a.method === 'judge') clusterer = createJudgeClusterer({ provider: providerFromArgs(a, env, concurrency), retries: intOption(a.retries, 'retries', 2, 0) });
+    else if (a.method === 'embedding') {
+      const threshold = a.threshold === undefined ? DEFAULT_SIMILARITY_THRESHOLD : Number(a.threshold);
+      if (!Number.isFinite(threshold) || threshold < -1 || threshold > 1) throw new Error(`--threshold must be a cosine similarity in [-1, 1], got ${JSON.stringify(a.threshold)}`);
+      const embedder = createTransformersEmbedder({
+        model: a['embedding-model'] ?? DEFAULT_EMBEDDING_MODEL,
+        localModelPath: path.resolve(a['model-dir'] ?? 'public/models') + path.sep,
+        allowRemoteModels: a['allow-remote-models'] ?? false,
+      });
+      clusterer = createEmbeddingClusterer({ embedder, threshold, cache: new MemoryEmbeddingCache() });
+      concurrency = 1;
+    } else throw new Error(`--method must be judge, embedding or exact, got ${JSON.stringify(a.method ?? '')}`);
+  } catch (e) {
+    err(`semece cluster: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+
+  let text: string;
+  try {
+    text = await readFile(a.in, 'utf8');
+  } catch (e) {
+    err(`semece cluster: cannot read --in ${a.in}: ${(e as Error).message}`);
+    return 2;
+  }
+  const rows = readSampledJsonl(text, a.in);
+  if (!rows.ok) {
+    err(`semece cluster: ${rows.error.where}: ${rows.error.message}`);
+    return 2;
+  }
+
+  const limit = pLimit(concurrency);
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let calls = 0;
+  let done = 0;
+  const results = await Promise.all(
+    rows.value.map((row) =>
+      limit(async () => {
+        const r = await clusterRow(row, clusterer);
+        usage.inputTokens += r.usage?.inputTokens ?? 0;
+        usage.outputTokens += r.usage?.outputTokens ?? 0;
+        calls += r.calls ?? 0;
+        done++;
+        if (done % 50 === 0 || done === rows.value.length) err(`clustered ${done}/${rows.value.length}`);
+        return r;
+      }),
+    ),
+  );
+  const written: ClusteredRowOut[] = results.map((r) => r.row);
+  await writeFile(a.out, written.map((r) => JSON.stringify(r)).join('\n') + (written.length ? '\n' : ''), 'utf8');
+  const failures = results.filter((r) => !r.ok).map((r) => ({ id: r.row.id, reason: r.row.error }));
+  out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, usage }, null, 2));
+  return failures.length > 0 ? 1 : 0;
+}

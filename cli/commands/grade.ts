@@ -1,0 +1,110 @@
+/**
+ * `semece grade`: the authors' graded rows (id, model, question, gold_answer,
+ * modal_cluster_label, grade, Y) from clustered rows. Gold answers and aliases
+ * (`gold_answer_aliases`) travel in the rows; multiple-choice `options` too.
+ *
+ *   --method alias   normalized exact match against every alias plus the containment rule
+ *                    documented in src/grading/alias.ts (no model)
+ *   --method judge   an LLM judge (provider options as for `sample`)
+ *
+ * Rows whose clustering failed (an `error` field or n_clusters 0) and rows whose grading fails
+ * get grade null and Y null with an `error` field; the scorer excludes and counts them.
+ * Exit codes: 0 all graded, 1 some rows not graded (rows written anyway), 2 bad usage or input.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import pLimit from 'p-limit';
+import { readJsonlObjects } from '../../src/clustering/cluster-rows.ts';
+import { FieldError } from '../../src/formats/authors-fields.ts';
+import { readClusteredRow } from '../../src/formats/authors-rows.ts';
+import { createAliasGrader } from '../../src/grading/alias.ts';
+import { gradeRow, type ClusteredRowIn, type GradedRowOut } from '../../src/grading/graded-rows.ts';
+import { createJudgeGrader } from '../../src/grading/judge.ts';
+import type { Grader } from '../../src/grading/types.ts';
+import { intOption, providerFromArgs } from './cluster.ts';
+
+export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
+  judge:  --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
+The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
+
+type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv };
+
+const optionalStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
+
+export default async function run(argv: string[], io: Io = {}): Promise<number> {
+  const out = io.out ?? ((s: string) => process.stdout.write(s + '\n'));
+  const err = io.err ?? ((s: string) => process.stderr.write(s + '\n'));
+  const env = io.env ?? process.env;
+  let a;
+  let grader: Grader;
+  let concurrency: number;
+  try {
+    a = parseArgs({
+      args: argv,
+      options: {
+        method: { type: 'string' }, in: { type: 'string' }, out: { type: 'string' },
+        provider: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' },
+        concurrency: { type: 'string' }, retries: { type: 'string' }, help: { type: 'boolean' },
+      },
+      strict: true,
+    }).values;
+    if (a.help) {
+      out(USAGE);
+      return 0;
+    }
+    if (!a.in || !a.out) throw new Error('--in and --out are required');
+    concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
+    if (a.method === 'alias') grader = createAliasGrader();
+    else if (a.method === 'judge') grader = createJudgeGrader({ provider: providerFromArgs(a, env, concurrency), retries: intOption(a.retries, 'retries', 1, 0) });
+    else throw new Error(`--method must be judge or alias, got ${JSON.stringify(a.method ?? '')}`);
+  } catch (e) {
+    err(`semece grade: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+
+  let text: string;
+  try {
+    text = await readFile(a.in, 'utf8');
+  } catch (e) {
+    err(`semece grade: cannot read --in ${a.in}: ${(e as Error).message}`);
+    return 2;
+  }
+  const lines = readJsonlObjects(text, a.in);
+  if (!lines.ok) {
+    err(`semece grade: ${lines.error.where}: ${lines.error.message}`);
+    return 2;
+  }
+  // Each row is checked by the score reader's own rules, so what grades here also scores.
+  const rows: ClusteredRowIn[] = [];
+  for (const { line, obj } of lines.value) {
+    try {
+      const entry = readClusteredRow(obj);
+      const extras = { gold_answer_aliases: optionalStrings(obj.gold_answer_aliases), options: optionalStrings(obj.options) };
+      if (entry.ok) rows.push({ ...entry.row, ...extras });
+      else rows.push({ ...(obj as unknown as ClusteredRowIn), id: entry.id, n_clusters: 0, modal_cluster_label: '', error: entry.reason });
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      err(`semece grade: ${a.in}:${line}: ${e.message}`);
+      return 2;
+    }
+  }
+
+  const limit = pLimit(concurrency);
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  const graded: GradedRowOut[] = await Promise.all(
+    rows.map((row) =>
+      limit(async () => {
+        const r = await gradeRow(row, grader);
+        usage.inputTokens += r.usage?.inputTokens ?? 0;
+        usage.outputTokens += r.usage?.outputTokens ?? 0;
+        return r.row;
+      }),
+    ),
+  );
+  await writeFile(a.out, graded.map((r) => JSON.stringify(r)).join('\n') + (graded.length ? '\n' : ''), 'utf8');
+  const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
+  for (const r of graded) counts[r.grade ?? 'ungraded']++;
+  const ungraded = graded.filter((r) => r.grade === null).map((r) => ({ id: r.id, reason: r.error }));
+  out(JSON.stringify({ method: grader.method, questions: graded.length, ...counts, ungradedRows: ungraded, usage }, null, 2));
+  return ungraded.length > 0 ? 1 : 0;
+}
