@@ -1,0 +1,122 @@
+/**
+ * `semece score`: Sem1, Sem2, verbalized confidence and every calibration metric from the authors' clustered + graded JSONL files, printed as one JSON document.
+ *
+ * stdout gets exactly one JSON document (NaN written as null): per-question values under the
+ * authors' names, then the metrics (accuracy, ECE per signal, Brier, the paired bootstrap
+ * [point, low, high], companions). A one-line summary of exclusions goes to stderr.
+ * Exit codes: 0 scored, 2 bad usage or input (the message names the file, line and problem).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
+import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score.ts';
+import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-output.ts';
+import { toJson } from '../json.ts';
+
+export const USAGE = `usage: semece score --clustered FILE --graded FILE [options]
+  --R N                Sem2 splits per question (default 10)
+  --sem2-seed N        seed of Sem2's per-question default_rng (default 0)
+  --bins N             bins of the paper ECE (default 10, edges i*0.1)
+  --B N                bootstrap replicates (default 1000)
+  --bootstrap-seed N   seed of the bootstrap's default_rng stream (default 7)
+  --model NAME         model name for the report (default: the rows' "model")
+  --report FILE        also write the full report document (open it in the app)
+  --pretty             indent the JSON
+Prints one JSON document on stdout; NaN is written as null.`;
+
+type Io = { out?: (s: string) => void; err?: (s: string) => void };
+
+class UsageError extends Error {}
+
+function intOption(raw: string | undefined, flag: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`${flag} must be a whole number, got '${raw}'`);
+  const v = Number(raw);
+  if (v < min || v > max) throw new UsageError(`${flag} must be between ${min} and ${max}, got ${v}`);
+  return v;
+}
+
+async function readText(file: string, flag: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+    throw new UsageError(`cannot read ${flag} ${file}: ${why}`);
+  }
+}
+
+export default async function run(argv: string[], io: Io = {}): Promise<number> {
+  const out = io.out ?? ((s: string) => process.stdout.write(s + '\n'));
+  const err = io.err ?? ((s: string) => process.stderr.write(s + '\n'));
+  try {
+    let a;
+    try {
+      a = parseArgs({
+        args: argv,
+        options: {
+          clustered: { type: 'string' }, graded: { type: 'string' },
+          R: { type: 'string' }, 'sem2-seed': { type: 'string' }, bins: { type: 'string' },
+          B: { type: 'string' }, 'bootstrap-seed': { type: 'string' },
+          model: { type: 'string' }, report: { type: 'string' },
+          pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        },
+        strict: true,
+        allowPositionals: false,
+      }).values;
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    if (a.help) {
+      out(USAGE);
+      return 0;
+    }
+    if (!a.clustered || !a.graded) throw new UsageError('both --clustered FILE and --graded FILE are required');
+    const options: ScoreOptions = {
+      R: intOption(a.R, '--R', 10, 1, 10_000),
+      sem2Seed: intOption(a['sem2-seed'], '--sem2-seed', 0, 0),
+      bins: intOption(a.bins, '--bins', 10, 1, 1000),
+      B: intOption(a.B, '--B', 1000, 1, 1_000_000),
+      bootstrapSeed: intOption(a['bootstrap-seed'], '--bootstrap-seed', 7, 0),
+      samples: a.report ? 'raw' : 'none',
+    };
+    const [clusteredText, gradedText] = await Promise.all([
+      readText(a.clustered, '--clustered'),
+      readText(a.graded, '--graded'),
+    ]);
+    const rows = readAuthorsRows({ text: clusteredText, file: a.clustered }, { text: gradedText, file: a.graded });
+    if (!rows.ok) {
+      err(`semece score: ${rows.error.message}`);
+      return 2;
+    }
+    const report = scoreAuthorsRows(rows.value, options, a.model);
+    out(toJson(scoreCliDocument(report, rows.value, options), a.pretty));
+    const { excluded, duplicates, unmatchedGraded } = rows.value;
+    err(
+      `semece score: ${report.questions.length} questions scored, ${excluded.length} excluded` +
+        (duplicates.length ? `, ${duplicates.length} duplicate rows ignored (first row per id kept)` : '') +
+        (unmatchedGraded.length ? `, ${unmatchedGraded.length} graded rows without a clustered row` : ''),
+    );
+    if (a.report) {
+      const doc = buildReport([report], {
+        title: `${report.model} — ${path.basename(a.clustered)}`,
+        dataset: { name: path.basename(a.clustered), source: a.clustered },
+        settings: importedSettings(options, report.questions[0]?.n ?? 0),
+        createdAt: new Date().toISOString(),
+      });
+      try {
+        await writeFile(a.report, toJson(doc));
+      } catch (e) {
+        throw new UsageError(`cannot write --report ${a.report}: ${(e as Error).message}`);
+      }
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`semece score: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * `semece <command> [options]`: the CLI dispatcher. Every file cli/commands/<name>.ts is a
+ * command (default export `run(argv, io) → exit code`, and a `USAGE` string), loaded only when
+ * asked for, so adding a command is adding a file. `semece` alone or `--help` lists them.
+ *
+ * Exit codes: whatever the command returns (0 ok, 1 failed or incomplete, 2 bad usage or input);
+ * 2 for an unknown command. An unexpected exception prints one line (no stack trace unless
+ * SEMECE_DEBUG=1) and exits 1.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+type Command = (argv: string[]) => Promise<number> | number;
+
+const commandsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
+
+function commandNames(): string[] {
+  try {
+    return readdirSync(commandsDir)
+      .filter((f) => /^[a-z][a-z0-9-]*\.ts$/.test(f))
+      .map((f) => f.slice(0, -3))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The first sentence of a command file's leading doc comment, read without importing it. */
+function summary(name: string): string {
+  try {
+    const text = readFileSync(path.join(commandsDir, `${name}.ts`), 'utf8');
+    const m = /^\s*\/\*\*\s*\n?\s*\*?\s*(.+)/.exec(text);
+    if (!m) return '';
+    const line = m[1].replace(/^`[^`]*`:\s*/, '').trim();
+    return line.length > 70 ? line.slice(0, 69) + '…' : line;
+  } catch {
+    return '';
+  }
+}
+
+function usage(): string {
+  const names = commandNames();
+  const width = Math.max(0, ...names.map((n) => n.length));
+  return [
+    'usage: semece <command> [options]     (npm run --silent semece -- <command> …)',
+    '',
+    'commands:',
+    ...names.map((n) => `  ${n.padEnd(width)}  ${summary(n)}`),
+    '',
+    "Run 'semece <command> --help' for a command's options.",
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const out = usage();
+    if (name === undefined) {
+      process.stderr.write(out + '\n');
+      return 2;
+    }
+    process.stdout.write(out + '\n');
+    return 0;
+  }
+  if (!commandNames().includes(name)) {
+    process.stderr.write(`semece: unknown command '${name}'\n\n${usage()}\n`);
+    return 2;
+  }
+  let run: Command;
+  try {
+    const mod = (await import(pathToFileURL(path.join(commandsDir, `${name}.ts`)).href)) as { default?: Command };
+    if (typeof mod.default !== 'function') throw new Error(`cli/commands/${name}.ts has no default export`);
+    run = mod.default;
+  } catch (e) {
+    process.stderr.write(`semece ${name}: could not load the command: ${(e as Error).message}\n`);
+    return 1;
+  }
+  try {
+    return await run(rest);
+  } catch (e) {
+    const err = e as Error;
+    process.stderr.write(`semece ${name}: unexpected error: ${err?.message ?? String(e)}\n`);
+    if (process.env.SEMECE_DEBUG === '1' && err?.stack) process.stderr.write(err.stack + '\n');
+    return 1;
+  }
+}
+
+const invoked = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invoked) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

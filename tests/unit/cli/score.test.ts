@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseReport } from '../../../src/formats/report-schema';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const sample = (name: string) => join(root, 'tests/fixtures/reference-sample', name);
+
+/** Runs `semece …` as a child process, as a user would (node + tsx, no npm wrapper). */
+function semece(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'cli/semece.ts'), ...args],
+      { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'semece-score-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('semece score on the reference sample', () => {
+  it('prints one JSON document reproducing expected.json', async () => {
+    const r = await semece(['score', '--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl')]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    const expected = JSON.parse(await readFile(sample('expected.json'), 'utf8'));
+    expect(doc.questions.map((q: Record<string, unknown>) => ({
+      id: q.id, n: q.n, sem1: q.sem1, sem2: q.sem2, verbalized: q.verbalized, correct: q.correct, margin: q.margin,
+    }))).toEqual(expected.questions);
+    expect(doc.metrics.questions).toBe(expected.metrics.questions);
+    expect(doc.metrics.accuracy).toBe(expected.metrics.accuracy);
+    expect(doc.metrics.ece).toEqual(expected.metrics.ece);
+    expect(doc.metrics.bootstrap.n_lo).toBe(expected.metrics.bootstrap.n_lo);
+    for (const key of ['d_conf', 'd_ece', 'd_ece_lo']) {
+      (doc.metrics.bootstrap[key] as number[]).forEach((v, i) =>
+        expect(Math.abs(v - expected.metrics.bootstrap[key][i])).toBeLessThanOrEqual(1e-9),
+      );
+    }
+    expect(doc.metrics.excluded).toBe(2);
+    expect(r.stderr).toMatch(/118 questions scored, 2 excluded, 2 duplicate rows ignored/);
+  });
+
+  it('writes NaN as null and honours the options', async () => {
+    // B = 40 < 50 finite replicates: every bound is undefined and must come out as null.
+    const r = await semece([
+      'score', '--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl'),
+      '--B', '40', '--bins', '5', '--R', '2', '--sem2-seed', '3', '--bootstrap-seed', '9',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/"d_conf":\[-?[0-9.e-]+,null,null\]/);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.settings).toEqual({ R: 2, sem2_seed: 3, bins: 5, B: 40, bootstrap_seed: 9 });
+    expect(doc.metrics.bootstrap.B).toBe(40);
+  });
+
+  it('--report writes a report document the app can import', async () => {
+    const out = join(dir, 'report.json');
+    const r = await semece(['score', '--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl'), '--B', '60', '--report', out]);
+    expect(r.code).toBe(0);
+    const parsed = parseReport(await readFile(out, 'utf8'));
+    expect(parsed.ok).toBe(true);
+  });
+});
+
+describe('semece score errors', () => {
+  it('a malformed clustered file: exit 2, the file and line on stderr, no stack trace', async () => {
+    const good = (await readFile(sample('clustered.jsonl'), 'utf8')).split('\n');
+    const row = JSON.parse(good[2]);
+    row.cluster_assignments[4] = 99;
+    good[2] = JSON.stringify(row);
+    const bad = join(dir, 'bad-clustered.jsonl');
+    await writeFile(bad, good.join('\n'));
+    const r = await semece(['score', '--clustered', bad, '--graded', sample('graded.jsonl')]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${bad}, line 3: "cluster_assignments"[4] = 99 is outside 0..`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('bad JSON in the graded file names file and line', async () => {
+    const bad = join(dir, 'bad-graded.jsonl');
+    await writeFile(bad, '{"id": "q11_00000", "grade": "CORRECT", "Y": 1}\n{"id": "q11_00001", "Y": \n');
+    const r = await semece(['score', '--clustered', sample('clustered.jsonl'), '--graded', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${bad}, line 2: bad JSON`);
+  });
+
+  it('a missing file, a missing option and a bad value are usage errors', async () => {
+    const missing = await semece(['score', '--clustered', join(dir, 'nope.jsonl'), '--graded', sample('graded.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read --clustered');
+    expect(missing.stderr).toContain('no such file');
+    const noGraded = await semece(['score', '--clustered', sample('clustered.jsonl')]);
+    expect(noGraded.code).toBe(2);
+    expect(noGraded.stderr).toContain('both --clustered FILE and --graded FILE are required');
+    const badB = await semece(['score', '--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl'), '--B', 'many']);
+    expect(badB.code).toBe(2);
+    expect(badB.stderr).toContain("--B must be a whole number, got 'many'");
+  });
+});
+
+describe('the dispatcher', () => {
+  it('lists the commands found in cli/commands, including score', async () => {
+    const r = await semece(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/commands:\n(.|\n)*\bscore\b/);
+  });
+
+  it('an unknown command exits 2 with the usage', async () => {
+    const r = await semece(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown command 'frobnicate'");
+    expect(r.stderr).toContain('commands:');
+  });
+
+  it('no command prints the usage and exits 2', async () => {
+    const r = await semece([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('usage: semece <command>');
+  });
+});
