@@ -16,6 +16,8 @@ import { createProvider, getPreset } from '../../src/providers/index';
 import { toMcQuestion, type McQuestion } from '../../src/baselines/mc-prompt';
 import { MC_DEFAULTS, runMcBaseline, type McRunOptions } from '../../src/baselines/mc-run';
 import { runMcSemEce } from '../../src/baselines/mc-sem-run';
+import { summarizeComparison } from '../../src/baselines/compare-summary';
+import { SIGNAL_LABEL } from '../../src/ui/charts/signals';
 
 export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset FILE [options]
   --base-url URL       API base URL (default: the preset's)
@@ -154,6 +156,7 @@ export default async function run(argv: string[], io: { out?: (s: string) => voi
       accuracy: s.accuracy,
       noOption: s.noOption,
       failedSamples: s.failedSamples,
+      verdict: summarizeComparison(s.comparison, SIGNAL_LABEL).headline,
       comparison: s.comparison,
       logprobAbsent: s.logprobAbsent,
     };

@@ -93,3 +93,18 @@ describe('report columns', () => {
     expect(r.compared).toContain('entropyConfidence');
   });
 });
+
+describe('summarizeComparison', () => {
+  test('headline names the best signal and the margin; rows carry verdicts', async () => {
+    const { summarizeComparison } = await import('../../../src/baselines/compare-summary');
+    const label = { sem1: 'Sem1', sem2: 'Sem2', verbalized: 'Verbalized', stated: 'Stated', logprob: 'Logprob', entropyConfidence: 'Entropy' };
+    const r = compareSignals({ sem1: new Float64Array(200).fill(1), stated: new Float64Array(200).fill(0.75), logprob: new Float64Array(200).fill(NaN) }, Y, { B: 200 });
+    const s = summarizeComparison(r, label);
+    expect(s.headline).toMatch(/^Stated is best calibrated on these 200 questions \(ECE 0\.000 /);
+    expect(s.headline).toContain('Next is Sem1, 0.250 higher');
+    expect(s.headline).not.toContain('cannot tell');
+    expect(s.rows.map((x) => [x.signal, x.verdict])).toEqual([['stated', 'best'], ['sem1', 'worse']]);
+    expect(s.notes).toEqual(['Logprob: not compared (no question has this signal).']);
+    expect(summarizeComparison(compareSignals({}, new Float64Array(0)), label).headline).toMatch(/No signal/);
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The signal comparison in words and table rows, for the report view and the CLI: which signal is
+ * best calibrated on this data, by how much, and which differences the bootstrap can resolve.
+ * Labels are passed in (the UI owns them: src/ui/charts/signals.ts).
+ */
+import type { Interval } from '../core/types';
+import type { SignalName } from '../formats/report-document';
+import type { SignalComparison } from './compare-signals';
+
+export type Verdict = 'best' | 'worse' | 'indistinguishable';
+
+export interface ComparisonRow {
+  signal: SignalName;
+  ece: Interval;
+  /** ECE(signal) − ECE(best) with its paired interval; null for the best signal. */
+  diff: Interval | null;
+  verdict: Verdict;
+}
+
+export interface ComparisonSummary {
+  headline: string;
+  rows: ComparisonRow[];
+  /** Signals left out, with why. */
+  notes: string[];
+}
+
+const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+const iv = (i: Interval) => `[${f3(i[1])}, ${f3(i[2])}]`;
+
+export function summarizeComparison(cmp: SignalComparison, label: Record<SignalName, string>): ComparisonSummary {
+  const notes = cmp.excluded.map((x) => `${label[x.signal]}: not compared (${x.reason}).`);
+  if (!cmp.best) return { headline: 'No signal could be compared on these questions.', rows: [], notes };
+  const rows: ComparisonRow[] = cmp.compared
+    .map((s): ComparisonRow => {
+      const diff = s === cmp.best ? null : (cmp.intervals[s] ?? null);
+      const verdict: Verdict = s === cmp.best ? 'best' : cmp.clearlyBetterThan.includes(s) ? 'worse' : 'indistinguishable';
+      return { signal: s, ece: cmp.ece[s]!, diff, verdict };
+    })
+    .sort((a, b) => a.ece[0] - b.ece[0]);
+  const best = cmp.ece[cmp.best]!;
+  let headline = `${label[cmp.best]} is best calibrated on these ${cmp.rows} questions (ECE ${f3(best[0])} ${iv(best)}).`;
+  if (cmp.runnerUp && cmp.byHowMuch) {
+    const d = cmp.byHowMuch;
+    const resolved = cmp.clearlyBetterThan.includes(cmp.runnerUp);
+    headline += ` Next is ${label[cmp.runnerUp]}, ${f3(d[0])} higher ${iv(d)}${resolved ? '' : ': the interval includes 0, so the data cannot tell these two apart'}.`;
+  }
+  return { headline, rows, notes };
+}
