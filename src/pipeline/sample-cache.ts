@@ -44,24 +44,25 @@ async function sha256Hex(text: string): Promise<string> {
 }
 
 /**
- * Stable key of one sample: SHA-256 (hex) of the canonical JSON of its inputs, prefixed 's1:' so a
- * future change of the recipe cannot collide with old keys. The base URL is normalised (no trailing
- * slash) because 'http://h/v1' and 'http://h/v1/' reach the same model.
+ * Stable key of one sample: `s1:` + SHA-256 (hex) of the canonical JSON of everything but the index,
+ * then `#index`. Hashing once per question keeps a 50-sample question at one digest instead of 50
+ * (WebCrypto digests are asynchronous and cost ~0.1 ms each). The `s1` prefix versions the recipe.
+ * The base URL is normalised (no trailing slash): 'http://h/v1' and 'http://h/v1/' reach the same model.
  */
-export async function sampleKey(input: SampleKeyInput): Promise<string> {
-  const { preset, baseUrl, model, prompt, settings, questionId, question, index } = input;
-  const canonical = canonicalJson({
-    v: 1,
-    preset,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    model,
-    prompt,
-    settings,
-    questionId,
-    question,
-    index,
-  });
+export async function sampleKeyBase(input: Omit<SampleKeyInput, 'index'>): Promise<string> {
+  const { preset, baseUrl, model, prompt, settings, questionId, question } = input;
+  const canonical = canonicalJson({ v: 1, preset, baseUrl: baseUrl.replace(/\/+$/, ''), model, prompt, settings, questionId, question });
   return `s1:${await sha256Hex(canonical)}`;
+}
+
+export async function sampleKey(input: SampleKeyInput): Promise<string> {
+  return `${await sampleKeyBase(input)}#${input.index}`;
+}
+
+/** The keys of indices 0..n-1 of one question, with one digest. */
+export async function sampleKeys(input: Omit<SampleKeyInput, 'index'>, n: number): Promise<string[]> {
+  const base = await sampleKeyBase(input);
+  return Array.from({ length: n }, (_, i) => `${base}#${i}`);
 }
 
 /** A SampleCache in memory (tests, one-off runs, and the layer under the JSONL file cache). */

@@ -10,7 +10,7 @@ import type { GenerationSettings, RequestEvent, SamplingProvider } from '../prov
 import { type Price, costOf, etaMs } from './cost.ts';
 import { extractSample } from './extract.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
-import { type SampleCache, sampleKey } from './sample-cache.ts';
+import { type SampleCache, sampleKeys } from './sample-cache.ts';
 import type { Question, Sample, StageError } from './types.ts';
 
 export type SamplingState = 'running' | 'paused' | 'done' | 'incomplete' | 'cancelled' | 'stopped';
@@ -98,7 +98,7 @@ export async function questionKeys(
   const prompt = fillPrompt(promptTemplate, q);
   const { preset, baseUrl, model } = provider.config;
   const base = { preset, baseUrl, model, prompt, settings, questionId: q.id, question: q.question };
-  return Promise.all(Array.from({ length: n }, (_, index) => sampleKey({ ...base, index })));
+  return sampleKeys(base, n);
 }
 
 /** Stored samples of each question (undefined where one is missing), e.g. to write the authors' rows. */

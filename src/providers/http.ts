@@ -124,15 +124,16 @@ export class HttpClient {
       timedOut = true;
       controller.abort();
     }, this.policy.timeoutMs);
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // AbortSignal.any links without an event listener per request on the caller's signal
+    // (hundreds of requests share one run signal).
+    const combined = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
     const started = this.deps.now();
     try {
       const res = await this.deps.fetch(call.url, {
         method: 'POST',
         headers: call.headers,
         body: JSON.stringify(call.body),
-        signal: controller.signal,
+        signal: combined,
       });
       const text = await res.text();
       if (!res.ok) {
@@ -149,7 +150,6 @@ export class HttpClient {
       throw this.unexpected(e);
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
     }
   }
 
