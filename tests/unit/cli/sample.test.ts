@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,5 +117,20 @@ describe('semece sample', () => {
     expect(r.code).toBe(1);
     expect(r.err.join('\n')).toMatch(/check the key for openai/);
     expect(r.err.join('\n')).not.toContain('sk-wrong-0123456789abcdef');
+  });
+
+  it('runs through the dispatcher as a child process (npm run semece -- sample …)', async () => {
+    const args = ['cli/semece.ts', 'sample', '--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'gpt-4o-mini',
+      '--dataset', join(dir, 'qs.jsonl'), '--samples', '4', '--out', join(dir, 'rows.jsonl')];
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, OPENAI_API_KEY: KEY };
+    const child = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile('node_modules/.bin/tsx', args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      });
+    });
+    expect(child.stderr).not.toContain(KEY);
+    expect(child.code).toBe(0);
+    expect(JSON.parse(child.stdout)).toMatchObject({ questions: 3, samplesPerQuestion: 4, fetched: 12 });
+    expect((await rows()).map((r) => r.n_samples)).toEqual([4, 4, 4]);
   });
 });
