@@ -1,0 +1,36 @@
+/**
+ * The page's handle on the run worker: created once, on first use, so pages that never start a
+ * run never load it. Progress listeners are wrapped in Comlink.proxy here so callers pass plain
+ * functions.
+ */
+import * as Comlink from 'comlink';
+import type { ModelSpec, RunKeys, RunSpec } from '../pipeline/run-types';
+import type { PriceTable } from '../pipeline/cost';
+import type { ProgressListener, RunWorkerApi } from '../workers/protocol';
+import { registerErrorTransfer } from '../workers/transfer';
+
+let remote: Comlink.Remote<RunWorkerApi> | undefined;
+
+function worker(): Comlink.Remote<RunWorkerApi> {
+  if (!remote) {
+    registerErrorTransfer();
+    const w = new Worker(new URL('../workers/run.worker.ts', import.meta.url), { type: 'module', name: 'semece-run' });
+    remote = Comlink.wrap<RunWorkerApi>(w);
+  }
+  return remote;
+}
+
+const proxied = (listener?: ProgressListener) => (listener ? Comlink.proxy(listener) : undefined);
+
+export const runClient = {
+  start: (spec: RunSpec, keys: RunKeys, onProgress?: ProgressListener) => worker().start(spec, keys, proxied(onProgress)),
+  resume: (runId: string, keys: RunKeys, onProgress?: ProgressListener) => worker().resume(runId, keys, proxied(onProgress)),
+  watch: (runId: string, onProgress: ProgressListener) => worker().watch(runId, Comlink.proxy(onProgress)),
+  pause: (runId: string) => worker().pause(runId),
+  cancel: (runId: string) => worker().cancel(runId),
+  status: (runId: string) => worker().status(runId),
+  listRuns: () => worker().listRuns(),
+  deleteRun: (runId: string) => worker().deleteRun(runId),
+  testConnection: (model: ModelSpec, apiKey: string | undefined) => worker().testConnection(model, apiKey),
+  setPrices: (prices: PriceTable) => worker().setPrices(prices),
+};

@@ -1,0 +1,156 @@
+/**
+ * The New run wizard's state: one small class with $state fields, shared by the step
+ * components. `toSpec()` turns it into a RunSpec (no keys); `problems()` says, in words, what
+ * still stops each step from going on.
+ */
+import { demoDataset } from '../../demo/questions';
+import { previewDataset, readDataset, type ColumnMapping, type DatasetPreview, type SkippedRow } from '../../formats/datasets';
+import { getPreset, PRESETS } from '../../providers/presets';
+import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../pipeline/prompts';
+import type { ClusteringSpec, GradingSpec, ModelSpec, RunSpec, SamplingSpec } from '../../pipeline/run-types';
+import type { Dataset, StageError } from '../../pipeline/types';
+
+export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
+
+export interface ModelDraft {
+  uid: number;
+  preset: string;
+  model: string;
+  baseUrl: string;
+}
+
+let nextUid = 1;
+export function modelDraft(preset = 'openai', model = 'gpt-4o-mini'): ModelDraft {
+  return { uid: nextUid++, preset, model, baseUrl: getPreset(preset)?.baseUrl ?? '' };
+}
+
+export function toModelSpec(m: ModelDraft, concurrency?: number): ModelSpec {
+  const preset = getPreset(m.preset);
+  return { kind: preset?.kind ?? 'openai', preset: m.preset, baseUrl: m.baseUrl.trim(), model: m.model.trim(), ...(concurrency ? { concurrency } : {}) };
+}
+
+export class RunDraft {
+  step = $state(0);
+  title = $state('');
+
+  datasetChoice = $state<'demo' | 'file'>('demo');
+  file = $state.raw<{ name: string; text: string } | null>(null);
+  preview = $state.raw<DatasetPreview | null>(null);
+  mapping = $state<ColumnMapping>({});
+  fileDataset = $state.raw<Dataset | null>(null);
+  fileError = $state.raw<StageError | null>(null);
+  skipped = $state.raw<SkippedRow[]>([]);
+  /** Demo questions to use (the whole set is 60). */
+  demoCount = $state(20);
+
+  models = $state<ModelDraft[]>([modelDraft()]);
+
+  sampling = $state<SamplingSpec>({ n: 50, temperature: 1, topP: 1, maxTokens: 512, prompt: DEFAULT_GENERATION_PROMPT, concurrency: 8 });
+  clusteringMethod = $state<ClusteringSpec['method']>('exact');
+  clusteringJudge = $state<ModelDraft>(modelDraft());
+  embeddingModel = $state('Xenova/all-MiniLM-L6-v2');
+  embeddingThreshold = $state(0.85);
+  gradingMethod = $state<GradingSpec['method']>('alias');
+  gradingJudge = $state<ModelDraft>(modelDraft());
+
+  get dataset(): Dataset | null {
+    if (this.datasetChoice === 'demo') {
+      return { ...demoDataset, questions: demoDataset.questions.slice(0, this.demoCount).map(({ id, question, answer, aliases }) => ({ id, question, answer, ...(aliases ? { aliases } : {}) })) };
+    }
+    return this.fileDataset;
+  }
+
+  /** Reads a chosen file: its own layout when recognised, else asks for a column mapping. */
+  loadFile(name: string, text: string): void {
+    this.file = { name, text };
+    const preview = previewDataset(text, name);
+    this.preview = preview.ok ? preview.value : null;
+    this.mapping = preview.ok ? { ...preview.value.suggestedMapping } : {};
+    this.readWithMapping(false);
+  }
+
+  readWithMapping(useMapping = true): void {
+    if (!this.file) return;
+    const result = readDataset(this.file.text, this.file.name, useMapping ? $state.snapshot(this.mapping) : undefined);
+    if (result.ok) {
+      this.fileDataset = result.value.dataset;
+      this.skipped = result.value.skipped;
+      this.fileError = null;
+      this.mapping = { ...result.value.mapping };
+    } else {
+      this.fileDataset = null;
+      this.skipped = [];
+      this.fileError = result.error;
+    }
+  }
+
+  /** Models that take part in the run: the sampled ones and any judges. */
+  get allModels(): ModelDraft[] {
+    return [
+      ...this.models,
+      ...(this.clusteringMethod === 'judge' ? [this.clusteringJudge] : []),
+      ...(this.gradingMethod === 'judge' ? [this.gradingJudge] : []),
+    ];
+  }
+
+  toSpec(): RunSpec {
+    const dataset = this.dataset!;
+    const c = this.sampling.concurrency;
+    const clustering: ClusteringSpec =
+      this.clusteringMethod === 'judge'
+        ? { method: 'judge', judge: toModelSpec(this.clusteringJudge, c) }
+        : this.clusteringMethod === 'embedding'
+          ? { method: 'embedding', model: this.embeddingModel.trim(), threshold: this.embeddingThreshold }
+          : { method: 'exact' };
+    const grading: GradingSpec = this.gradingMethod === 'judge' ? { method: 'judge', judge: toModelSpec(this.gradingJudge, c) } : { method: 'alias' };
+    const models = this.models.map((m) => toModelSpec(m, c));
+    return {
+      title: this.title.trim() || `${dataset.name} · ${models.map((m) => m.model).join(', ')}`,
+      dataset: $state.snapshot(dataset) as Dataset,
+      models,
+      sampling: $state.snapshot(this.sampling),
+      clustering,
+      grading,
+    };
+  }
+
+  problems(step: number): string[] {
+    const out: string[] = [];
+    if (step === 0) {
+      if (this.datasetChoice === 'file' && !this.file) out.push('Choose a dataset file, or use the demo questions.');
+      else if (!this.dataset) out.push(this.fileError ? 'Fix the problem with the file first.' : 'The file gave no questions.');
+    }
+    if (step === 1) {
+      if (this.models.length === 0) out.push('Add at least one model.');
+      for (const [i, m] of this.models.entries()) out.push(...modelProblems(m, `Model ${i + 1}`));
+    }
+    if (step === 2) {
+      const s = this.sampling;
+      if (!Number.isInteger(s.n) || s.n < 2 || s.n > 1000) out.push('Samples per question must be a whole number from 2 to 1000.');
+      if (!(s.temperature >= 0 && s.temperature <= 2)) out.push('Temperature must be between 0 and 2.');
+      if (s.topP !== undefined && !(s.topP > 0 && s.topP <= 1)) out.push('top_p must be above 0 and at most 1.');
+      if (!Number.isInteger(s.maxTokens) || s.maxTokens < 16) out.push('Max tokens must be a whole number of at least 16.');
+      if (!Number.isInteger(s.concurrency) || s.concurrency < 1 || s.concurrency > 64) out.push('Concurrency must be a whole number from 1 to 64.');
+      const prompt = validatePromptTemplate(s.prompt);
+      if (!prompt.ok) out.push(prompt.error.message);
+      if (this.clusteringMethod === 'judge') out.push(...modelProblems(this.clusteringJudge, 'The clustering judge'));
+      if (this.clusteringMethod === 'embedding' && !(this.embeddingThreshold > 0 && this.embeddingThreshold < 1)) out.push('The similarity threshold must be between 0 and 1.');
+      if (this.gradingMethod === 'judge') out.push(...modelProblems(this.gradingJudge, 'The grading judge'));
+      if (this.gradingMethod === 'alias' && this.dataset && this.dataset.questions.every((q) => !q.answer)) out.push('Alias grading needs reference answers.');
+    }
+    return out;
+  }
+}
+
+function modelProblems(m: ModelDraft, name: string): string[] {
+  const out: string[] = [];
+  if (!PRESETS[m.preset]) out.push(`${name}: choose a provider.`);
+  if (!m.model.trim()) out.push(`${name}: enter a model id.`);
+  try {
+    const url = new URL(m.baseUrl);
+    if (!/^https?:$/.test(url.protocol)) out.push(`${name}: the base URL must start with http:// or https://.`);
+  } catch {
+    out.push(`${name}: the base URL is not a valid URL.`);
+  }
+  return out;
+}
