@@ -1,10 +1,13 @@
 /**
  * Clustering figures, printed (not asserted):
- * - embedding throughput in Node (onnxruntime-node) on the repo's tiny model, texts per second;
+ * - embedding throughput in Node (onnxruntime-node) and in Chromium (ONNX Runtime WASM, in the
+ *   app's embedding worker, through the test-only page) on the repo's tiny model, texts per second;
  * - clustering 50 answers after embedding (50 distinct texts: the worst case for the
  *   agglomerative step), target well under 50 ms;
  * - the exact method on a 1,000-question × 50-sample run, target under 1 s.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { agglomerativeAverage, DEFAULT_SIMILARITY_THRESHOLD } from '../src/clustering/agglomerative';
@@ -27,6 +30,40 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+/** Builds the app with its test pages into a temp folder, serves it, and asks the page. */
+async function chromiumThroughput(corpus: string[]): Promise<string> {
+  const { build, preview } = await import('vite');
+  const { launchChromium } = await import('../tests/e2e/chromium');
+  const outDir = await mkdtemp(path.join(tmpdir(), 'semece-bench-'));
+  const previous = process.env.VITEST;
+  process.env.VITEST = 'bench'; // the config adds the test-only pages only under Vitest
+  try {
+    await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  } finally {
+    if (previous === undefined) delete process.env.VITEST;
+    else process.env.VITEST = previous;
+  }
+  const server = await preview({ build: { outDir }, preview: { host: '127.0.0.1', port: 0 }, logLevel: 'error' });
+  const browser = await launchChromium();
+  try {
+    const address = server.httpServer.address();
+    if (!address || typeof address === 'string') throw new Error('no preview port');
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${address.port}/tests/e2e/embedding-page/index.html`);
+    await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 30_000 });
+    const perSecond = await page.evaluate(async (texts) => {
+      const hook = (globalThis as unknown as { __semece: { init(): Promise<unknown>; throughput(t: string[], r: number): Promise<number> } }).__semece;
+      await hook.init();
+      return hook.throughput(texts, 4);
+    }, corpus.slice(0, 500));
+    return `${perSecond.toFixed(0)} texts/s`;
+  } finally {
+    await browser.close();
+    await server.close();
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
 export default async function bench(): Promise<void> {
   const embedder = createTransformersEmbedder({ model: TINY_EMBEDDING_MODEL, localModelPath: path.resolve('public/models') + path.sep, allowRemoteModels: false });
   await embedder.ready();
@@ -36,6 +73,12 @@ export default async function bench(): Promise<void> {
   const vectors = await embedder.embed(corpus);
   let ms = performance.now() - t0;
   console.log(`embedding (Node, tiny model, batches of 32): ${corpus.length} texts in ${ms.toFixed(0)} ms = ${((corpus.length / ms) * 1000).toFixed(0)} texts/s`);
+
+  try {
+    console.log(`embedding (Chromium, WASM, in the app's worker, 4 × 500 texts): ${await chromiumThroughput(corpus)}`);
+  } catch (e) {
+    console.log(`embedding (Chromium, WASM): not measured (${(e as Error).message.split('\n')[0]})`);
+  }
 
   // 50 distinct answers: every one is its own item in the agglomerative step.
   const fifty = vectors.slice(0, 50);
