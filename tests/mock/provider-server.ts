@@ -121,9 +121,9 @@ export class MockProviderServer {
     });
   }
 
-  private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): boolean {
+  private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, counted = true): boolean {
     if (res.destroyed || res.socket?.destroyed) return false;
-    this.statsValue.byStatus[status] = (this.statsValue.byStatus[status] ?? 0) + 1;
+    if (counted) this.statsValue.byStatus[status] = (this.statsValue.byStatus[status] ?? 0) + 1;
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     res.writeHead(status, { ...CORS, 'content-type': 'application/json', ...headers });
     res.end(text);
@@ -245,20 +245,20 @@ export class MockProviderServer {
   }
 
   private control(method: string, path: string, raw: string, res: ServerResponse): void {
-    if (method === 'GET' && path === '/__mock/stats') return void this.send(res, 200, this.stats());
+    if (method === 'GET' && path === '/__mock/stats') return void this.send(res, 200, this.stats(), {}, false);
     if (method === 'POST' && path === '/__mock/config') {
       try {
         this.configure(raw ? JSON.parse(raw) : {});
       } catch (e) {
-        return void this.send(res, 400, { error: { message: `bad config JSON: ${(e as Error).message}` } });
+        return void this.send(res, 400, { error: { message: `bad config JSON: ${(e as Error).message}` } }, {}, false);
       }
-      return void this.send(res, 200, { ok: true });
+      return void this.send(res, 200, { ok: true }, {}, false);
     }
     if (method === 'POST' && path === '/__mock/reset') {
       this.resetStats();
-      return void this.send(res, 200, { ok: true });
+      return void this.send(res, 200, { ok: true }, {}, false);
     }
-    this.send(res, 404, { error: { message: `no control route ${method} ${path}` } });
+    this.send(res, 404, { error: { message: `no control route ${method} ${path}` } }, {}, false);
   }
 }
 
