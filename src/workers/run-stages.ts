@@ -6,6 +6,7 @@ import { createProvider } from '../providers';
 import { isProviderError } from '../providers/errors';
 import type { RunnerStages } from '../pipeline/runner-stages';
 import { realStages } from '../pipeline/runner-impl';
+import { scoreRun } from '../pipeline/runner-score';
 import type { ModelSpec } from '../pipeline/run-types';
 import type { Result } from '../pipeline/types';
 import type { Stores } from '../store';
@@ -16,9 +17,7 @@ import { errorInfo } from './transfer';
 export function runnerStages(stores: Stores): RunnerStages {
   return realStages({
     embeddingCache: stores.embeddings,
-    score: () => {
-      throw new Error('Scoring is not wired in yet.');
-    },
+    score: (input) => scoreRun(input),
   });
 }
 

@@ -6,6 +6,7 @@ import { realStages } from '../../../src/pipeline/runner-impl';
 import { keyId, type RunKeys, type RunSpec } from '../../../src/pipeline/run-types';
 import type { RunnerStages, ScoreInput } from '../../../src/pipeline/runner-stages';
 import type { ReportDocument } from '../../../src/formats/report-document';
+import { scoreRun } from '../../../src/pipeline/runner-score';
 import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
 
 const SECRET = 'sk-test-DO-NOT-STORE-0123456789';
@@ -56,7 +57,7 @@ function spec(over: Partial<RunSpec> = {}): RunSpec {
 function counted(log: { clusterCalls: number; gradeCalls: number; scored: number }): RunnerStages {
   const score = (input: ScoreInput): ReportDocument => {
     log.scored++;
-    return { format: 'semece-report', version: 1, title: input.title, createdAt: '', dataset: input.dataset, settings: input.settings, models: input.models.map((m) => ({ model: m.model, metrics: {} as never, questions: m.graded.map((g) => ({ id: g.id, grade: g.grade, modalLabel: g.modal_cluster_label }) as never), excludedQuestions: m.excluded })) };
+    return scoreRun(input, { samples: 'answers', B: 50, smooth: false });
   };
   const real = realStages({ score });
   return {
@@ -94,6 +95,9 @@ describe('executeRun against the loopback mock', () => {
     expect(done.effective?.['openai/gpt-4o-mini']).toMatchObject({ n: 6, temperature: 1 });
     const report = await s.runs.getReport(run.id);
     expect(report?.models[0].questions.map((q) => q.grade)).toEqual(['CORRECT', 'CORRECT', 'INCORRECT']);
+    // Scored by the real score stage: q0 always answers Paris (Sem1 = 1), q2 always Milan.
+    expect(report?.models[0].questions.map((q) => q.sem1)).toEqual([1, expect.any(Number), 1]);
+    expect(report?.models[0].metrics.accuracy).toBeCloseTo(2 / 3, 12);
   });
 
   test('a paused run keeps what was in flight; on resume every question ends with exactly n samples, none served twice', async () => {
@@ -171,5 +175,20 @@ describe('executeRun against the loopback mock', () => {
     const stored = JSON.stringify(await s.db.getAll('runs')) + JSON.stringify(await s.db.getAll('reports'));
     expect(stored).not.toContain(SECRET);
     expect((await s.runs.getReport(run.id))?.models.map((m) => m.model)).toEqual(['openai/gpt-4o-mini', 'vllm/local-model']);
+  });
+
+  test('a grade override survives rescoring: the report flags it and its accuracy follows it', async () => {
+    const s = await setup();
+    const run = newRun(spec());
+    await s.runs.saveRun(run);
+    await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
+    const before = (await s.runs.getReport(run.id))!.models[0];
+    expect(before.questions.find((q) => q.id === 'q2')?.grade).toBe('INCORRECT');
+    await s.runs.setGradeOverride({ runId: run.id, model: 'openai/gpt-4o-mini', questionId: 'q2', grade: 'CORRECT' });
+    await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
+    const report = await s.runs.getReport(run.id);
+    const q2 = report?.models[0].questions.find((q) => q.id === 'q2');
+    expect(q2).toMatchObject({ grade: 'CORRECT', overridden: true });
+    expect(report?.models[0].metrics.accuracy).toBeCloseTo(before.metrics.accuracy + 1 / 3, 12);
   });
 });
