@@ -196,3 +196,37 @@ describe('sampleKey', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 2, c: undefined }] })).toBe('{"a":[{"d":2}],"b":1}');
   });
 });
+
+describe('failures that outlast the retries', () => {
+  it('leave questions incomplete (with the cause) instead of looping, and a later run finishes them', async () => {
+    mock.configure({ faults: { probability: 1, kinds: ['server-500'] } });
+    const cache = new MemorySampleCache();
+    const r = await sampling('openai', cache, 3, { maxFailuresPerQuestion: 2 }, { maxRetries: 0 }).run();
+    expect(r.state).toBe('incomplete');
+    expect(r.incomplete).toHaveLength(6);
+    expect(r.incomplete[0]).toMatchObject({ questionId: 'q0', missing: 3, error: { kind: 'server', where: 'question q0' } });
+    expect(r.progress.requests.failed).toBe(12);
+    mock.configure({ faults: {} });
+    expect((await sampling('openai', cache, 3).run()).state).toBe('done');
+    servedExactly(3);
+  });
+});
+
+describe('cost and ETA', () => {
+  it('prices by the longest matching model prefix of the preset, and only there', async () => {
+    const { priceFor, costOf, etaMs, validatePriceTable, DEFAULT_PRICES } = await import('../../../src/pipeline/cost.ts');
+    const table = { 'openai/gpt-4o': { input: 2.5, output: 10 }, 'openai/gpt-4o-mini': { input: 0.15, output: 0.6 } };
+    expect(priceFor(table, 'openai', 'gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, output: 0.6 });
+    expect(priceFor(table, 'openai', 'gpt-4o-2024-08-06')).toEqual({ input: 2.5, output: 10 });
+    expect(priceFor(table, 'xai', 'gpt-4o')).toBeNull();
+    expect(priceFor(DEFAULT_PRICES, 'ollama', 'llama3')).toEqual({ input: 0, output: 0 });
+    expect(costOf({ input: 1_000_000, output: 500_000 }, { input: 2.5, output: 10 })).toBe(7.5);
+    expect(costOf({ input: 5, output: 5 }, null)).toBeNull();
+    expect(etaMs(0, 100, 1000)).toBeNull();
+    expect(etaMs(50, 150, 1000)).toBe(3000);
+    expect(etaMs(50, 0, 1000)).toBe(0);
+    expect(validatePriceTable({ 'openai/x': { input: 1, output: -1 } })).toMatchObject({ ok: false, message: expect.stringMatching(/openai\/x.*output/) });
+    expect(validatePriceTable({ nokey: { input: 1, output: 1 } }).ok).toBe(false);
+    expect(validatePriceTable(DEFAULT_PRICES).ok).toBe(true);
+  });
+});
