@@ -5,7 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import type { Embedder } from '../clustering/embedding';
-import { DEFAULT_EMBEDDING_MODEL, type EmbeddingDtype, type ModelProgress } from '../clustering/embedding-models';
+import { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type ModelProgress } from '../clustering/embedding-models';
 import type { Result } from '../pipeline/types';
 import type { EmbeddingBackendInfo, EmbeddingWorkerApi } from './embedding.worker';
 
@@ -14,7 +14,8 @@ export interface EmbeddingClientOptions {
   dtype?: EmbeddingDtype;
   /** Let the worker fetch models from the Hugging Face hub (default false). */
   allowRemoteModels?: boolean;
-  /** Look for `<model>/…` under the app's /models/ first (default true). */
+  /** Look for `<model>/…` under the app's /models/ first (default: yes, except for a hub model
+   * when remote models are allowed, which would only produce 404s before going to the hub). */
   useLocalModels?: boolean;
   /** Where the app's models folder is (default: `models/` beside the page's base URL). */
   localModelUrl?: string;
@@ -31,6 +32,7 @@ export interface EmbeddingClient extends Embedder {
 
 export function createEmbeddingClient(options: EmbeddingClientOptions = {}): EmbeddingClient {
   const model = options.model ?? DEFAULT_EMBEDDING_MODEL;
+  const useLocal = options.useLocalModels ?? (model === TINY_EMBEDDING_MODEL || !options.allowRemoteModels);
   let worker: Worker | undefined;
   let remote: Comlink.Remote<EmbeddingWorkerApi> | undefined;
   let initialized: Promise<Result<EmbeddingBackendInfo>> | undefined;
@@ -48,7 +50,7 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
             dtype: options.dtype ?? 'q8',
             allowRemoteModels: options.allowRemoteModels ?? false,
             // A path, not a URL: Transformers.js looks for local files only under non-http(s) paths.
-            localModelPath: options.useLocalModels === false ? null : new URL(options.localModelUrl ?? 'models/', base).pathname,
+            localModelPath: !useLocal ? null : new URL(options.localModelUrl ?? 'models/', base).pathname,
             webgpu: options.webgpu ?? 'auto',
           },
           onProgress,

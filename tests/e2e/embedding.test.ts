@@ -35,6 +35,9 @@ test('tiny model in the browser worker: loads from the app, embeds, clusters, st
   const init = await page.evaluate(() => __semece.init());
   expect(init.error?.message).toBeUndefined();
   expect(init).toMatchObject({ ok: true, value: { model: 'tiny-embedder', device: 'wasm' } });
+  // This Chromium runs with --disable-gpu: where navigator.gpu exists, WebGPU must have been
+  // tried, failed or disagreed, and WASM chosen with the reason.
+  if (await page.evaluate(() => 'gpu' in navigator)) expect(init.value?.note).toMatch(/WebGPU/);
   const progress = await page.evaluate(() => __semece.progress);
   expect(progress.some((p) => p.status === 'ready')).toBe(true);
 
