@@ -8,6 +8,7 @@
  * percentile range, so a 40,000-question report draws a few dozen marks, not 40,000.
  */
 import { mean, quantileSorted, ascending, groups } from 'd3-array';
+import { JENSEN_THRESHOLD } from '../../core/regimes';
 import type { ReportQuestion } from '../../formats/report-document';
 
 export interface GapPoint {
@@ -64,16 +65,13 @@ export function gapData(questions: readonly ReportQuestion[], maxPoints = 1500):
   return { kind: 'groups', groups: gapGroups(points), total: points.length };
 }
 
-/** λ* ≈ 0.3060016 of the spec; the Jensen-dominated regime is √n·Δ < 2λ*. */
-export const JENSEN_STD_MARGIN = 0.612;
-
 /**
- * The margins where the regimes change for questions of n samples and K̄ mean classes:
- * Jensen-dominated below 0.612/√n, large-margin from √(ln K̄ / n).
+ * The margins where the regimes change for questions of n samples and K̄ mean classes, as the
+ * core's regimeOf draws them: Jensen-dominated below 0.612/√n, large-margin from √(ln K̄ / n).
  */
 export function regimeBoundaries(n: number, meanClasses: number): { jensen: number; large: number } {
   const large = meanClasses > 1 ? Math.sqrt(Math.log(meanClasses) / n) : 0;
-  return { jensen: JENSEN_STD_MARGIN / Math.sqrt(n), large };
+  return { jensen: JENSEN_THRESHOLD / Math.sqrt(n), large };
 }
 
 /** The most common n among the questions (the run's sample count in practice). */

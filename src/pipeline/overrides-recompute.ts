@@ -1,0 +1,36 @@
+/**
+ * A person's grade override, applied to a report document: the question's grade and Y change,
+ * and its model's metrics are recomputed from the document's per-question rows by the score
+ * stage's own `modelMetrics` (confidences, margins and regimes do not depend on Y, so the rows
+ * hold all that is needed: no run and no samples are required). The input is not modified.
+ */
+import type { ModelReport, ReportDocument, SignalName } from '../formats/report-document';
+import { modelMetrics } from './score';
+import type { Grade, Result } from './types';
+
+/** The model's metrics from its rows, with the document's settings and the signals it had. */
+export function recomputeMetrics(model: ModelReport, settings: ReportDocument['settings']) {
+  return modelMetrics(
+    model.questions,
+    { excluded: model.metrics.excluded, signals: Object.keys(model.metrics.signals) as SignalName[] },
+    { bins: settings.bins, B: settings.bootstrap.B, bootstrapSeed: settings.bootstrap.seed },
+  );
+}
+
+/** The document with question `questionId` of model `modelIndex` graded `grade` by hand. */
+export function applyGradeOverride(doc: ReportDocument, modelIndex: number, questionId: string, grade: Grade): Result<ReportDocument> {
+  const model = doc.models[modelIndex];
+  if (!model) {
+    return { ok: false, error: { kind: 'override', message: `There is no model number ${modelIndex + 1} in this report.`, where: 'models' } };
+  }
+  const at = model.questions.findIndex((q) => q.id === questionId);
+  if (at < 0) {
+    return { ok: false, error: { kind: 'override', message: `Question "${questionId}" is not among ${model.model}'s scored questions.`, where: model.model } };
+  }
+  const questions = model.questions.slice();
+  questions[at] = { ...questions[at], grade, correct: grade === 'CORRECT' ? 1 : 0, overridden: true };
+  const changed: ModelReport = { ...model, questions };
+  const models = doc.models.slice();
+  models[modelIndex] = { ...changed, metrics: recomputeMetrics(changed, doc.settings) };
+  return { ok: true, value: { ...doc, models } };
+}

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium, screenshot } from './chromium';
+import { demoDocument, openHome } from './report-fixture';
+import { applyGradeOverride } from '../../src/pipeline/overrides-recompute';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+test('overriding a grade in the drill-down changes the ECE shown to the value recomputed from the document', async () => {
+  const doc = demoDocument();
+  const { page, context, consoleErrors } = await openHome(browser, inject('appUrl'));
+  const shownEce = () => page.locator('[data-table="headline"] tbody tr').first().locator('td[data-ece="sem1"]').getAttribute('data-value');
+  expect(Number(await shownEce())).toBe(doc.models[0].metrics.signals.sem1!.ece);
+
+  await page.locator('button[data-view="questions"]').click();
+  const rows = page.locator('[data-table="questions"] tbody tr');
+  expect(await rows.count()).toBe(Math.min(50, doc.models[0].questions.length));
+  await screenshot(page, 'report-questions');
+
+  // Pick a wrongly answered question with high Sem1: making it correct must move the ECE.
+  const target = [...doc.models[0].questions].filter((q) => q.correct === 0).sort((a, b) => b.sem1 - a.sem1)[0];
+  await page.locator('input[data-control="search"]').fill(target.id);
+  await page.locator(`[data-table="questions"] tr[data-id="${target.id}"] button.open`).click();
+  const drill = page.locator(`[data-drill="${target.id}"]`);
+  await drill.waitFor();
+  // Samples are grouped by class, with the modal class's label and grade.
+  expect(await drill.locator('.classes > li').count()).toBeGreaterThan(0);
+  expect(await drill.locator('.classes > li.modal .badge').textContent()).toContain(target.grade);
+  await screenshot(page, 'report-drilldown');
+
+  await drill.locator('select[data-control="grade"]').selectOption('CORRECT');
+  const expected = applyGradeOverride(doc, 0, target.id, 'CORRECT');
+  if (!expected.ok) throw new Error(expected.error.message);
+  const want = expected.value.models[0].metrics.signals.sem1!.ece;
+  expect(want).not.toBe(doc.models[0].metrics.signals.sem1!.ece);
+  await expect.poll(async () => Number(await shownEce())).toBe(want);
+  expect(await drill.locator('[data-overridden]').count()).toBe(1);
+  expect(await page.locator(`tr[data-id="${target.id}"] .grade`).textContent()).toContain('CORRECT');
+  await screenshot(page, 'report-override');
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
