@@ -1,0 +1,142 @@
+/**
+ * The sampling request set of a run for one model: which requests a batch must carry, built from
+ * the run's questions, settings and the sample cache. Sample keys are derived exactly as
+ * interactive sampling derives them (questionKeys → sampleKey), so whatever is cached — from an
+ * interactive run or an earlier batch — is skipped, and results are stored where interactive
+ * sampling would look for them. Keys are computed per question when needed, never all at once,
+ * so 2 million samples do not mean 2 million keys in memory.
+ */
+import { capabilitiesFor, effectiveSettings } from '../providers/capabilities.ts';
+import type { GenerationSettings } from '../providers/types.ts';
+import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from '../pipeline/prompts.ts';
+import { type SampleCache, sampleKey } from '../pipeline/sample-cache.ts';
+import { questionKeys } from '../pipeline/sampling.ts';
+import type { Question, Result } from '../pipeline/types.ts';
+import { decodeCustomId, questionHash, requestSetTag, sampleCustomId } from './custom-id.ts';
+import { type BatchModel, requestLine, wireContextFor } from './request-lines.ts';
+
+export interface SampleBatchSpec {
+  model: BatchModel;
+  settings: GenerationSettings;
+  /** Samples per question. */
+  n: number;
+  promptTemplate?: string;
+  questions: Question[];
+}
+
+/** One planned request: `count` samples of one question from index `first`. */
+export interface PlannedRequest {
+  customId: string;
+  questionId: string;
+  first: number;
+  count: number;
+  line: Record<string, unknown>;
+}
+
+export interface PlanCounts {
+  questions: number;
+  samples: number;
+  cached: number;
+  requests: number;
+}
+
+/** Where a custom_id points, or why it points nowhere. */
+export type Located = { ok: true; question: Question; first: number; count: number } | { ok: false; kind: 'unknown-id' | 'foreign-id'; message: string };
+
+export class SampleRequestSet {
+  readonly api: BatchModel['kind'];
+  /** Replies one request may ask for: `n` where the API has it, else 1. */
+  readonly perRequest: number;
+  readonly counts: PlanCounts = { questions: 0, samples: 0, cached: 0, requests: 0 };
+
+  private constructor(
+    readonly spec: SampleBatchSpec & { promptTemplate: string },
+    readonly tag: string,
+    readonly questions: Question[],
+    private readonly byHash: Map<string, Question>,
+    private readonly hashOf: Map<string, string>,
+  ) {
+    this.api = spec.model.kind;
+    const maxN = spec.model.kind === 'anthropic' ? 1 : capabilitiesFor(spec.model.preset, spec.model.model).maxN;
+    this.perRequest = Math.max(1, Math.min(maxN, spec.n));
+    this.counts.questions = questions.length;
+    this.counts.samples = questions.length * spec.n;
+  }
+
+  static async create(spec: SampleBatchSpec): Promise<Result<SampleRequestSet>> {
+    const promptTemplate = spec.promptTemplate ?? DEFAULT_GENERATION_PROMPT;
+    const checked = validatePromptTemplate(promptTemplate);
+    if (!checked.ok) return checked;
+    if (!Number.isInteger(spec.n) || spec.n < 1 || spec.n > 9999) {
+      return { ok: false, error: { kind: 'settings', message: `Samples per question must be a whole number from 1 to 9999 (got ${spec.n}).` } };
+    }
+    const { preset, baseUrl, model } = spec.model;
+    const tag = await requestSetTag({ preset, baseUrl: baseUrl.replace(/\/+$/, ''), model, prompt: promptTemplate, settings: spec.settings });
+    // First row per id wins, as in interactive sampling.
+    const seen = new Set<string>();
+    const questions = spec.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
+    const byHash = new Map<string, Question>();
+    const hashOf = new Map<string, string>();
+    for (const q of questions) {
+      const h = await questionHash(q);
+      const other = byHash.get(h);
+      if (other) return { ok: false, error: { kind: 'dataset', message: `Questions "${other.id}" and "${q.id}" share a request id hash; rename one of them.`, where: `question ${q.id}` } };
+      byHash.set(h, q);
+      hashOf.set(q.id, h);
+    }
+    return { ok: true, value: new SampleRequestSet({ ...spec, promptTemplate }, tag, questions, byHash, hashOf) };
+  }
+
+  /** The sample keys of `count` samples of a question from `first`, as interactive sampling names them. */
+  async keysOf(q: Question, first = 0, count = this.spec.n): Promise<string[]> {
+    if (first === 0 && count === this.spec.n) return questionKeys({ config: this.spec.model }, this.spec.settings, this.spec.promptTemplate, q, this.spec.n);
+    // Only the indices asked for: one result line per sample must not hash all n keys each time.
+    const { preset, baseUrl, model } = this.spec.model;
+    const base = { preset, baseUrl, model, prompt: fillPrompt(this.spec.promptTemplate, q), settings: this.spec.settings, questionId: q.id, question: q.question };
+    return Promise.all(Array.from({ length: count }, (_, j) => sampleKey({ ...base, index: first + j })));
+  }
+
+  /**
+   * The requests still needed, question by question: the indices missing from the cache, in runs
+   * of consecutive indices cut at `perRequest`. Counts are updated as it goes.
+   */
+  async *requests(cache: SampleCache): AsyncGenerator<PlannedRequest> {
+    this.counts.cached = 0;
+    this.counts.requests = 0;
+    const ctx = wireContextFor(this.spec.model);
+    for (const q of this.questions) {
+      const keys = await this.keysOf(q);
+      const stored = await cache.get(keys);
+      const messages = generationMessages(fillPrompt(this.spec.promptTemplate, q));
+      let i = 0;
+      while (i < keys.length) {
+        if (stored[i] !== undefined) {
+          this.counts.cached++;
+          i++;
+          continue;
+        }
+        let count = 1;
+        while (count < this.perRequest && i + count < keys.length && stored[i + count] === undefined) count++;
+        const customId = sampleCustomId(this.tag, this.hashOf.get(q.id)!, i, count);
+        const effective = effectiveSettings(ctx.caps, this.spec.settings, count);
+        this.counts.requests++;
+        yield { customId, questionId: q.id, first: i, count, line: requestLine(this.api, ctx, customId, messages, effective) };
+        i += count;
+      }
+    }
+  }
+
+  locate(customId: string): Located {
+    const d = decodeCustomId(customId);
+    if (!d || d.kind !== 'sample') return { ok: false, kind: 'unknown-id', message: `custom_id "${customId.slice(0, 80)}" is not a sampling request of this app` };
+    if (d.tag !== this.tag) {
+      return { ok: false, kind: 'foreign-id', message: `custom_id ${customId} belongs to another request set (tag ${d.tag}; this run's is ${this.tag}: different provider, model, prompt or settings)` };
+    }
+    const question = this.byHash.get(d.qHash);
+    if (!question) return { ok: false, kind: 'unknown-id', message: `custom_id ${customId} names a question that is not in this dataset (or whose text changed)` };
+    if (d.count < 1 || d.first + d.count > this.spec.n) {
+      return { ok: false, kind: 'unknown-id', message: `custom_id ${customId} asks for samples ${d.first}..${d.first + d.count - 1}, outside 0..${this.spec.n - 1}` };
+    }
+    return { ok: true, question, first: d.first, count: d.count };
+  }
+}
