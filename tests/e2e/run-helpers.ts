@@ -1,0 +1,76 @@
+/** Drives the New run wizard the way a person would: by labels and buttons. */
+import type { Page } from 'playwright-core';
+import { screenshot } from './chromium';
+
+export interface WizardInput {
+  /** A dataset file to upload; without it the demo questions are used. */
+  file?: { name: string; text: string };
+  demoCount?: number;
+  baseUrl: string;
+  model: string;
+  key: string;
+  n: number;
+  concurrency: number;
+  /** Prefix for screenshots of each step; none when absent. */
+  shots?: string;
+}
+
+const next = (page: Page) => page.getByRole('button', { name: /^Next:/ }).click();
+
+/** Fills every step and starts the run; returns the run id from the page's address. */
+export async function startRunThroughWizard(page: Page, appUrl: string, input: WizardInput): Promise<string> {
+  await page.goto(`${appUrl}#/new`);
+  await page.getByRole('heading', { name: 'New run' }).waitFor();
+
+  if (input.file) {
+    await page.getByLabel('A file of my own').check();
+    await page.getByLabel('Dataset file').setInputFiles({ name: input.file.name, mimeType: 'text/csv', buffer: Buffer.from(input.file.text) });
+    await page.getByText(/questions ready/).waitFor();
+  } else if (input.demoCount !== undefined) {
+    await page.getByLabel('How many demo questions').fill(String(input.demoCount));
+  }
+  if (input.shots) await screenshot(page, `${input.shots}-1-dataset`);
+  await next(page);
+
+  await page.getByLabel('Provider').selectOption('openai');
+  await page.getByLabel('Model id').fill(input.model);
+  await page.getByLabel('Base URL').fill(input.baseUrl);
+  await page.getByLabel(/^API key/).fill(input.key);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await page.getByText(/^Connected in/).waitFor({ timeout: 20_000 });
+  if (input.shots) await screenshot(page, `${input.shots}-2-models`);
+  await next(page);
+
+  await page.getByLabel('Samples per question (n)').fill(String(input.n));
+  await page.getByLabel('Requests at once (per model)').fill(String(input.concurrency));
+  if (input.shots) await screenshot(page, `${input.shots}-3-settings`);
+  await next(page);
+
+  await page.getByRole('table').first().waitFor();
+  if (input.shots) await screenshot(page, `${input.shots}-4-review`);
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await page.waitForURL(/#\/run\//);
+  return decodeURIComponent(page.url().split('#/run/')[1]);
+}
+
+/** Counts stored samples by question group, read straight from the page's IndexedDB. */
+export function storedSamplesByQuestion(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(
+    () =>
+      new Promise<Record<string, number>>((resolve, reject) => {
+        const open = indexedDB.open('semece');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('samples', 'readonly').objectStore('samples').getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            const counts: Record<string, number> = {};
+            for (const s of all.result as { question?: string }[]) counts[s.question ?? '?'] = (counts[s.question ?? '?'] ?? 0) + 1;
+            db.close();
+            resolve(counts);
+          };
+        };
+      }),
+  );
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium, openPage, screenshot } from './chromium';
+import { startRunThroughWizard } from './run-helpers';
+import { MockProviderServer } from '../mock/provider-server';
+
+const CAPITALS: [string, string, Record<string, number>][] = [
+  ['France', 'Paris', { Paris: 1 }],
+  ['Spain', 'Madrid', { Madrid: 0.8, Barcelona: 0.2 }],
+  ['Italy', 'Rome', { Milan: 0.6, Rome: 0.4 }],
+  ['Japan', 'Tokyo', { Tokyo: 0.9, Kyoto: 0.1 }],
+  ['Canada', 'Ottawa', { Toronto: 0.5, Ottawa: 0.3, Montreal: 0.2 }],
+  ['Australia', 'Canberra', { Sydney: 0.55, Canberra: 0.45 }],
+];
+const CSV = ['id,question,answer', ...CAPITALS.map(([country, city], i) => `c${i + 1},What is the capital of ${country}?,${city}`)].join('\n');
+
+let browser: Browser;
+let mock: MockProviderServer;
+beforeAll(async () => {
+  browser = await launchChromium();
+  mock = await MockProviderServer.start({
+    apiKey: 'mock-key',
+    latencyMs: 10,
+    questions: CAPITALS.map(([country], i) => ({ match: `What is the capital of ${country}?`, id: `c${i + 1}`, answers: CAPITALS[i][2] })),
+  });
+});
+afterAll(async () => {
+  await mock?.close();
+  await browser?.close();
+});
+
+test('from a CSV file through the wizard to a report, then the run is listed on the Runs page — clean and offline', async () => {
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  const appUrl = inject('appUrl');
+  const runId = await startRunThroughWizard(page, appUrl, {
+    file: { name: 'capitals.csv', text: CSV },
+    baseUrl: `${mock.url}/v1`,
+    model: 'gpt-4o-mini',
+    key: 'mock-key',
+    n: 12,
+    concurrency: 4,
+    shots: 'run-wizard',
+  });
+
+  // The live page shows progress, then the link to the report.
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const reportLink = page.getByRole('link', { name: 'Open the report' });
+  await reportLink.waitFor({ timeout: 60_000 });
+  expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('done');
+  expect(await page.getByTestId('samples-done').textContent()).toBe('72 / 72');
+  await screenshot(page, 'run-page-done');
+  // Every question got exactly its 12 samples from the mock (the connection test asked one unmatched question).
+  const served = mock.stats().served;
+  for (let i = 1; i <= CAPITALS.length; i++) expect(served[`c${i}`]).toBe(12);
+
+  await reportLink.click();
+  await page.waitForURL(new RegExp(`#/report/${runId}`));
+  await page.locator('[data-report]').waitFor({ timeout: 20_000 });
+  const headline = page.locator('[data-table="headline"] tbody tr');
+  await headline.first().waitFor();
+  const cells = await headline.first().locator('th, td').allTextContents();
+  expect(cells[0]).toBe('openai/gpt-4o-mini');
+  expect(Number(cells[1])).toBe(CAPITALS.length);
+  await screenshot(page, 'run-report');
+
+  await page.goto(`${appUrl}#/runs`);
+  const row = page.locator(`tr[data-run-id="${runId}"]`);
+  await row.waitFor();
+  expect(await row.locator('.status').textContent()).toBe('done');
+  await page.getByTestId('storage-used').waitFor();
+  await screenshot(page, 'runs-page');
+
+  // (c) nothing left loopback; no console error anywhere on the way.
+  expect(offLoopback).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
