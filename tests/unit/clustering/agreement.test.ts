@@ -52,3 +52,35 @@ describe('agreement between clusterings', () => {
     expect(Number.isNaN(summarizeAgreement([]).meanRandIndex)).toBe(true);
   });
 });
+
+describe('agreement of two clustered runs, by question', () => {
+  test('joined on id; failed, missing and mismatched questions are listed with a reason', async () => {
+    const { agreementByQuestion } = await import('../../../src/clustering/agreement-rows');
+    const judge = [
+      { id: 'q1', n_clusters: 2, cluster_assignments: [0, 0, 0, 1, 1, 1] },
+      { id: 'q2', n_clusters: 1, cluster_assignments: [0, 0] },
+      { id: 'q3', n_clusters: 0, cluster_assignments: [], error: 'indices missing: 1' },
+      { id: 'q4', n_clusters: 1, cluster_assignments: [0, 0, 0] },
+      { id: 'q5', n_clusters: 1, cluster_assignments: [0] },
+    ];
+    const embedding = [
+      { id: 'q2', n_clusters: 1, cluster_assignments: [0, 0] },
+      { id: 'q1', n_clusters: 3, cluster_assignments: [0, 0, 1, 1, 2, 2] },
+      { id: 'q3', n_clusters: 1, cluster_assignments: [0, 0] },
+      { id: 'q4', n_clusters: 1, cluster_assignments: [0, 0] },
+      { id: 'q6', n_clusters: 1, cluster_assignments: [0] },
+    ];
+    const r = agreementByQuestion(judge, embedding);
+    expect(r.questions.map((q) => q.id)).toEqual(['q1', 'q2']);
+    expect(r.questions[0].adjustedRandIndex).toBeCloseTo(0.8 / 3.3, 15);
+    expect(r.questions[1]).toMatchObject({ randIndex: 1, adjustedRandIndex: 1, sameModalClass: true });
+    expect(r.skipped).toEqual([
+      { id: 'q3', reason: 'clustering failed in the first clustering' },
+      { id: 'q4', reason: 'different numbers of samples (3 vs 2)' },
+      { id: 'q5', reason: 'not in the second clustering' },
+      { id: 'q6', reason: 'not in the first clustering' },
+    ]);
+    expect(r.summary.questions).toBe(2);
+    expect(r.summary.sameModalShare).toBe(1);
+  });
+});
