@@ -176,6 +176,7 @@ export function runClassroom(input: ClassroomSettings): ClassroomResult {
     bias1: meanSE(points.map((p) => p.sem1 - p.cStar)),
     bias2: meanSE(points.map((p) => p.sem2 - p.cStar)),
     gap: meanSE(points.map((p) => p.sem1 - p.sem2)),
-    byMargin: biasByMargin(points),
+    // Narrow margin ranges get narrower bins, so a hard-only set still shows a trend.
+    byMargin: biasByMargin(points, settings.marginHigh - settings.marginLow <= 0.2 ? 0.02 : 0.05),
   };
 }
