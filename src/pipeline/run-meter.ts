@@ -56,7 +56,8 @@ export class RunMeter {
     p.requests = {
       done: base.requests.done + sum((c) => c.requests.done),
       failed: base.requests.failed + sum((c) => c.requests.failed),
-      retrying: base.requests.retrying + sum((c) => c.requests.retrying),
+      // A gauge of requests waiting to retry now, not a running total: nothing carries over.
+      retrying: sum((c) => c.requests.retrying),
     };
     p.tokens = { input: base.tokens.input + sum((c) => c.tokens.input), output: base.tokens.output + sum((c) => c.tokens.output) };
     p.cost = base.cost === null || perModel.some((c) => c.cost === null) ? null : base.cost + sum((c) => c.cost ?? 0);

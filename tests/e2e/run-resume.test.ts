@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage, screenshot } from './chromium';
+import { startRunThroughWizard, storedSamplesByQuestion } from './run-helpers';
+import { MockProviderServer } from '../mock/provider-server';
+import { ALL_RETRYABLE_FAULTS } from '../mock/faults';
+import { DEMO_QUESTIONS } from '../../src/demo/questions';
+
+const QUESTIONS = DEMO_QUESTIONS.slice(0, 20);
+const N = 50;
+
+let browser: Browser;
+let mock: MockProviderServer;
+beforeAll(async () => {
+  browser = await launchChromium();
+  mock = await MockProviderServer.start({
+    apiKey: 'mock-key',
+    latencyMs: 30,
+    // Five replies per request at most, so each question takes several requests and the fault rate bites.
+    maxN: { openai: 5 },
+    faults: { probability: 0.2, kinds: ALL_RETRYABLE_FAULTS, slowMs: 300, retryAfterSeconds: 1, seed: 11 },
+    questions: QUESTIONS.map((q) => ({ match: q.question, id: q.id, answers: Object.fromEntries(q.plausible.map((p) => [p.label, p.weight])) })),
+  });
+});
+afterAll(async () => {
+  await mock?.close();
+  await browser?.close();
+});
+
+const servedTotal = () => Object.entries(mock.stats().served).reduce((s, [id, n]) => (id.startsWith('demo-') ? s + n : s), 0);
+const storedTotal = async (page: Page) => Object.values(await storedSamplesByQuestion(page)).reduce((a, b) => a + b, 0);
+
+test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run and resumed: exactly 50 stored per question, none served twice', async () => {
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  const appUrl = inject('appUrl');
+  const runId = await startRunThroughWizard(page, appUrl, { demoCount: QUESTIONS.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: N, concurrency: 8 });
+  await expect.poll(servedTotal, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(300);
+  await screenshot(page, 'run-resume-mid-run');
+
+  // Hold every new request at the mock, then wait until all that was delivered is stored: a reload
+  // now loses only requests that were never answered, so a resumed run must ask for exactly the rest.
+  mock.configure({ latencyMs: 600_000 });
+  let last = -1;
+  await expect
+    .poll(
+      async () => {
+        const served = servedTotal();
+        const settled = served === last && served === (await storedTotal(page));
+        last = served;
+        return settled;
+      },
+      { timeout: 30_000, interval: 500 },
+    )
+    .toBe(true);
+  const beforeReload = servedTotal();
+  expect(beforeReload).toBeLessThan(QUESTIONS.length * N);
+
+  await page.reload();
+  await page.locator('[data-status="interrupted"]').waitFor({ timeout: 15_000 });
+  await screenshot(page, 'run-resume-interrupted');
+  mock.configure({ latencyMs: 30 });
+
+  await page.getByLabel(/^API key for openai/).fill('mock-key');
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 180_000 });
+  await screenshot(page, 'run-resume-done');
+
+  const served = mock.stats().served;
+  for (const q of QUESTIONS) expect(served[q.id], q.id).toBe(N);
+  const stored = await storedSamplesByQuestion(page);
+  expect(Object.keys(stored)).toHaveLength(QUESTIONS.length);
+  expect(Object.values(stored).every((n) => n === N)).toBe(true);
+  expect(mock.stats().faults).not.toEqual({});
+  expect(decodeURIComponent(page.url())).toContain(runId);
+
+  expect(offLoopback).toEqual([]);
+  // Injected faults make Chromium log the failed responses themselves; anything else is an app error.
+  expect(consoleErrors.filter((e) => !/^Failed to load resource|net::ERR_/.test(e))).toEqual([]);
+  await context.close();
+});
