@@ -8,11 +8,14 @@
  * number of samples the client actually received. A client that needs n per question and
  * never requests a cached index ends with served == n; anything above n was served twice.
  */
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type Http2ServerRequest, type Http2ServerResponse, constants as h2, createSecureServer } from 'node:http2';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { type MockQuestion, QuestionIndex, fnv1a, replyText } from './answers.ts';
 import { type FaultConfig, type FaultKind, FaultPicker } from './faults.ts';
+import { type SelfSigned, selfSignedCert } from './tls.ts';
 import { type Api, type MockReply, type OpenAiLogprobEntry, type ParsedRequest, errorReply, parseRequest, presentedKey, routeApi, successBody } from './wire-formats.ts';
+import { MockBatchService } from './batch-service.ts';
 
 export type { MockQuestion } from './answers.ts';
 export type { FaultConfig, FaultKind } from './faults.ts';
@@ -61,6 +64,21 @@ const CORS = {
   'access-control-max-age': '600',
 };
 
+type Req = IncomingMessage | Http2ServerRequest;
+type Res = ServerResponse | Http2ServerResponse;
+
+/** The client went away (or the stream was reset): nothing written now would arrive. */
+function gone(res: Res): boolean {
+  if ('stream' in res && res.stream) return res.stream.destroyed || res.stream.closed;
+  return (res as ServerResponse).destroyed || !!res.socket?.destroyed;
+}
+
+/** A dropped connection; over HTTP/2 only this request's stream, not the others sharing the connection. */
+function drop(req: Req, res: Res): void {
+  if ('stream' in res && res.stream) res.stream.close(h2.NGHTTP2_INTERNAL_ERROR);
+  else req.socket.destroy();
+}
+
 const emptyStats = (): MockStats => ({ requests: 0, preflights: 0, byStatus: {}, faults: {}, served: {}, inFlight: 0, maxInFlight: 0, keyInUrl: 0 });
 
 export class MockProviderServer {
@@ -72,21 +90,31 @@ export class MockProviderServer {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   responder: Responder | undefined;
   url = '';
+  /** The batch endpoints (tests/mock/batch-service.ts), sharing this server's answers and `served` counters. */
+  readonly batches = new MockBatchService({ config: () => this.config, served: () => this.statsValue.served });
+  /** Set when started with `tls: true`: the certificate to trust (HTTP/2 and HTTP/1.1 over TLS). */
+  tls: SelfSigned | undefined;
 
   private constructor(private readonly server: Server) {}
 
-  static async start(config: MockConfig = {}, opts: { port?: number; responder?: Responder } = {}): Promise<MockProviderServer> {
-    const mock = new MockProviderServer(createServer());
-    mock.server.keepAliveTimeout = 30_000;
-    mock.server.on('connection', (s) => {
+  static async start(
+    config: MockConfig = {},
+    opts: { port?: number; responder?: Responder; tls?: boolean } = {},
+  ): Promise<MockProviderServer> {
+    const tls = opts.tls ? selfSignedCert() : undefined;
+    const server: Server = tls ? createSecureServer({ key: tls.key, cert: tls.cert, allowHTTP1: true }) : createServer();
+    const mock = new MockProviderServer(server);
+    mock.tls = tls;
+    if (!tls) (server as ReturnType<typeof createServer>).keepAliveTimeout = 30_000;
+    server.on(tls ? 'secureConnection' : 'connection', (s: Socket) => {
       mock.sockets.add(s);
       s.on('close', () => mock.sockets.delete(s));
     });
-    mock.server.on('request', (req, res) => void mock.handle(req, res));
+    server.on('request', (req: Req, res: Res) => void mock.handle(req, res));
     mock.configure(config);
     mock.responder = opts.responder;
-    await new Promise<void>((resolve) => mock.server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-    mock.url = `http://127.0.0.1:${(mock.server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+    mock.url = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return mock;
   }
 
@@ -121,25 +149,27 @@ export class MockProviderServer {
     });
   }
 
-  private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, counted = true): boolean {
-    if (res.destroyed || res.socket?.destroyed) return false;
+  private send(res: Res, status: number, body: unknown, headers: Record<string, string> = {}, counted = true): boolean {
+    if (gone(res)) return false;
     if (counted) this.statsValue.byStatus[status] = (this.statsValue.byStatus[status] ?? 0) + 1;
     const text = typeof body === 'string' ? body : JSON.stringify(body);
-    res.writeHead(status, { ...CORS, 'content-type': 'application/json', ...headers });
-    res.end(text);
+    // Both response kinds have the same writeHead/end; TypeScript cannot call through the union.
+    (res as ServerResponse).writeHead(status, { ...CORS, 'content-type': 'application/json', ...headers });
+    (res as ServerResponse).end(text);
     return true;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(req: Req, res: Res): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'OPTIONS') {
       this.statsValue.preflights++;
-      res.writeHead(204, CORS);
-      res.end();
+      (res as ServerResponse).writeHead(204, CORS);
+      (res as ServerResponse).end();
       return;
     }
     const raw = await readBody(req);
     if (url.pathname.startsWith('/__mock/')) return this.control(req.method ?? '', url.pathname, raw, res);
+    if (this.batches.handles(req.method ?? '', url.pathname)) return this.batches.handle(req, url, raw, res);
     const route = routeApi(req.method ?? '', url.pathname);
     if (!route) return void this.send(res, 404, { error: { message: `no route ${req.method} ${url.pathname}` } });
     this.statsValue.requests++;
@@ -152,7 +182,7 @@ export class MockProviderServer {
     }
   }
 
-  private async serveApi(api: Api, urlModel: string | undefined, url: URL, req: IncomingMessage, raw: string, res: ServerResponse): Promise<void> {
+  private async serveApi(api: Api, urlModel: string | undefined, url: URL, req: Req, raw: string, res: Res): Promise<void> {
     if (api === 'gemini' && url.searchParams.has('key')) this.statsValue.keyInUrl++;
     const expected = this.config.apiKey;
     const key = presentedKey(api, req.headers) ?? (api === 'gemini' ? url.searchParams.get('key') ?? undefined : undefined);
@@ -193,7 +223,7 @@ export class MockProviderServer {
     await this.reply(api, parsed, fault, req, res);
   }
 
-  private async reply(api: Api, parsed: ParsedRequest, fault: FaultKind | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async reply(api: Api, parsed: ParsedRequest, fault: FaultKind | undefined, req: Req, res: Res): Promise<void> {
     const f = this.config.faults ?? {};
     switch (fault) {
       case 'rate-limit':
@@ -211,11 +241,11 @@ export class MockProviderServer {
         return void this.send(res, e.status, e.body);
       }
       case 'drop':
-        req.socket.destroy();
+        drop(req, res);
         return;
       case 'hang':
         await this.later(f.hangMs ?? 60_000);
-        req.socket.destroy();
+        if (!gone(res)) drop(req, res);
         return;
       case 'malformed':
         return void this.send(res, 200, api === 'gemini' ? '{"candidates": [{"content": ' : '{"choices": [{"index": 0, "mess');
@@ -227,7 +257,7 @@ export class MockProviderServer {
     }
     let n = Math.max(1, Math.min(parsed.n, this.config.maxN?.[api] ?? (api === 'anthropic' ? 1 : 128)));
     if (fault === 'fewer' && n > 1) n = Math.ceil(n / 2);
-    if (res.destroyed || res.socket?.destroyed) return;
+    if (gone(res)) return;
     // Indices are reserved only now, when the reply is about to be delivered.
     const q = this.index.find(parsed.user);
     const qid = q ? (q.id ?? q.match) : `unmatched:${fnv1a(parsed.user).toString(16)}`;
@@ -244,7 +274,7 @@ export class MockProviderServer {
     if (this.send(res, 200, successBody(parsed, replies))) this.statsValue.served[qid] = first + n;
   }
 
-  private control(method: string, path: string, raw: string, res: ServerResponse): void {
+  private control(method: string, path: string, raw: string, res: Res): void {
     if (method === 'GET' && path === '/__mock/stats') return void this.send(res, 200, this.stats(), {}, false);
     if (method === 'POST' && path === '/__mock/config') {
       try {
@@ -262,10 +292,10 @@ export class MockProviderServer {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: Req): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('data', (c: Buffer | string) => chunks.push(Buffer.from(c)));
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', () => resolve(''));
   });

@@ -130,3 +130,39 @@ describe('mock provider server', () => {
     expect((await g3.json()).error.message).toMatch(/Multiple candidates/);
   });
 });
+
+describe('mock over TLS with HTTP/2', () => {
+  it('serves many concurrent requests on one HTTP/2 connection, and drops a single stream on demand', async () => {
+    const { connect } = await import('node:http2');
+    const tlsMock = await MockProviderServer.start(
+      { apiKey: 'k', latencyMs: 50, questions: [{ match: 'Capital of Peru?', id: 'peru', answers: { Lima: 1 } }] },
+      { tls: true },
+    );
+    const session = connect(tlsMock.url, { ca: tlsMock.tls!.cert });
+    const post = (body: object) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const stream = session.request({ ':method': 'POST', ':path': '/v1/chat/completions', authorization: 'Bearer k', 'content-type': 'application/json' });
+        let status = 0;
+        let text = '';
+        stream.on('response', (h) => (status = Number(h[':status'])));
+        stream.on('data', (c: Buffer) => (text += c.toString()));
+        stream.on('end', () => resolve({ status, text }));
+        stream.on('error', reject);
+        stream.end(JSON.stringify(body));
+      });
+    const ask = { model: 'm', messages: [{ role: 'user', content: 'Capital of Peru?' }] };
+    try {
+      const replies = await Promise.all(Array.from({ length: 12 }, () => post(ask)));
+      expect(replies.every((r) => r.status === 200)).toBe(true);
+      expect(tlsMock.stats().served).toEqual({ peru: 12 });
+      tlsMock.configure({ faults: { sequence: ['drop'] } });
+      const [dropped, fine] = await Promise.allSettled([post(ask), post(ask)]);
+      expect(dropped.status).toBe('rejected');
+      expect(fine).toMatchObject({ status: 'fulfilled', value: { status: 200 } });
+      expect(tlsMock.tls!.spki).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    } finally {
+      session.close();
+      await tlsMock.close();
+    }
+  });
+});
