@@ -9,6 +9,7 @@ import { embedReport } from '../../src/export-html/embed';
 import { sampleReport } from '../unit/share/report-fixture';
 import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';
 import type { ReportDocument } from '../../src/formats/report-document';
+import { demoDocument } from './report-fixture';
 
 let browser: Browser;
 const template = () => readFileSync(path.resolve('dist/report-viewer.html'), 'utf8');
@@ -69,6 +70,23 @@ test('the HTML file opens from file:// with the network off and shows the same n
 
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   expect(await page.locator('b[onmouseover], img[onerror]').count()).toBe(0);
+  expect(leaked).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
+
+test('the demo report (computed by the pipeline) as an HTML file shows the same numbers offline', async () => {
+  const doc = demoDocument();
+  const file = path.join(dir, 'demo.html');
+  writeFileSync(file, embedReport(template(), doc));
+  const { context, page, consoleErrors } = await openPage(browser);
+  const leaked = await offline(context);
+  await page.goto(pathToFileURL(file).href);
+  await page.locator('[data-report]').waitFor({ timeout: 15_000 });
+  expect(await page.locator('[data-demo-label]').count()).toBe(1);
+  await expectHeadlineNumbers(page, doc);
+  await expectQuestionRows(page, doc);
+  await screenshot(page, 'export-html-demo');
   expect(leaked).toEqual([]);
   expect(consoleErrors).toEqual([]);
   await context.close();

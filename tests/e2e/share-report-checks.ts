@@ -29,6 +29,14 @@ export async function expectQuestionRows(page: Page, doc: ReportDocument) {
   const rows = page.locator('table[data-table="questions"] tbody tr');
   const model = doc.models[0];
   await expect.poll(() => rows.count()).toBe(Math.min(50, model.questions.length));
+  // Find columns by their header, so the check survives reordered or added columns.
+  const headers = (await page.locator('table[data-table="questions"] thead th').allTextContents()).map((t) => t.trim());
+  const col = (label: string) => {
+    const i = headers.findIndex((h) => h === label || h.startsWith(`${label} `));
+    expect(i, `column ${label} in ${headers.join(' | ')}`).toBeGreaterThanOrEqual(0);
+    return i;
+  };
+  const at = { question: col('Question'), sem1: col('Sem1'), sem2: col('Sem2'), verbalized: col('Verbalized'), margin: col('Margin Δ') };
   const count = await rows.count();
   for (let i = 0; i < count; i++) {
     const row = rows.nth(i);
@@ -36,7 +44,7 @@ export async function expectQuestionRows(page: Page, doc: ReportDocument) {
     const q = model.questions.find((x) => x.id === id)!;
     expect(q, `row ${id} is a question of the report`).toBeDefined();
     const cells = (await row.locator('td').allTextContents()).map((t) => t.trim());
-    expect(cells[1]).toBe(q.question);
-    expect(cells.slice(3, 7)).toEqual([three(q.sem1), three(q.sem2), three(q.verbalized), three(q.margin)]);
+    expect(cells[at.question]).toBe(q.question);
+    expect([cells[at.sem1], cells[at.sem2], cells[at.verbalized], cells[at.margin]]).toEqual([three(q.sem1), three(q.sem2), three(q.verbalized), three(q.margin)]);
   }
 }
