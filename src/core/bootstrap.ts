@@ -111,17 +111,15 @@ export function pairedBootstrap(
   const { sem1, sem2, y, margin } = input;
   const N = Math.min(sem1.length, sem2.length, y.length, margin.length);
   const edges = equalWidthEdges(o.bins);
-  const diff = new Float64Array(N);
   const low = new Uint8Array(N);
   let nLo = 0;
   for (let i = 0; i < N; i++) {
-    diff[i] = sem1[i] - sem2[i];
     if (margin[i] < o.lowMarginThreshold) {
       low[i] = 1;
       nLo++;
     }
   }
-  const kernel = new PairedKernel(prepare(sem1, y, edges, N), prepare(sem2, y, edges, N), diff, low, o.minLowMarginRows);
+  const kernel = new PairedKernel(prepare(sem1, y, edges, N), prepare(sem2, y, edges, N), low, o.minLowMarginRows);
   const ws = new BinnedEceWorkspace(N, edges.length - 1);
   const extra = Object.entries(signals).map(([name, conf]) => ({ name, coded: prepare(conf, y, edges, N) }));
   const rep: PairedReplicate = { dConf: NaN, eceSem1: NaN, eceSem2: NaN, eceSem1Lo: NaN, eceSem2Lo: NaN, nLo: 0 };

@@ -136,3 +136,28 @@ describe('paired bootstrap edge cases', () => {
     );
   });
 });
+
+describe('the fused replicate kernel', () => {
+  it('gives the same bits through its bucket path and its exact two-pass fallback', async () => {
+    const { PairedKernel } = await import('../../../src/core/paired-kernel');
+    const { codeSignal } = await import('../../../src/core/ece');
+    const { equalWidthBinIndex, equalWidthEdges } = await import('../../../src/core/binning');
+    const { defaultRng } = await import('../../../src/core/rng');
+    const edges = equalWidthEdges(10);
+    const code = (c: number[]) => codeSignal(c, input.y, equalWidthBinIndex(c, edges), 10);
+    const low = Uint8Array.from(input.margin, (d) => (d < 1 / Math.sqrt(50) ? 1 : 0));
+    const roomy = new PairedKernel(code(input.sem1), code(input.sem2), low, 30);
+    const tight = new PairedKernel(code(input.sem1), code(input.sem2), low, 30, true);
+    const rng = defaultRng(11);
+    const rows = new Int32Array(input.y.length);
+    const a = { dConf: 0, eceSem1: 0, eceSem2: 0, eceSem1Lo: 0, eceSem2Lo: 0, nLo: 0 };
+    const b = { ...a };
+    for (let r = 0; r < 50; r++) {
+      rng.fillIntegers(0, rows.length, rows);
+      roomy.run(rows, rows.length, a);
+      tight.run(rows, rows.length, b);
+      expect(b).toEqual(a);
+    }
+    expect(Number.isFinite(a.eceSem1Lo)).toBe(true);
+  });
+});
