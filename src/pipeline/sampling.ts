@@ -234,9 +234,11 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
     for (const w of wake.splice(0)) w();
   };
   signal.addEventListener('abort', notify, { once: true });
+  // A paused run must still end when aborted from outside or stopped by a fatal error.
+  const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   const worker = async () => {
     for (;;) {
-      await controller.waitIfPaused();
+      await Promise.race([controller.waitIfPaused(), aborted]);
       if (signal.aborted) return;
       const chunk = takeChunk();
       if (!chunk) {

@@ -146,6 +146,17 @@ describe('runSampling', () => {
     expect(r.progress.samples.done).toBeLessThan(120);
   });
 
+  it('a paused run still ends when its signal aborts', async () => {
+    const controller = new SamplingController();
+    controller.pause();
+    const outer = new AbortController();
+    const running = sampling('openai', new MemorySampleCache(), 3, { controller, signal: outer.signal }).run();
+    await new Promise((r) => setTimeout(r, 50));
+    outer.abort();
+    expect((await running).state).toBe('cancelled');
+    expect(mock.stats().requests).toBe(0);
+  });
+
   it('keeps requests in flight within the concurrency limit', async () => {
     mock.configure({ latencyMs: 20 });
     const r = await sampling('anthropic', new MemorySampleCache(), 4, {}, { concurrency: 3 }).run();
