@@ -7,9 +7,11 @@
  * stays in step with Vite 8 / Rolldown without another dependency.
  */
 import path from 'node:path';
-import { build, type Plugin } from 'vite';
+import { build, type InlineConfig, type Plugin, type Rolldown } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VIEWER_TEMPLATE_FILE } from './template-file.ts';
+
+type RolldownOutput = Rolldown.RolldownOutput;
 
 /** Text that must not end or confuse the inline element it is placed in. */
 function inlineSafeJs(code: string): string {
@@ -55,39 +57,65 @@ export function inlineIntoHtml(outName: string): Plugin {
   };
 }
 
-/** Added to the app's plugins: builds the offline viewer template into the same outDir. */
+function viewerBuildConfig(root: string, outDir: string, write: boolean): InlineConfig {
+  return {
+    configFile: false,
+    root,
+    base: './',
+    logLevel: 'warn',
+    plugins: [svelte(), inlineIntoHtml(VIEWER_TEMPLATE_FILE)],
+    build: {
+      outDir,
+      write,
+      emptyOutDir: false,
+      target: 'es2022',
+      sourcemap: false,
+      assetsInlineLimit: Number.MAX_SAFE_INTEGER,
+      cssCodeSplit: false,
+      modulePreload: false,
+      copyPublicDir: false,
+      rolldownOptions: {
+        input: path.resolve(root, 'src/export-html/viewer.html'),
+        output: { codeSplitting: false },
+      },
+    },
+  };
+}
+
+/**
+ * Added to the app's plugins: builds the offline viewer template into the same outDir after the
+ * app's build, and under the dev server (npm start) builds it in memory when it is requested.
+ */
 export function offlineReport(): Plugin {
   let root = process.cwd();
   let outDir = 'dist';
+  let serving = false;
   return {
     name: 'semece-offline-report',
-    apply: 'build',
     configResolved(config) {
+      serving = config.command === 'serve';
       root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    async closeBundle() {
-      await build({
-        configFile: false,
-        root,
-        base: './',
-        logLevel: 'warn',
-        plugins: [svelte(), inlineIntoHtml(VIEWER_TEMPLATE_FILE)],
-        build: {
-          outDir,
-          emptyOutDir: false,
-          target: 'es2022',
-          sourcemap: false,
-          assetsInlineLimit: Number.MAX_SAFE_INTEGER,
-          cssCodeSplit: false,
-          modulePreload: false,
-          copyPublicDir: false,
-          rolldownOptions: {
-            input: path.resolve(root, 'src/export-html/viewer.html'),
-            output: { codeSplitting: false },
-          },
-        },
+    configureServer(server) {
+      server.middlewares.use(async (req, res, next) => {
+        if (!req.url || path.basename(req.url.split('?')[0]) !== VIEWER_TEMPLATE_FILE) return next();
+        try {
+          const result = (await build(viewerBuildConfig(root, outDir, false))) as RolldownOutput | RolldownOutput[];
+          const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => r.output);
+          const page = outputs.find((f) => f.fileName === VIEWER_TEMPLATE_FILE);
+          if (!page || page.type !== 'asset') throw new Error('the viewer build emitted no page');
+          res.setHeader('Content-Type', 'text/html; charset=utf-8');
+          res.end(String(page.source));
+        } catch (e) {
+          next(e);
+        }
       });
+    },
+    async closeBundle() {
+      // The dev server also calls closeBundle when it shuts down: nothing to build then.
+      if (serving) return;
+      await build(viewerBuildConfig(root, outDir, true));
     },
   };
 }
