@@ -15,7 +15,7 @@
  * a replicate allocates nothing. ECE bin means stay bit-exact (pairwise sums in row order).
  */
 import { equalWidthBinIndex, equalWidthEdges } from './binning';
-import { BinnedEceWorkspace, codeSignal, identityRows, type CodedSignal } from './ece';
+import { BinnedEceWorkspace, codeSignal, identityRows, type CodedSignal } from './ece-workspace';
 import { PairedKernel, type PairedReplicate } from './paired-kernel';
 import { percentiles } from './percentile';
 import { defaultRng } from './rng';
@@ -121,7 +121,16 @@ export function pairedBootstrap(
   }
   const kernel = new PairedKernel(prepare(sem1, y, edges, N), prepare(sem2, y, edges, N), low, o.minLowMarginRows);
   const ws = new BinnedEceWorkspace(N, edges.length - 1);
-  const extra = Object.entries(signals).map(([name, conf]) => ({ name, coded: prepare(conf, y, edges, N) }));
+  // A signal passed as the very array given for Sem1 or Sem2 reuses the kernel's ECE of each
+  // replicate (the same bits, computed once); any other signal gets its own ECE per replicate.
+  const sameAs = (conf: ArrayLike<number>) => (conf === sem1 ? 'sem1' : conf === sem2 ? 'sem2' : null);
+  const extra = Object.entries(signals).map(([name, conf]) => ({
+    name,
+    reuse: sameAs(conf),
+    coded: sameAs(conf) ? null : prepare(conf, y, edges, N),
+  }));
+  const eceOfExtra = (s: (typeof extra)[number], rows: Int32Array) =>
+    s.reuse === 'sem1' ? rep.eceSem1 : s.reuse === 'sem2' ? rep.eceSem2 : ws.ece(s.coded!, rows, N);
   const rep: PairedReplicate = { dConf: NaN, eceSem1: NaN, eceSem2: NaN, eceSem1Lo: NaN, eceSem2Lo: NaN, nLo: 0 };
 
   const all = identityRows(N);
@@ -130,7 +139,7 @@ export function pairedBootstrap(
     dConf: rep.dConf,
     dEce: rep.eceSem1 - rep.eceSem2,
     dEceLo: rep.eceSem1Lo - rep.eceSem2Lo,
-    ece: extra.map((s) => ws.ece(s.coded, all, N)),
+    ece: extra.map((s) => eceOfExtra(s, all)),
   };
 
   const B = N > 0 ? o.B : 0;
@@ -143,7 +152,7 @@ export function pairedBootstrap(
     dConf[b] = rep.dConf;
     dEce[b] = rep.eceSem1 - rep.eceSem2;
     dEceLo[b] = rep.eceSem1Lo - rep.eceSem2Lo;
-    for (let k = 0; k < extra.length; k++) eceReps[k][b] = ws.ece(extra[k].coded, rows, N);
+    for (let k = 0; k < extra.length; k++) eceReps[k][b] = eceOfExtra(extra[k], rows);
   });
 
   const eceIntervals: Record<string, Interval> = {};

@@ -14,7 +14,7 @@
  * resampling noise, so no counting pass is needed; in the (≈1e-15) event a bucket fills up the
  * replicate is redone with an exact two-pass counting sort, so the result never depends on it.
  */
-import { eceOfGathered, startCursors, type CodedSignal } from './ece';
+import { Buckets, eceOfGathered, startCursors, type CodedSignal } from './ece-workspace';
 import { pairwiseSum } from './pairwise';
 
 export interface PairedReplicate {
@@ -25,49 +25,6 @@ export interface PairedReplicate {
   eceSem1Lo: number;
   eceSem2Lo: number;
   nLo: number;
-}
-
-/** Per-bin regions of one array, each with room for the bin's expected count plus slack. */
-class Buckets {
-  readonly values: Float64Array;
-  readonly start: Int32Array;
-  readonly end: Int32Array;
-  readonly cursor: Int32Array;
-  readonly ones: Int32Array;
-
-  constructor(counts: ArrayLike<number>, tight: boolean) {
-    const L = counts.length;
-    this.start = new Int32Array(L);
-    this.end = new Int32Array(L);
-    this.cursor = new Int32Array(L);
-    this.ones = new Int32Array(L);
-    let at = 0;
-    for (let b = 0; b < L; b++) {
-      this.start[b] = at;
-      at += tight ? counts[b] : counts[b] + Math.ceil(8 * Math.sqrt(counts[b])) + 16;
-      this.end[b] = at;
-    }
-    this.values = new Float64Array(Math.max(1, at));
-  }
-
-  reset(): void {
-    this.cursor.set(this.start);
-    this.ones.fill(0);
-  }
-
-  /** Σ over non-empty bins, in order, of (|bin|/m)·|accuracy − pairwise mean confidence|. */
-  ece(m: number): number {
-    if (m <= 0) return NaN;
-    const { values, start, cursor, ones } = this;
-    let ece = 0;
-    for (let b = 0; b < start.length; b++) {
-      const n = cursor[b] - start[b];
-      if (n === 0) continue;
-      const meanConf = pairwiseSum(values, start[b], cursor[b]) / n;
-      ece += (n / m) * Math.abs(ones[b] / n - meanConf);
-    }
-    return ece;
-  }
 }
 
 export class PairedKernel {

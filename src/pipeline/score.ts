@@ -122,10 +122,13 @@ export function modelMetrics(
   const metricsBySignal: ModelMetrics['signals'] = {};
   for (const s of signals) metricsBySignal[s] = signalMetrics(conf[s], y, { bins, smooth: options.smooth });
 
+  // The same arrays as in `conf`, so the bootstrap reuses its Sem1/Sem2 ECEs for their intervals.
+  const sem1 = conf.sem1 ?? Float64Array.from(questions, (q) => q.sem1);
+  const sem2 = conf.sem2 ?? Float64Array.from(questions, (q) => q.sem2);
   const { bootstrap, eceIntervals } = pairedBootstrap(
     {
-      sem1: Float64Array.from(questions, (q) => q.sem1),
-      sem2: Float64Array.from(questions, (q) => q.sem2),
+      sem1,
+      sem2,
       y,
       margin: Float64Array.from(questions, (q) => q.margin),
     },

@@ -110,6 +110,9 @@ describe('paired bootstrap edge cases', () => {
     const combined = pairedBootstrap(input, {}, signals).eceIntervals;
     const alone = eceIntervals(signals, input.y);
     expect(alone).toEqual(combined);
+    // Copies are not recognised as Sem1/Sem2, so they take the general path: same bits.
+    const copies = pairedBootstrap(input, {}, { sem1: [...input.sem1], sem2: [...input.sem2] }).eceIntervals;
+    expect(copies).toEqual(combined);
     expect(alone.sem1[0]).toBe(eceEqualWidth(input.sem1, input.y));
     expect(alone.sem1[1]).toBeLessThanOrEqual(alone.sem1[2]);
   });
@@ -159,5 +162,29 @@ describe('the fused replicate kernel', () => {
       expect(b).toEqual(a);
     }
     expect(Number.isFinite(a.eceSem1Lo)).toBe(true);
+  });
+});
+
+describe('BinnedEceWorkspace', () => {
+  it('equals eceEqualWidth on any row subset, through buckets or the two-pass fallback', async () => {
+    const { BinnedEceWorkspace, codeSignal } = await import('../../../src/core/ece-workspace');
+    const { equalWidthBinIndex, equalWidthEdges } = await import('../../../src/core/binning');
+    const edges = equalWidthEdges(10);
+    const signal = codeSignal(input.sem2, input.y, equalWidthBinIndex(input.sem2, edges), 10);
+    const ws = new BinnedEceWorkspace(input.y.length, 10);
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: input.y.length - 1 }), { minLength: 1, maxLength: input.y.length }),
+        (picked) => {
+          const rows = Int32Array.from(picked);
+          const direct = eceEqualWidth(picked.map((r) => input.sem2[r]), picked.map((r) => input.y[r]));
+          expect(ws.ece(signal, rows, rows.length)).toBe(direct);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // One row repeated N times overflows its bin's bucket: the fallback must give the same bits.
+    const same = new Int32Array(input.y.length).fill(5);
+    expect(ws.ece(signal, same, same.length)).toBe(eceEqualWidth(Array(same.length).fill(input.sem2[5]), Array(same.length).fill(input.y[5])));
   });
 });
