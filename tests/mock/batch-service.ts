@@ -11,7 +11,11 @@
  * test can check that no sample was ever paid for twice. Faults: items failing by id or every k-th,
  * a batch expiring after its first K items (the rest "expired"), a batch refused whole.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** The parts of a request and response used here: HTTP/1.1 and HTTP/2 objects both fit. */
+type BatchReq = { method?: string; headers: IncomingHttpHeaders };
+type BatchRes = { destroyed: boolean; writeHead(status: number, headers: Record<string, string>): unknown; end(text: string): unknown };
 import { QuestionIndex, fnv1a, replyText, type MockQuestion } from './answers.ts';
 import { type Api, errorReply, parseRequest, presentedKey, successBody } from './wire-formats.ts';
 
@@ -102,13 +106,13 @@ export class MockBatchService {
     return undefined;
   }
 
-  private send(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
+  private send(res: BatchRes, status: number, body: unknown, type = 'application/json'): void {
     if (res.destroyed) return;
     res.writeHead(status, { ...CORS, 'content-type': type });
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   }
 
-  async handle(req: IncomingMessage, url: URL, raw: string, res: ServerResponse): Promise<void> {
+  async handle(req: BatchReq, url: URL, raw: string, res: BatchRes): Promise<void> {
     const r = this.route(req.method ?? '', url.pathname)!;
     const expected = this.host.config().apiKey;
     const key = presentedKey(r.api, req.headers);
@@ -118,7 +122,7 @@ export class MockBatchService {
     }
     try {
       if (r.api === 'openai') return await this.openai(r.name, r.arg, req, raw, res);
-      if (r.api === 'anthropic') return this.anthropic(r.name, r.arg, url, raw, res);
+      if (r.api === 'anthropic') return this.anthropic(r.name, r.arg, String(req.headers.host ?? url.host), raw, res);
       return this.gemini(r.name, r.arg, raw, res);
     } catch (e) {
       const err = errorReply(r.api, 'bad-request', (e as Error).message);
@@ -127,7 +131,7 @@ export class MockBatchService {
   }
 
   // ---- OpenAI ----
-  private async openai(name: string, arg: string | undefined, req: IncomingMessage, raw: string, res: ServerResponse): Promise<void> {
+  private async openai(name: string, arg: string | undefined, req: BatchReq, raw: string, res: BatchRes): Promise<void> {
     if (name === 'upload') {
       const form = await new Response(raw, { headers: { 'content-type': String(req.headers['content-type'] ?? '') } }).formData();
       const file = form.get('file');
@@ -178,13 +182,13 @@ export class MockBatchService {
   }
 
   // ---- Anthropic ----
-  private anthropic(name: string, arg: string | undefined, url: URL, raw: string, res: ServerResponse): void {
+  private anthropic(name: string, arg: string | undefined, host: string, raw: string, res: BatchRes): void {
     if (name === 'create') {
       const body = JSON.parse(raw) as { requests?: { custom_id: string; params: Record<string, unknown> }[] };
       if (!Array.isArray(body.requests) || body.requests.length === 0) throw new Error('requests: at least one request is required');
       if (this.cfg.rejectBatch) throw new Error(this.cfg.rejectBatch);
       const b = this.newBatch('anthropic', String(body.requests[0].params.model ?? ''), body.requests.map((r) => ({ id: r.custom_id, body: r.params })));
-      return this.send(res, 200, this.anthropicView(b, url));
+      return this.send(res, 200, this.anthropicView(b, host));
     }
     const b = this.batches.get(arg!);
     if (!b || b.api !== 'anthropic') return this.send(res, 404, errorReply('anthropic', 'not-found', `No batch ${arg}`).body);
@@ -193,21 +197,21 @@ export class MockBatchService {
       return this.send(res, 200, b.results.map((r) => JSON.stringify(r.line)).join('\n') + '\n', 'application/x-jsonl');
     }
     this.poll(b);
-    this.send(res, 200, this.anthropicView(b, url));
+    this.send(res, 200, this.anthropicView(b, host));
   }
 
-  private anthropicView(b: MockBatch, url: URL): Record<string, unknown> {
+  private anthropicView(b: MockBatch, host: string): Record<string, unknown> {
     const count = (t: string) => b.results.filter((r) => (r.line.result as { type: string }).type === t).length;
     const ended = b.state !== 'pending';
     return {
       id: b.id, type: 'message_batch', processing_status: ended ? 'ended' : 'in_progress',
       request_counts: { processing: ended ? 0 : b.items.length, succeeded: count('succeeded'), errored: count('errored'), canceled: count('canceled'), expired: count('expired') },
-      results_url: ended ? `http://${url.host}/v1/messages/batches/${b.id}/results` : null,
+      results_url: ended ? `http://${host}/v1/messages/batches/${b.id}/results` : null,
     };
   }
 
   // ---- Gemini ----
-  private gemini(name: string, arg: string | undefined, raw: string, res: ServerResponse): void {
+  private gemini(name: string, arg: string | undefined, raw: string, res: BatchRes): void {
     if (name === 'create') {
       const body = JSON.parse(raw) as { batch?: { display_name?: string; input_config?: { requests?: { requests?: { request: Record<string, unknown>; metadata?: { key?: string } }[] } } } };
       const reqs = body.batch?.input_config?.requests?.requests;
