@@ -16,7 +16,6 @@ import { type FaultConfig, type FaultKind, FaultPicker } from './faults.ts';
 import { type SelfSigned, selfSignedCert } from './tls.ts';
 import { type Api, type MockReply, type OpenAiLogprobEntry, type ParsedRequest, errorReply, parseRequest, presentedKey, routeApi, successBody } from './wire-formats.ts';
 import { MockBatchService } from './batch-service.ts';
-import { MockBatchService } from './batch-service.ts';
 
 export type { MockQuestion } from './answers.ts';
 export type { FaultConfig, FaultKind } from './faults.ts';
@@ -91,8 +90,6 @@ export class MockProviderServer {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   responder: Responder | undefined;
   url = '';
-  /** The batch endpoints (tests/mock/batch-service.ts), sharing this server's answers and `served` counters. */
-  readonly batches = new MockBatchService({ config: () => this.config, served: () => this.statsValue.served });
   /** The batch endpoints (tests/mock/batch-service.ts), sharing this server's answers and `served` counters. */
   readonly batches = new MockBatchService({ config: () => this.config, served: () => this.statsValue.served });
   /** Set when started with `tls: true`: the certificate to trust (HTTP/2 and HTTP/1.1 over TLS). */
@@ -172,7 +169,6 @@ export class MockProviderServer {
     }
     const raw = await readBody(req);
     if (url.pathname.startsWith('/__mock/')) return this.control(req.method ?? '', url.pathname, raw, res);
-    if (this.batches.handles(req.method ?? '', url.pathname)) return this.batches.handle(req, url, raw, res);
     if (this.batches.handles(req.method ?? '', url.pathname)) return this.batches.handle(req, url, raw, res);
     const route = routeApi(req.method ?? '', url.pathname);
     if (!route) return void this.send(res, 404, { error: { message: `no route ${req.method} ${url.pathname}` } });
