@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
-import { makeShareLink, reduceReport } from '../../src/share/codec';
+import { SHARE_ROUTE, encodePayload, makeShareLink, reduceReport } from '../../src/share/codec';
 import { parseReport } from '../../src/formats/report-schema';
 import { sampleReport } from '../unit/share/report-fixture';
 import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';
@@ -66,8 +66,9 @@ test('"Keep a copy" stores the report in this browser and the copy shows the sam
   await kept.waitFor({ timeout: 10_000 });
   await kept.locator('a').click();
   await page.waitForURL(/#\/report\/shared-/);
+  // The saved-report page replaces the shared one (its banner goes) once the store has answered.
+  await page.locator('[data-shared-banner]').waitFor({ state: 'detached', timeout: 10_000 });
   await page.locator('[data-report]').waitFor({ timeout: 10_000 });
-  expect(await page.locator('[data-shared-banner]').count()).toBe(0);
   await expectHeadlineNumbers(page, reduceReport(doc, link.value.detail));
   expect(consoleErrors).toEqual([]);
   await context.close();
@@ -121,6 +122,27 @@ test('a damaged link shows a clear message', async () => {
   await alert.waitFor({ timeout: 10_000 });
   expect(await alert.textContent()).toMatch(/cannot be opened/);
   await screenshot(page, 'share-link-damaged');
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
+
+test('a summary-only link (rows did not fit) opens, says so, and every view copes with no rows', async () => {
+  const doc = sampleReport({ questions: 40 });
+  // A limit that the summary just meets and the rows exceed.
+  const limit = inject('appUrl').length + SHARE_ROUTE.length + encodePayload(doc, 'summary').length;
+  const summaryOnly = makeShareLink(doc, inject('appUrl'), limit);
+  expect(summaryOnly.ok && summaryOnly.value.detail).toBe('summary');
+  if (!summaryOnly.ok) return;
+  const { context, page, consoleErrors } = await openPage(browser);
+  await page.goto(summaryOnly.value.url);
+  await page.locator('[data-shared-banner]').waitFor({ timeout: 10_000 });
+  expect(await page.locator('[data-shared-banner]').textContent()).toContain('summary only');
+  await expectHeadlineNumbers(page, doc);
+  for (const view of ['difficulty', 'questions', 'calibration']) {
+    await page.locator(`[data-view="${view}"]`).click();
+    await page.locator(`[data-view="${view}"][aria-selected="true"]`).waitFor();
+  }
+  await screenshot(page, 'share-link-summary');
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
