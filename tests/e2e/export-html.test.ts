@@ -58,6 +58,13 @@ test('the HTML file opens from file:// with the network off and shows the same n
   expect(await page.locator('.report-head h1').textContent()).toBe(doc.title);
   await expectHeadlineNumbers(page, doc);
   await screenshot(page, 'export-html-offline');
+
+  // Chart export works inside the file too (its Content-Security-Policy allows blob: images).
+  for (const kind of ['svg', 'png']) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-export="${kind}"]`).first().click()]);
+    expect(download.suggestedFilename().endsWith(`.${kind}`)).toBe(true);
+    expect(await download.failure()).toBeNull();
+  }
   await expectQuestionRows(page, doc);
 
   // The drill-down works offline too, and hostile text stays text.
