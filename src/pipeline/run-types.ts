@@ -24,7 +24,8 @@ export interface SamplingSpec {
 export type ClusteringSpec =
   | { method: 'exact' }
   | { method: 'judge'; judge: ModelSpec; prompt?: { system: string; user: string } }
-  | { method: 'embedding'; model: string; threshold: number };
+  /** `allowRemote`: fetch the model from the Hugging Face hub when the app does not ship it. */
+  | { method: 'embedding'; model: string; threshold: number; allowRemote?: boolean };
 
 export type GradingSpec = { method: 'alias' } | { method: 'judge'; judge: ModelSpec; prompt?: { system: string; user: string } };
 

@@ -20,7 +20,7 @@ import type { RunnerStages } from './runner-stages';
 export interface StageOptions {
   score: RunnerStages['score'];
   /** Text → vectors for the embedding clusterer (the embedding worker in the browser). */
-  embedder?: (model: string) => Embedder;
+  embedder?: (spec: { model: string; allowRemote: boolean }) => Embedder;
   embeddingCache?: EmbeddingCache;
 }
 
@@ -34,7 +34,7 @@ export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: Stage
       if (!options.embedder) {
         return { method: 'embedding', cluster: async () => ({ ok: false, error: { kind: 'unavailable', message: 'Embeddings cannot be computed here; choose exact match or the judge.' } }) };
       }
-      return createEmbeddingClusterer({ embedder: options.embedder(spec.model), threshold: spec.threshold, cache: options.embeddingCache });
+      return createEmbeddingClusterer({ embedder: options.embedder({ model: spec.model, allowRemote: spec.allowRemote ?? false }), threshold: spec.threshold, cache: options.embeddingCache });
   }
 }
 

@@ -16,6 +16,7 @@ function worker(): Comlink.Remote<RunWorkerApi> {
     registerErrorTransfer();
     const w = new Worker(new URL('../workers/run.worker.ts', import.meta.url), { type: 'module', name: 'semece-run' });
     remote = Comlink.wrap<RunWorkerApi>(w);
+    void remote.setAppBase(document.baseURI);
   }
   return remote;
 }

@@ -44,6 +44,8 @@ export interface RunWorkerApi {
   /** Sends one cheap request to the model; the key goes to this model's provider only. */
   testConnection(model: ModelSpec, apiKey: string | undefined): Promise<Result<ConnectionCheck>>;
   setPrices(prices: PriceTable): Promise<Result<true>>;
+  /** The page's base URL, where the app's own files (e.g. models/) are served. */
+  setAppBase(url: string): Promise<Result<true>>;
 }
 
 /** Minimum ms between two progress posts of one run (the last update always arrives). */

@@ -12,11 +12,19 @@ import type { Result } from '../pipeline/types';
 import type { Stores } from '../store';
 import type { ConnectionCheck } from './protocol';
 import { errorInfo } from './transfer';
+import { createEmbeddingClient, type EmbeddingClient } from './embedding-client';
 
 /** The stages a run uses in the worker. */
-export function runnerStages(stores: Stores): RunnerStages {
+export function runnerStages(stores: Stores, appBase: string): RunnerStages {
+  const embedders = new Map<string, EmbeddingClient>();
   return realStages({
     embeddingCache: stores.embeddings,
+    // One embedding worker per model, created on first use and kept for the worker's lifetime.
+    embedder: ({ model, allowRemote }) => {
+      const id = `${model}|${allowRemote}`;
+      if (!embedders.has(id)) embedders.set(id, createEmbeddingClient({ model, allowRemoteModels: allowRemote, localModelUrl: new URL('models/', appBase).href }));
+      return embedders.get(id)!;
+    },
     score: (input) => scoreRun(input),
   });
 }

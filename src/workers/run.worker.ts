@@ -25,6 +25,8 @@ interface Job {
 const jobs = new Map<string, Job>();
 let storesPromise: Promise<Stores> | undefined;
 let prices: PriceTable | undefined;
+// Until the page says otherwise: the folder above the worker's own bundle (assets/).
+let appBase = new URL('../', self.location.href).href;
 
 const stores = () => (storesPromise ??= openStores());
 const fail = (e: unknown, where: string) => ({ ok: false as const, error: errorInfo(e, where) });
@@ -51,7 +53,7 @@ async function launch(runId: string, keys: RunKeys, onProgress?: ProgressListene
   const controller = new AbortController();
   const job: Job = { controller, listeners: new Set(onProgress ? [onProgress] : []), done: undefined as never };
   const throttled = throttle((run: RunRecord) => post(job, toUpdate(structuredClone(run))), PROGRESS_INTERVAL_MS);
-  job.done = executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s), prices, onProgress: (_p, run) => throttled(run) }, controller.signal)
+  job.done = executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (_p, run) => throttled(run) }, controller.signal)
     .catch(async (e) => {
       const run = (await s.runs.getRun(runId))!;
       const failed: RunRecord = { ...run, status: 'failed', error: errorInfo(e, 'run worker') };
@@ -144,6 +146,10 @@ const api: RunWorkerApi = {
     return { ok: true, value: true };
   },
   testConnection: (model, apiKey) => checkConnection(model, apiKey),
+  async setAppBase(url) {
+    appBase = url;
+    return { ok: true, value: true };
+  },
   async setPrices(table) {
     prices = table;
     await (await stores()).settings.setPriceTable(table);

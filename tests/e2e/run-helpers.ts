@@ -11,6 +11,8 @@ export interface WizardInput {
   key: string;
   n: number;
   concurrency: number;
+  /** Group answers with this embedding model instead of exact match. */
+  embeddingModel?: string;
   /** Prefix for screenshots of each step; none when absent. */
   shots?: string;
 }
@@ -43,6 +45,10 @@ export async function startRunThroughWizard(page: Page, appUrl: string, input: W
 
   await page.getByLabel('Samples per question (n)').fill(String(input.n));
   await page.getByLabel('Requests at once (per model)').fill(String(input.concurrency));
+  if (input.embeddingModel) {
+    await page.getByLabel(/^Embeddings/).check();
+    await page.getByLabel('Embedding model').fill(input.embeddingModel);
+  }
   if (input.shots) await screenshot(page, `${input.shots}-3-settings`);
   await next(page);
 

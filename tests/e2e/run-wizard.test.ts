@@ -75,3 +75,29 @@ test('from a CSV file through the wizard to a report, then the run is listed on 
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
+
+test('a run whose answers are grouped by the in-browser embedding model ends with a report', async () => {
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  await startRunThroughWizard(page, inject('appUrl'), {
+    file: { name: 'capitals.csv', text: CSV },
+    baseUrl: `${mock.url}/v1`,
+    model: 'gpt-4o-mini',
+    key: 'mock-key',
+    n: 6,
+    concurrency: 4,
+    embeddingModel: 'tiny-embedder',
+  });
+  await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 90_000 });
+  expect(await page.locator('.stages li:nth-child(3) .count').textContent()).toBe(`${CAPITALS.length} / ${CAPITALS.length}`);
+  await screenshot(page, 'run-embedding-done');
+  // Every question was clustered (none excluded): the report counts all of them.
+  await page.getByRole('link', { name: 'Open the report' }).click();
+  const headline = page.locator('[data-table="headline"] tbody tr').first();
+  await headline.waitFor({ timeout: 20_000 });
+  const cells = await headline.locator('th, td').allTextContents();
+  expect(Number(cells[1])).toBe(CAPITALS.length);
+  expect(Number(cells[2])).toBe(0);
+  expect(offLoopback).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});

@@ -3,6 +3,8 @@
  * components. `toSpec()` turns it into a RunSpec (no keys); `problems()` says, in words, what
  * still stops each step from going on.
  */
+import { DEFAULT_SIMILARITY_THRESHOLD } from '../../clustering/agglomerative';
+import { DEFAULT_EMBEDDING_MODEL } from '../../clustering/embedding-models';
 import { demoDataset } from '../../demo/questions';
 import { previewDataset, readDataset, type ColumnMapping, type DatasetPreview, type SkippedRow } from '../../formats/datasets';
 import { getPreset, PRESETS } from '../../providers/presets';
@@ -48,8 +50,9 @@ export class RunDraft {
   sampling = $state<SamplingSpec>({ n: 50, temperature: 1, topP: 1, maxTokens: 512, prompt: DEFAULT_GENERATION_PROMPT, concurrency: 8 });
   clusteringMethod = $state<ClusteringSpec['method']>('exact');
   clusteringJudge = $state<ModelDraft>(modelDraft());
-  embeddingModel = $state('Xenova/all-MiniLM-L6-v2');
-  embeddingThreshold = $state(0.85);
+  embeddingModel = $state(DEFAULT_EMBEDDING_MODEL);
+  embeddingThreshold = $state(DEFAULT_SIMILARITY_THRESHOLD);
+  embeddingAllowRemote = $state(false);
   gradingMethod = $state<GradingSpec['method']>('alias');
   gradingJudge = $state<ModelDraft>(modelDraft());
 
@@ -100,7 +103,7 @@ export class RunDraft {
       this.clusteringMethod === 'judge'
         ? { method: 'judge', judge: toModelSpec(this.clusteringJudge, c) }
         : this.clusteringMethod === 'embedding'
-          ? { method: 'embedding', model: this.embeddingModel.trim(), threshold: this.embeddingThreshold }
+          ? { method: 'embedding', model: this.embeddingModel.trim(), threshold: this.embeddingThreshold, allowRemote: this.embeddingAllowRemote }
           : { method: 'exact' };
     const grading: GradingSpec = this.gradingMethod === 'judge' ? { method: 'judge', judge: toModelSpec(this.gradingJudge, c) } : { method: 'alias' };
     const models = this.models.map((m) => toModelSpec(m, c));
