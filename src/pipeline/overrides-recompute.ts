@@ -17,8 +17,11 @@ export function recomputeMetrics(model: ModelReport, settings: ReportDocument['s
   );
 }
 
-/** The document with question `questionId` of model `modelIndex` graded `grade` by hand. */
-export function applyGradeOverride(doc: ReportDocument, modelIndex: number, questionId: string, grade: Grade): Result<ReportDocument> {
+/**
+ * The document with question `questionId` of model `modelIndex` graded `grade` by hand, metrics
+ * not yet recomputed (the caller recomputes them, e.g. off the main thread for large reports).
+ */
+export function withGradeOverride(doc: ReportDocument, modelIndex: number, questionId: string, grade: Grade): Result<ReportDocument> {
   const model = doc.models[modelIndex];
   if (!model) {
     return { ok: false, error: { kind: 'override', message: `There is no model number ${modelIndex + 1} in this report.`, where: 'models' } };
@@ -29,8 +32,21 @@ export function applyGradeOverride(doc: ReportDocument, modelIndex: number, ques
   }
   const questions = model.questions.slice();
   questions[at] = { ...questions[at], grade, correct: grade === 'CORRECT' ? 1 : 0, overridden: true };
-  const changed: ModelReport = { ...model, questions };
   const models = doc.models.slice();
-  models[modelIndex] = { ...changed, metrics: recomputeMetrics(changed, doc.settings) };
+  models[modelIndex] = { ...model, questions };
   return { ok: true, value: { ...doc, models } };
+}
+
+/** The document with the model's metrics replaced. */
+export function withMetrics(doc: ReportDocument, modelIndex: number, metrics: ModelReport['metrics']): ReportDocument {
+  const models = doc.models.slice();
+  models[modelIndex] = { ...models[modelIndex], metrics };
+  return { ...doc, models };
+}
+
+/** The override and the recomputed metrics in one synchronous step. */
+export function applyGradeOverride(doc: ReportDocument, modelIndex: number, questionId: string, grade: Grade): Result<ReportDocument> {
+  const changed = withGradeOverride(doc, modelIndex, questionId, grade);
+  if (!changed.ok) return changed;
+  return { ok: true, value: withMetrics(changed.value, modelIndex, recomputeMetrics(changed.value.models[modelIndex], doc.settings)) };
 }

@@ -15,6 +15,8 @@ afterAll(async () => {
 test('overriding a grade in the drill-down changes the ECE shown to the value recomputed from the document', async () => {
   const doc = demoDocument();
   const { page, context, consoleErrors } = await openHome(browser, inject('appUrl'));
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
   const shownEce = () => page.locator('[data-table="headline"] tbody tr').first().locator('td[data-ece="sem1"]').getAttribute('data-value');
   expect(Number(await shownEce())).toBe(doc.models[0].metrics.signals.sem1!.ece);
 
@@ -41,6 +43,8 @@ test('overriding a grade in the drill-down changes the ECE shown to the value re
   expect(want).not.toBe(doc.models[0].metrics.signals.sem1!.ece);
   await expect.poll(async () => Number(await shownEce())).toBe(want);
   expect(await drill.locator('[data-overridden]').count()).toBe(1);
+  // The recompute ran off the main thread.
+  expect(workers.some((u) => u.includes('recompute.worker'))).toBe(true);
   expect(await page.locator(`tr[data-id="${target.id}"] .grade`).textContent()).toContain('CORRECT');
   await screenshot(page, 'report-override');
   expect(consoleErrors).toEqual([]);

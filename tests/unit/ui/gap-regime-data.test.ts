@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { quantileSorted } from 'd3-array';
 import { gapData, gapGroups, gapPoints, regimeBoundaries, typicalN } from '../../../src/ui/charts/gap-data';
 import { regimeBars } from '../../../src/ui/charts/regime-data';
 import type { ReportQuestion, ModelMetrics } from '../../../src/formats/report-document';
@@ -25,6 +26,16 @@ describe('gap data', () => {
     expect(data.groups.map((g) => g.count)).toEqual([100, 100, 100]);
     expect(data.groups.map((g) => g.meanGap)).toEqual([expect.closeTo(0, 12), expect.closeTo(0.1, 12), expect.closeTo(0.2, 12)]);
     expect(gapData(rows, 300).kind).toBe('points');
+  });
+  test('group quantiles agree with d3-array quantileSorted', () => {
+    const rows = Array.from({ length: 500 }, (_, i) => q(String(i), 0.5 + ((i * 37) % 101) / 1000, 0.5, (i % 5) / 10));
+    const data = gapData(rows, 10);
+    if (data.kind !== 'groups') throw new Error('expected groups');
+    for (const g of data.groups) {
+      const gaps = rows.filter((r) => Math.abs(r.margin - g.margin) < 1e-9).map((r) => r.sem1 - r.sem2).sort((a, b) => a - b);
+      expect(g.low).toBeCloseTo(quantileSorted(gaps, 0.1)!, 12);
+      expect(g.high).toBeCloseTo(quantileSorted(gaps, 0.9)!, 12);
+    }
   });
   test('many distinct margins fall back to equal-width margin bins', () => {
     const rows = Array.from({ length: 1000 }, (_, i) => q(String(i), 0.6, 0.5, i / 1000));

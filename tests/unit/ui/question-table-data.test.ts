@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_QUERY, pageOf, queryRows } from '../../../src/ui/report/question-table-data';
+import { DEFAULT_QUERY, naturalKey, pageOf, queryRows } from '../../../src/ui/report/question-table-data';
 import type { ReportQuestion } from '../../../src/formats/report-document';
 
 function q(id: string, over: Partial<ReportQuestion> = {}): ReportQuestion {
@@ -16,8 +16,11 @@ const rows = [
 ];
 
 describe('queryRows', () => {
-  test('sorts ids naturally (q2 before q10) and keeps the input untouched', () => {
-    expect(queryRows(rows, DEFAULT_QUERY).map((r) => r.id)).toEqual(['q1', 'q2', 'q10']);
+  test('keeps document order by default; sorts ids naturally (q2 before q10); leaves the input untouched', () => {
+    expect(queryRows(rows, DEFAULT_QUERY).map((r) => r.id)).toEqual(['q10', 'q2', 'q1']);
+    expect(queryRows(rows, { ...DEFAULT_QUERY, descending: true }).map((r) => r.id)).toEqual(['q1', 'q2', 'q10']);
+    expect(queryRows(rows, { ...DEFAULT_QUERY, sort: 'id' }).map((r) => r.id)).toEqual(['q1', 'q2', 'q10']);
+    expect(queryRows(rows, { ...DEFAULT_QUERY, sort: 'id', descending: true }).map((r) => r.id)).toEqual(['q10', 'q2', 'q1']);
     expect(rows.map((r) => r.id)).toEqual(['q10', 'q2', 'q1']);
   });
   test('numeric sort puts NaN last in both directions', () => {
@@ -26,9 +29,17 @@ describe('queryRows', () => {
   });
   test('filters by outcome, regime and override, and searches labels case-insensitively', () => {
     expect(queryRows(rows, { ...DEFAULT_QUERY, outcome: 'incorrect' }).map((r) => r.id)).toEqual(['q10']);
+    expect(queryRows(rows, { ...DEFAULT_QUERY, outcome: 'correct' }).map((r) => r.id)).toEqual(['q2', 'q1']);
     expect(queryRows(rows, { ...DEFAULT_QUERY, regime: 'large-margin' }).map((r) => r.id)).toEqual(['q10']);
     expect(queryRows(rows, { ...DEFAULT_QUERY, outcome: 'overridden' }).map((r) => r.id)).toEqual(['q1']);
     expect(queryRows(rows, { ...DEFAULT_QUERY, search: ' lYON ' }).map((r) => r.id)).toEqual(['q2']);
+  });
+});
+
+describe('naturalKey', () => {
+  test('orders digit runs by value and ignores case and leading zeros', () => {
+    const ids = ['Q10', 'q2', 'q02b', 'a100', 'a99', 'q1'];
+    expect([...ids].sort((a, b) => (naturalKey(a) < naturalKey(b) ? -1 : naturalKey(a) > naturalKey(b) ? 1 : 0))).toEqual(['a99', 'a100', 'q1', 'q2', 'q02b', 'Q10']);
   });
 });
 

@@ -1,0 +1,16 @@
+import { expect, test } from 'vitest';
+import { packRows, transferables, unpackRows } from '../../../src/ui/report/recompute-rows';
+import { modelMetrics } from '../../../src/pipeline/score';
+import { demoDocument } from '../../e2e/report-fixture';
+
+test('metrics from packed rows equal the metrics from the document rows', () => {
+  const model = demoDocument().models[1];
+  const rows = model.questions.map((q, i) => (i % 7 === 0 ? { ...q, correct: (1 - q.correct) as 0 | 1, signals: { stated: q.verbalized / 2 } } : { ...q, signals: { stated: q.verbalized / 2 } }));
+  const signals = ['sem1', 'sem2', 'verbalized', 'stated'] as const;
+  const options = { B: 100, smooth: false };
+  const packed = packRows(rows, [...signals]);
+  expect(transferables(packed)).toHaveLength(9);
+  expect(modelMetrics(unpackRows(packed), { excluded: 3, signals: [...signals] }, options)).toEqual(
+    modelMetrics(rows, { excluded: 3, signals: [...signals] }, options),
+  );
+});
