@@ -11,6 +11,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { toJson } from '../json';
 import { readDataset } from '../../src/formats/datasets';
 import { createProvider, getPreset } from '../../src/providers/index';
 import { toMcQuestion, type McQuestion } from '../../src/baselines/mc-prompt';
@@ -32,9 +33,9 @@ export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset
   --sem-out FILE       Sem-ECE rows (clustered + graded + signals) as JSONL
 The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
 
-/** NaN and ±Infinity become null, as everywhere in the project's JSON. */
+/** One JSON value per line or document, NaN as null (cli/json.ts). */
 function json(value: unknown, indent?: number): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), indent);
+  return toJson(value, indent !== undefined);
 }
 
 function intArg(v: string | undefined, name: string, dflt: number, min: number): number {
