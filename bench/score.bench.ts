@@ -6,6 +6,7 @@
  * stage as the app runs it (every companion metric, ECE intervals, regimes) for reference.
  * Figures are printed, not asserted.
  */
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { pairedBootstrap } from '../src/core/bootstrap';
 import { eceEqualWidth } from '../src/core/calibration';
@@ -44,12 +45,15 @@ function syntheticFiles(): { clustered: string; graded: string } {
   return { clustered: clustered.join('\n') + '\n', graded: graded.join('\n') + '\n' };
 }
 
+/** Wall time, and CPU time of the process beside it: on a shared machine the two differ. */
 function timed<T>(label: string, totals: number[], run: () => T): T {
   const start = performance.now();
+  const cpu0 = process.cpuUsage();
   const value = run();
   const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpu0);
   totals.push(ms);
-  console.log(`  ${label.padEnd(46)} ${ms.toFixed(0).padStart(7)} ms`);
+  console.log(`  ${label.padEnd(46)} ${ms.toFixed(0).padStart(7)} ms   (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)`);
   return value;
 }
 
@@ -76,6 +80,7 @@ export default async function bench(): Promise<void> {
   );
   const boot = timed('paired bootstrap, B = 1000', stages, () => pairedBootstrap({ sem1, sem2, y, margin }));
   const total = stages.reduce((a, b) => a + b, 0);
+  console.log(`  (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores while this ran)`);
   console.log(`  ${'TOTAL (target < 1500 ms)'.padEnd(46)} ${total.toFixed(0).padStart(7)} ms`);
   console.log(`  ECE sem1 ${eces[0].toFixed(4)}  sem2 ${eces[1].toFixed(4)}  verbalized ${eces[2].toFixed(4)};` +
     `  d_ece ${boot.bootstrap.d_ece.map((v) => v.toFixed(4)).join(' ')}`);

@@ -102,7 +102,8 @@ function parseJsonl<T extends { id: string }>(
     line++;
     const raw = text.slice(start, end);
     start = end + 1;
-    if (raw.trim() === '') {
+    // A regex test stops at the first non-blank character; trim() would copy the whole line.
+    if (!/\S/.test(raw)) {
       if (end === text.length) break;
       continue;
     }
