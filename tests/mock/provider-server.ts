@@ -34,6 +34,9 @@ export interface MockConfig {
   maxN?: Partial<Record<Api, number>>;
   /** Refuse n/candidateCount > 1 with a 400, as llama.cpp and Gemini 3 do. */
   rejectMultiple?: boolean;
+  /** Refuse temperature/top_p (OpenAI reasoning models) or logprobs (Groq, DeepSeek-reasoner) with a 400. */
+  rejectSampling?: boolean;
+  rejectLogprobs?: boolean;
 }
 
 /**
@@ -212,9 +215,16 @@ export class MockProviderServer {
       headers: Object.keys(req.headers).sort(),
       bodyKeys: Object.keys(parsed.body).sort(),
     };
-    if (parsed.n > 1 && (this.config.rejectMultiple || (api === 'gemini' && /gemini-3/.test(parsed.model)))) {
-      const msg = api === 'gemini' ? 'Multiple candidates is not enabled for this model' : 'Only one completion choice is allowed';
-      const e = errorReply(api, 'bad-request', msg);
+    const refusal =
+      parsed.n > 1 && (this.config.rejectMultiple || (api === 'gemini' && /gemini-3/.test(parsed.model)))
+        ? (api === 'gemini' ? 'Multiple candidates is not enabled for this model' : 'Only one completion choice is allowed')
+        : this.config.rejectSampling && parsed.temperature !== undefined
+          ? "Unsupported parameter: 'temperature' is not supported with this model."
+          : this.config.rejectLogprobs && (parsed.body.logprobs !== undefined || (parsed.body.generationConfig as { responseLogprobs?: unknown } | undefined)?.responseLogprobs)
+            ? 'logprobs is not supported with this model'
+            : undefined;
+    if (refusal) {
+      const e = errorReply(api, 'bad-request', refusal);
       return void this.send(res, e.status, e.body);
     }
     if (this.config.latencyMs) await this.later(this.config.latencyMs);

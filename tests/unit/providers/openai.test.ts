@@ -74,6 +74,22 @@ describe('OpenAI Chat Completions wire format', () => {
     expect(mock.stats().lastRequest?.bodyKeys).toEqual(['max_completion_tokens', 'messages', 'model']);
   });
 
+  it('learns at run time that a model refuses temperature or logprobs, re-sends without them once, and says so', async () => {
+    mock.configure({ rejectSampling: true, rejectLogprobs: true });
+    const { provider } = providerFor(mock, 'openai', { model: 'gpt-4.1-mini' });
+    const settings = { temperature: 0.7, maxTokens: 10, logprobs: true };
+    const c = await provider.complete(ask(2, { settings }));
+    expect(c.replies).toHaveLength(2);
+    expect(c.effective.temperature).toBeUndefined();
+    expect(c.effective.logprobs).toBeUndefined();
+    expect(provider.notes()).toEqual([
+      'The model refused temperature/top_p: sent without them (its defaults apply).',
+      'The model refused logprobs: sent without them.',
+    ]);
+    expect(provider.effectiveSettings(settings, 2)).toEqual({ n: 2, maxTokens: 10 });
+    expect(mock.stats().byStatus).toEqual({ '200': 1, '400': 2 });
+  });
+
   it('reaches a local server that needs no key', async () => {
     mock.configure({ apiKey: null });
     const { provider } = providerFor(mock, 'openai', { preset: 'ollama', model: 'llama3', apiKey: undefined });
