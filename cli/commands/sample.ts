@@ -28,6 +28,7 @@ export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dat
   --concurrency N      requests in flight (default 8)
   --timeout MS         per-request timeout (default 120000)
   --prompt FILE        generation prompt template containing {question}
+  --batch MODE         write|read|submit through the provider's batch service (see --batch write --help)
 Presets: ${presetIds().join(', ')}.
 The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
 Samples are cached in OUT.cache.jsonl; repeat the same command to resume.`;
@@ -94,6 +95,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   const out = io.out ?? ((s: string) => process.stdout.write(`${s}\n`));
   const err = io.err ?? ((s: string) => process.stderr.write(`${s}\n`));
   const env = io.env ?? process.env;
+  // Batch mode (write/read/submit through the providers' batch services) lives in its own module.
+  if (argv.some((a) => a === '--batch' || a.startsWith('--batch='))) return (await import('./sample-batch.ts')).default(argv, io);
   let opts;
   try {
     const { values } = parseArgs({

@@ -1,0 +1,216 @@
+/**
+ * `semece sample --batch write|read|submit`: sampling through the providers' batch services.
+ *
+ *   --batch write  --out-requests FILE   writes the request JSONL (samples already cached are left
+ *                                       out; more than one batch's worth is split into FILE.2.jsonl …)
+ *   --batch read   --results FILE …      stores a downloaded result file (OpenAI output/error file,
+ *                                       Anthropic results, Gemini responses) in OUT.cache.jsonl and,
+ *                                       when every sample is there, writes the rows to --out
+ *   --batch submit                       submits, polls with backoff, stores the results, re-requests
+ *                                       what expired and retries failed requests interactively
+ *                                       (--failed list: only list them)
+ *
+ * The cache is the one `semece sample` uses (OUT.cache.jsonl), keyed the same way, so interactive and
+ * batch sampling mix and nothing is requested twice. Submitted batch ids are kept in
+ * OUT.batches.json until collected: repeating an interrupted submit collects them instead of paying again.
+ * Exit codes: 0 done, 1 incomplete or failed, 2 bad usage or input.
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { createBatchClient } from '../../src/batch/clients.ts';
+import { describeIngest, ingestSampleResults } from '../../src/batch/ingest.ts';
+import { toJsonl } from '../../src/batch/lines.ts';
+import { inParts } from '../../src/batch/parts.ts';
+import { SampleRequestSet } from '../../src/batch/request-set.ts';
+import { missingSamples, submitSampleBatches } from '../../src/batch/run-batch.ts';
+import { readDataset } from '../../src/formats/datasets.ts';
+import { MemorySampleCache, type SampleCache } from '../../src/pipeline/sample-cache.ts';
+import { DEFAULT_GENERATION_PROMPT } from '../../src/pipeline/prompts.ts';
+import type { Question, Sample, SampledRow } from '../../src/pipeline/types.ts';
+import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
+import { JsonlSampleCache } from './sample.ts';
+
+export const USAGE = `usage: semece sample --batch write|read|submit --provider PRESET --model MODEL --dataset FILE [options]
+  --batch write --out-requests FILE   write the batch request file (add --out FILE to leave out cached samples)
+  --batch read --results FILE --out FILE   store a result file (repeat --results for output and error files)
+  --batch submit --out FILE           submit to the provider's batch API, poll, store, write rows
+  --failed interactive|list           failed requests: retry through the normal API (default) or list them
+  --poll-interval MS                  first wait between status polls (default 5000, grows to 5 min)
+  --base-url URL, --samples N, --temperature T, --top-p P, --max-tokens N, --prompt FILE, --concurrency N
+Batch services: OpenAI (openai preset), Anthropic, Gemini. Keys come from the preset's environment variable.`;
+
+type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv; signal?: AbortSignal };
+
+function num(v: string | undefined, name: string, dflt: number, min: number, max: number, whole = false): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || n > max || (whole && !Number.isInteger(n))) throw new Error(`--${name} must be a ${whole ? 'whole ' : ''}number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function rowsOf(questions: Question[], stored: (Sample | undefined)[][], model: string): SampledRow[] {
+  return questions.map((q, i) => {
+    const samples = stored[i] as Sample[];
+    return {
+      id: q.id, question: q.question, gold_answer: q.answer, ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}), model, n_samples: samples.length,
+      results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence),
+    };
+  });
+}
+
+/** Lines of a file, streamed: a result file of millions of replies is never read whole. */
+function fileLines(path: string): AsyncIterable<string> {
+  return createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+}
+
+export default async function run(argv: string[], io: Io = {}): Promise<number> {
+  const out = io.out ?? ((s: string) => process.stdout.write(`${s}\n`));
+  const err = io.err ?? ((s: string) => process.stderr.write(`${s}\n`));
+  const env = io.env ?? process.env;
+  let o;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        batch: { type: 'string' }, provider: { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' }, out: { type: 'string' },
+        'out-requests': { type: 'string' }, results: { type: 'string', multiple: true }, failed: { type: 'string' }, 'poll-interval': { type: 'string' },
+        'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
+        'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' }, help: { type: 'boolean' },
+      },
+    });
+    if (values.help) {
+      out(USAGE);
+      return 0;
+    }
+    const mode = values.batch;
+    if (mode !== 'write' && mode !== 'read' && mode !== 'submit') throw new Error(`--batch must be write, read or submit (got ${JSON.stringify(mode)})`);
+    for (const r of ['provider', 'model', 'dataset'] as const) if (!values[r]) throw new Error(`--${r} is required`);
+    if (mode === 'write' && !values['out-requests']) throw new Error('--batch write needs --out-requests FILE');
+    if (mode !== 'write' && !values.out) throw new Error(`--batch ${mode} needs --out FILE`);
+    if (mode === 'read' && !values.results?.length) throw new Error('--batch read needs --results FILE');
+    const preset = getPreset(values.provider!);
+    if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
+    if (values.failed && values.failed !== 'interactive' && values.failed !== 'list') throw new Error('--failed must be interactive or list');
+    o = {
+      mode, preset, model: values.model!, dataset: values.dataset!, out: values.out, outRequests: values['out-requests'], results: values.results ?? [],
+      baseUrl: values['base-url'] ?? preset.baseUrl, failed: values.failed ?? 'interactive', prompt: values.prompt,
+      n: num(values.samples, 'samples', 50, 1, 9999, true),
+      settings: { temperature: num(values.temperature, 'temperature', 1, 0, 2), topP: num(values['top-p'], 'top-p', 1, 0, 1), maxTokens: num(values['max-tokens'], 'max-tokens', 1024, 1, 1e6, true) },
+      pollMs: num(values['poll-interval'], 'poll-interval', 5000, 1, 3_600_000, true),
+      concurrency: num(values.concurrency, 'concurrency', 8, 1, 1000, true),
+      timeoutMs: num(values.timeout, 'timeout', 120_000, 1, 3_600_000, true),
+    };
+  } catch (e) {
+    err(`semece sample: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+
+  let template = DEFAULT_GENERATION_PROMPT;
+  let datasetText: string;
+  try {
+    if (o.prompt) template = await readFile(o.prompt, 'utf8');
+    datasetText = await readFile(o.dataset, 'utf8');
+  } catch (e) {
+    err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
+    return 2;
+  }
+  const read = readDataset(datasetText, o.dataset.split(/[\\/]/).pop() ?? o.dataset);
+  if (!read.ok) {
+    err(`semece sample: ${read.error.where ?? o.dataset}: ${read.error.message}`);
+    return 2;
+  }
+  const model = { kind: o.preset.kind, preset: o.preset.id, baseUrl: o.baseUrl, model: o.model };
+  const made = await SampleRequestSet.create({ model, settings: o.settings, n: o.n, promptTemplate: template, questions: read.value.dataset.questions });
+  if (!made.ok) {
+    err(`semece sample: ${made.error.where ? `${made.error.where}: ` : ''}${made.error.message}`);
+    return 2;
+  }
+  const set = made.value;
+  const cache: SampleCache = o.out ? await new JsonlSampleCache(`${o.out}.cache.jsonl`).load() : new MemorySampleCache();
+
+  if (o.mode === 'write') {
+    const files: string[] = [];
+    for await (const part of inParts(set.api, set.requests(cache))) {
+      const path = files.length === 0 ? o.outRequests! : o.outRequests!.replace(/(\.jsonl)?$/, `.${files.length + 1}.jsonl`);
+      await writeFile(path, toJsonl(part.map((p) => p.line)), 'utf8');
+      files.push(path);
+    }
+    if (files.length === 0) err('nothing to request: every sample is already cached');
+    out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest }));
+    return 0;
+  }
+
+  const apiKey = (o.preset.keyEnv ? env[o.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
+  const finish = async (summary: Record<string, unknown>): Promise<number> => {
+    const missing = await missingSamples(set, cache);
+    if (missing > 0) {
+      err(`semece sample: ${missing} sample(s) still missing; stored samples are kept in ${o.out}.cache.jsonl (run again, or sample the rest interactively with semece sample).`);
+      out(JSON.stringify({ ...summary, missing }));
+      return 1;
+    }
+    const stored: (Sample | undefined)[][] = [];
+    for (const q of set.questions) stored.push(await cache.get(await set.keysOf(q)));
+    await writeFile(`${o.out}.tmp`, toJsonl(rowsOf(set.questions, stored, o.model)), 'utf8');
+    await rename(`${o.out}.tmp`, o.out!);
+    out(JSON.stringify({ ...summary, out: o.out, questions: set.questions.length, missing: 0 }));
+    return 0;
+  };
+
+  if (o.mode === 'read') {
+    const reports = [];
+    for (const path of o.results) {
+      if (!existsSync(path)) {
+        err(`semece sample: cannot read ${path}: no such file`);
+        return 2;
+      }
+      const report = await ingestSampleResults(set, fileLines(path), { file: path, cache, alreadyLines: true });
+      for (const line of describeIngest(report)) err(line);
+      reports.push({ file: path, lines: report.lines, stored: report.stored, alreadyCached: report.alreadyCached, failed: report.failed.length, problems: report.problemCount });
+    }
+    return finish({ read: reports });
+  }
+
+  if (o.preset.needsKey && !apiKey) {
+    err(`semece sample: no key for ${o.preset.id}: set ${o.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
+    return 2;
+  }
+  const statePath = `${o.out}.batches.json`;
+  const pending = new Set<string>(existsSync(statePath) ? (JSON.parse(await readFile(statePath, 'utf8')) as { pending: string[] }).pending : []);
+  const saveState = () => writeFile(statePath, JSON.stringify({ pending: [...pending] }), 'utf8');
+  if (pending.size > 0) err(`collecting ${pending.size} batch(es) submitted earlier: ${[...pending].join(', ')}`);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  io.signal?.addEventListener('abort', onSigint, { once: true });
+  const result = await submitSampleBatches({
+    set, cache, client: createBatchClient(model, apiKey), signal: controller.signal, pendingIds: [...pending],
+    poll: { intervalMs: o.pollMs },
+    onSubmitted: async (id) => {
+      pending.add(id);
+      await saveState();
+    },
+    onCollected: async (id) => {
+      pending.delete(id);
+      await saveState();
+    },
+    interactive: o.failed === 'interactive' ? { provider: createProvider({ ...model, apiKey, concurrency: o.concurrency, timeoutMs: o.timeoutMs }), concurrency: o.concurrency } : undefined,
+    onEvent: (e) => {
+      if (e.type === 'submitted') err(`submitted batch ${e.status.id} (${e.requests} request(s))`);
+      else if (e.type === 'status') err(`batch ${e.status.id}: ${e.status.raw} (${e.status.counts.succeeded} succeeded, ${e.status.counts.failed} failed of ${e.status.counts.total})`);
+      else if (e.type === 'ingested') for (const line of describeIngest(e.report)) err(line);
+      else if (e.type === 'interactive') err(`${e.missing} sample(s) missing after the batches: requesting them interactively`);
+    },
+  });
+  process.removeListener('SIGINT', onSigint);
+  for (const f of result.failed.slice(0, 20)) err(`failed: question ${f.questionId} samples ${f.indices[0]}..${f.indices.at(-1)}: ${f.code}: ${f.message}`);
+  if (result.failed.length > 20) err(`… and ${result.failed.length - 20} more failed request(s)`);
+  if (result.error) err(`semece sample: ${result.error.message}`);
+  const summary = { batches: result.batches, failedInBatch: result.failedInBatch, expiredInBatch: result.expiredInBatch, listedFailures: result.failed.length, state: result.state };
+  if (result.state === 'failed' || result.state === 'cancelled') {
+    out(JSON.stringify({ ...summary, missing: result.missing }));
+    return 1;
+  }
+  return finish(summary);
+}
