@@ -64,8 +64,9 @@ export default async function bench(): Promise<void> {
   console.log(`score stage: ${QUESTIONS} questions × ${SAMPLES} samples, ${mb.toFixed(1)} MB of JSONL (built in ${(performance.now() - t0).toFixed(0)} ms)`);
 
   const stages: number[] = [];
+  // As `semece score` reads them: replies checked but not kept (they are only shown in reports).
   const read = timed('parse + validate + join (JSONL text)', stages, () =>
-    readAuthorsRows({ text: files.clustered, file: 'clustered.jsonl' }, { text: files.graded, file: 'graded.jsonl' }),
+    readAuthorsRows({ text: files.clustered, file: 'clustered.jsonl' }, { text: files.graded, file: 'graded.jsonl' }, { dropReplies: true }),
   );
   if (!read.ok) throw new Error(read.error.message);
   const rows = read.value;

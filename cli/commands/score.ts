@@ -85,7 +85,12 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       readText(a.clustered, '--clustered'),
       readText(a.graded, '--graded'),
     ]);
-    const rows = readAuthorsRows({ text: clusteredText, file: a.clustered }, { text: gradedText, file: a.graded });
+    // The raw replies are only needed for the report document's drill-down.
+    const rows = readAuthorsRows(
+      { text: clusteredText, file: a.clustered },
+      { text: gradedText, file: a.graded },
+      { dropReplies: !a.report },
+    );
     if (!rows.ok) {
       err(`semece score: ${rows.error.message}`);
       return 2;

@@ -148,7 +148,16 @@ function clusteringFailure(obj: Obj): string | null {
 }
 
 /** One clustered row, checked for internal consistency. */
-export function readClusteredRow(obj: Obj): ClusteredEntry & { id: string } {
+export interface ReadOptions {
+  /**
+   * Check the raw replies (`results`) but do not keep them: the row's `results` is then []. For
+   * scoring alone (the CLI without --report), where the replies are the bulk of the file and
+   * keeping them only costs memory and garbage collection. Default false.
+   */
+  dropReplies?: boolean;
+}
+
+export function readClusteredRow(obj: Obj, options: ReadOptions = {}): ClusteredEntry & { id: string } {
   const rowId = id(obj);
   const failure = clusteringFailure(obj);
   if (failure) return { ok: false, id: rowId, reason: failure };
@@ -177,7 +186,9 @@ export function readClusteredRow(obj: Obj): ClusteredEntry & { id: string } {
     gold_answer: str(obj, 'gold_answer'),
     model: str(obj, 'model'),
     n_samples: n,
-    results: strings(obj, 'results', n, 'n_samples', true) as string[],
+    results: options.dropReplies
+      ? (strings(obj, 'results', n, 'n_samples', true), [])
+      : (strings(obj, 'results', n, 'n_samples', true) as string[]),
     answer_extracted: strings(obj, 'answer_extracted', n, 'n_samples', true) as string[],
     confidence_verbalized: confidences(obj, 'confidence_verbalized', n, 'n_samples'),
     n_clusters: K,
@@ -210,8 +221,8 @@ export function readGradedRow(obj: Obj): AuthorsGradedRow {
   };
 }
 
-export function parseClusteredJsonl(text: string, file: string) {
-  return parseJsonl(text, file, readClusteredRow);
+export function parseClusteredJsonl(text: string, file: string, options: ReadOptions = {}) {
+  return parseJsonl(text, file, (obj) => readClusteredRow(obj, options));
 }
 
 export function parseGradedJsonl(text: string, file: string) {
@@ -257,8 +268,9 @@ export function joinAuthorsRows(
 export function readAuthorsRows(
   clustered: { text: string; file: string },
   graded: { text: string; file: string },
+  options: ReadOptions = {},
 ): Result<AuthorsRows> {
-  const c = parseClusteredJsonl(clustered.text, clustered.file);
+  const c = parseClusteredJsonl(clustered.text, clustered.file, options);
   if (!c.ok) return c;
   const g = parseGradedJsonl(graded.text, graded.file);
   if (!g.ok) return g;

@@ -109,6 +109,17 @@ describe('joining', () => {
     expect(r.value.unmatchedGraded).toEqual(['q9']);
   });
 
+  it('dropReplies checks the raw replies but does not keep them', () => {
+    const files = [{ text: jsonl(clusteredRow()), file: 'c.jsonl' }, { text: jsonl(gradedRow()), file: 'g.jsonl' }] as const;
+    const kept = readAuthorsRows(files[0], files[1]);
+    const dropped = readAuthorsRows(files[0], files[1], { dropReplies: true });
+    expect(kept.ok && kept.value.questions[0].clustered.results).toHaveLength(4);
+    expect(dropped.ok && dropped.value.questions[0].clustered.results).toEqual([]);
+    expect(dropped.ok && dropped.value.questions[0].clustered.answer_extracted).toHaveLength(4);
+    const bad = parseClusteredJsonl(jsonl(clusteredRow({ results: [1, 2, 3, 4] })), 'c.jsonl', { dropReplies: true });
+    expect(!bad.ok && bad.error.message).toMatch(/"results"\[0\] must be a string or null/);
+  });
+
   it('accepts integer ids, blank lines, CRLF and a byte-order mark', () => {
     const text = '\uFEFF' + JSON.stringify(clusteredRow({ id: 7 })) + '\r\n\r\n';
     const r = readAuthorsRows({ text, file: 'c.jsonl' }, { text: jsonl(gradedRow({ id: '7' })), file: 'g.jsonl' });
