@@ -49,7 +49,15 @@ test('the classroom shows the simulator’s numbers, all views, presets and larg
   const easy = runClassroom(PRESETS.find((p) => p.id === 'easy')!.settings);
   await expect.poll(() => number(page, 'ece-sem2')).toBe(easy.eceSem2.toFixed(3));
 
-  // A control changes the simulation: fewer questions.
+  // A larger preset (3000 × 50 samples) is computed in slices and gives the same numbers.
+  await page.locator('[data-preset="sem2-better"]').click();
+  const better = runClassroom(PRESETS.find((p) => p.id === 'sem2-better')!.settings);
+  await expect.poll(() => number(page, 'ece-sem2'), { timeout: 20_000 }).toBe(better.eceSem2.toFixed(3));
+  expect(await number(page, 'ece-sem1')).toBe(better.eceSem1.toFixed(3));
+  await page.locator('[data-preset="easy"]').click();
+  await expect.poll(() => number(page, 'ece-sem2'), { timeout: 15_000 }).toBe(easy.eceSem2.toFixed(3));
+
+  // A control changes the simulation: another seed.
   await page.locator('[data-control="seed"]').fill('7');
   const seven = runClassroom({ ...PRESETS.find((p) => p.id === 'easy')!.settings, seed: 7 });
   await expect.poll(() => number(page, 'ece-sem1'), { timeout: 15_000 }).toBe(seven.eceSem1.toFixed(3));

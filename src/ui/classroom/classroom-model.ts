@@ -159,11 +159,7 @@ export function biasByMargin(points: readonly QuestionPoint[], width = 0.05): Ma
     }));
 }
 
-export function runClassroom(input: ClassroomSettings): ClassroomResult {
-  const settings = normalizeSettings(input);
-  const simulated = simulateSet(setOptions(settings));
-  const options = sem2Options(settings.selection);
-  const points = simulated.map((q, i) => questionPoint(q, i, options));
+function summarize(settings: ClassroomSettings, simulated: SimulatedQuestion[], points: QuestionPoint[]): ClassroomResult {
   const y = points.map((p) => p.y);
   return {
     settings,
@@ -179,4 +175,34 @@ export function runClassroom(input: ClassroomSettings): ClassroomResult {
     // Narrow margin ranges get narrower bins, so a hard-only set still shows a trend.
     byMargin: biasByMargin(points, settings.marginHigh - settings.marginLow <= 0.2 ? 0.02 : 0.05),
   };
+}
+
+export function runClassroom(input: ClassroomSettings): ClassroomResult {
+  const settings = normalizeSettings(input);
+  const simulated = simulateSet(setOptions(settings));
+  const options = sem2Options(settings.selection);
+  return summarize(settings, simulated, simulated.map((q, i) => questionPoint(q, i, options)));
+}
+
+/**
+ * The same result as runClassroom, with the per-question estimators run in slices of about
+ * `work` samples and a yield to the event loop between slices, so large settings keep the page
+ * responsive. Resolves to null when cancelled.
+ */
+export async function runClassroomInSlices(
+  input: ClassroomSettings,
+  isCancelled: () => boolean,
+  work = 50_000,
+): Promise<ClassroomResult | null> {
+  const settings = normalizeSettings(input);
+  const simulated = simulateSet(setOptions(settings));
+  const options = sem2Options(settings.selection);
+  const slice = Math.max(1, Math.floor(work / settings.n));
+  const points: QuestionPoint[] = [];
+  for (let start = 0; start < simulated.length; start += slice) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (isCancelled()) return null;
+    for (let i = start; i < Math.min(simulated.length, start + slice); i++) points.push(questionPoint(simulated[i], i, options));
+  }
+  return summarize(settings, simulated, points);
 }

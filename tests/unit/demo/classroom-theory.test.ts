@@ -3,7 +3,7 @@
  * checked with a margin of several standard errors computed from the simulated data itself.
  */
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_SETTINGS, meanSE, normalizeSettings, runClassroom } from '../../../src/ui/classroom/classroom-model';
+import { DEFAULT_SETTINGS, meanSE, normalizeSettings, runClassroom, runClassroomInSlices } from '../../../src/ui/classroom/classroom-model';
 import { convergenceAt, hardestQuestion, winnersCurse } from '../../../src/ui/classroom/classroom-steps';
 import { PRESETS } from '../../../src/ui/classroom/presets';
 import { sem2HeldOut } from '../../../src/core/estimators';
@@ -90,4 +90,12 @@ describe('winner’s curse trace', () => {
 test('settings are clamped into the offered ranges', () => {
   const s = normalizeSettings({ ...DEFAULT_SETTINGS, questions: 1e9, n: -3, selection: 2, marginLow: 0.9, marginHigh: 0.1, seed: NaN, accuracy: 7 });
   expect(s).toMatchObject({ questions: 5000, n: 2, selection: 0.9, marginLow: 0.1, marginHigh: 0.9, seed: 1, accuracy: 1 });
+});
+
+test('computing in slices gives exactly the one-go result, and stops when cancelled', async () => {
+  const settings = { ...DEFAULT_SETTINGS, questions: 300, n: 30 };
+  const sliced = await runClassroomInSlices(settings, () => false, 1000);
+  expect(sliced).toEqual(runClassroom(settings));
+  let calls = 0;
+  expect(await runClassroomInSlices(settings, () => ++calls > 2, 1000)).toBeNull();
 });
