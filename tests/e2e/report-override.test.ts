@@ -15,8 +15,6 @@ afterAll(async () => {
 test('overriding a grade in the drill-down changes the ECE shown to the value recomputed from the document', async () => {
   const doc = demoDocument();
   const { page, context, consoleErrors } = await openHome(browser, inject('appUrl'));
-  const workers: string[] = [];
-  page.on('worker', (w) => workers.push(w.url()));
   const shownEce = () => page.locator('[data-table="headline"] tbody tr').first().locator('td[data-ece="sem1"]').getAttribute('data-value');
   expect(Number(await shownEce())).toBe(doc.models[0].metrics.signals.sem1!.ece);
 
@@ -44,7 +42,7 @@ test('overriding a grade in the drill-down changes the ECE shown to the value re
   await expect.poll(async () => Number(await shownEce())).toBe(want);
   expect(await drill.locator('[data-overridden]').count()).toBe(1);
   // The recompute ran off the main thread.
-  expect(workers.some((u) => u.includes('recompute.worker'))).toBe(true);
+  expect(page.workers().some((w) => w.url().includes('recompute.worker'))).toBe(true);
   expect(await page.locator(`tr[data-id="${target.id}"] .grade`).textContent()).toContain('CORRECT');
   await screenshot(page, 'report-override');
   expect(consoleErrors).toEqual([]);

@@ -55,8 +55,12 @@ export async function fetchDemoFiles(base: string | URL, fetchImpl: typeof fetch
   return { ok: true, value: { manifest, texts } };
 }
 
-/** Scores the demo files into a report document marked as demo data (raw replies kept for the drill-down). */
-export function buildDemoReport(files: DemoFiles): Result<ReportDocument> {
+/**
+ * Scores the demo files into a report document marked as demo data (raw replies kept for the
+ * drill-down). `smooth: false` skips the smooth ECE (the slowest metric, and not drawn by any
+ * view) so the first page can show the report at once and fill it in afterwards.
+ */
+export function buildDemoReport(files: DemoFiles, options: { smooth?: boolean } = {}): Result<ReportDocument> {
   const models = [];
   let samples = 0;
   for (const m of files.manifest.models) {
@@ -65,7 +69,7 @@ export function buildDemoReport(files: DemoFiles): Result<ReportDocument> {
       { text: files.texts[m.graded] ?? '', file: m.graded },
     );
     if (!rows.ok) return rows;
-    const report = scoreAuthorsRows(rows.value, { samples: 'raw' }, m.model);
+    const report = scoreAuthorsRows(rows.value, { samples: 'raw', smooth: options.smooth }, m.model);
     samples = Math.max(samples, ...report.questions.map((q) => q.n));
     models.push(report);
   }
@@ -78,8 +82,8 @@ export function buildDemoReport(files: DemoFiles): Result<ReportDocument> {
   return { ok: true, value: doc };
 }
 
-/** The demo report for the page: files from `demo/` beside the app. */
+/** The demo report for the page, from the files in `demo/` beside the app, without smooth ECE. */
 export async function loadDemoReport(): Promise<Result<ReportDocument>> {
   const files = await fetchDemoFiles(new URL('demo/', document.baseURI));
-  return files.ok ? buildDemoReport(files.value) : files;
+  return files.ok ? buildDemoReport(files.value, { smooth: false }) : files;
 }
