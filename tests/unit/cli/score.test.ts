@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseReport } from '../../../src/formats/report-schema';
+import { toJson } from '../../../cli/json';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const sample = (name: string) => join(root, 'tests/fixtures/reference-sample', name);
@@ -76,6 +77,21 @@ describe('semece score on the reference sample', () => {
   });
 });
 
+describe('semece score with nothing left to score', () => {
+  it('every grade failed: exit 0, no questions, every metric null', async () => {
+    const graded = (await readFile(sample('graded.jsonl'), 'utf8')).replace(/"Y": [01]/g, '"Y": null');
+    const file = join(dir, 'all-null.jsonl');
+    await writeFile(file, graded);
+    const r = await semece(['score', '--clustered', sample('clustered.jsonl'), '--graded', file]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.questions).toEqual([]);
+    expect(doc.metrics.excluded).toBe(120);
+    expect(doc.metrics.ece).toEqual({ sem1: null, sem2: null, verbalized: null });
+    expect(doc.metrics.bootstrap.d_conf).toEqual([null, null, null]);
+  });
+});
+
 describe('semece score errors', () => {
   it('a malformed clustered file: exit 2, the file and line on stderr, no stack trace', async () => {
     const good = (await readFile(sample('clustered.jsonl'), 'utf8')).split('\n');
@@ -131,5 +147,13 @@ describe('the dispatcher', () => {
     const r = await semece([]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('usage: semece <command>');
+  });
+});
+
+describe('toJson', () => {
+  it('writes NaN and ±Infinity as null, typed arrays as arrays, doubles exactly', () => {
+    const text = toJson({ a: NaN, b: [1, Infinity, -Infinity], c: Float64Array.from([0.1, NaN]), d: 0.30000000000000004 });
+    expect(text).toBe('{"a":null,"b":[1,null,null],"c":[0.1,null],"d":0.30000000000000004}');
+    expect(toJson({ x: 1 }, true)).toBe('{\n "x": 1\n}');
   });
 });
