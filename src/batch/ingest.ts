@@ -23,6 +23,11 @@ export interface IngestOptions {
   alreadyLines?: boolean;
   onProgress?: (p: { lines: number; stored: number }) => void;
   signal?: AbortSignal;
+  /**
+   * Names the question group of stored keys (IdbSampleCache.describe fills the byQuestion index);
+   * the group key follows the runner's convention: sample 0's key + '#q'.
+   */
+  describe?: (sampleKeys: string[], questionKey: string) => void;
 }
 
 export interface IngestReport {
@@ -106,6 +111,7 @@ export async function ingestSampleResults(set: SampleRequestSet, source: LineSou
     const replies = outcome.replies.slice(0, at.count);
     report.shortfall += at.count - replies.length;
     const keys = await set.keysOf(at.question, at.first, replies.length);
+    if (opts.describe && keys.length > 0) opts.describe(keys, `${at.first === 0 ? keys[0] : (await set.keysOf(at.question, 0, 1))[0]}#q`);
     replies.forEach((r, j) => pending.push({ key: keys[j], sample: extractSample(r.text, r.finishReason) }));
     if (pending.length >= writeBatch) await flush();
   }

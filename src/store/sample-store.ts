@@ -35,7 +35,14 @@ export class IdbSampleCache implements SampleCache {
 
   put(entries: { key: string; sample: Sample }[]): Promise<void> {
     const now = Date.now();
-    return this.writer.add(entries.map(({ key, sample }) => ({ key, sample, question: this.questionOf.get(key), storedAt: now })));
+    return this.writer.add(
+      entries.map(({ key, sample }) => {
+        const question = this.questionOf.get(key);
+        // The mapping is consumed by its write: a 2-million-sample run must not keep 2 million keys alive.
+        this.questionOf.delete(key);
+        return { key, sample, question, storedAt: now };
+      }),
+    );
   }
 
   flush(): Promise<void> {
