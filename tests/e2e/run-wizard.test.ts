@@ -45,7 +45,9 @@ test('from a CSV file through the wizard to a report, then the run is listed on 
   // The live page shows progress, then the link to the report.
   await page.getByRole('heading', { level: 1 }).waitFor();
   const reportLink = page.getByRole('link', { name: 'Open the report' });
-  await reportLink.waitFor({ timeout: 60_000 });
+  await page.locator('[data-status="done"], [data-status="failed"]').waitFor({ timeout: 60_000 });
+  // On failure this shows the page's own account of what stopped the run.
+  expect(await page.locator('main').innerText()).not.toMatch(/The run stopped/);
   expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('done');
   expect(await page.getByTestId('samples-done').textContent()).toBe('72 / 72');
   await screenshot(page, 'run-page-done');
@@ -69,6 +71,25 @@ test('from a CSV file through the wizard to a report, then the run is listed on 
   expect(await row.locator('.status').textContent()).toBe('done');
   await page.getByTestId('storage-used').waitFor();
   await screenshot(page, 'runs-page');
+
+  // The pages in dark mode, for a look at their contrast.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'runs-page-dark');
+  await page.goto(`${appUrl}#/run/${encodeURIComponent(runId)}`);
+  await page.getByRole('link', { name: 'Open the report' }).waitFor();
+  await screenshot(page, 'run-page-dark');
+  await page.goto(`${appUrl}#/new`);
+  await page.getByLabel('A file of my own').check();
+  await screenshot(page, 'run-wizard-dark');
+
+  // Deleting the run removes it from the list (after the browser's confirmation).
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(`${appUrl}#/runs`);
+  await row.waitFor();
+  page.once('dialog', (d) => void d.accept());
+  await row.getByRole('button', { name: /^Delete run/ }).click();
+  await row.waitFor({ state: 'detached' });
+  expect(await page.getByText('No runs yet.').isVisible()).toBe(true);
 
   // (c) nothing left loopback; no console error anywhere on the way.
   expect(offLoopback).toEqual([]);
