@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
+import { DB_NAME } from '../../src/store/schema';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -59,6 +60,71 @@ test('#/report/<id> with no saved report says so', async () => {
   await page.goto(`${inject('appUrl')}#/report/does-not-exist`);
   await page.locator('h1', { hasText: 'No report here' }).waitFor();
   await screenshot(page, 'saved-report-missing');
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
+
+test('#/report/<id> shows a report saved with its run, and a grade override is saved with it', async () => {
+  const doc = demoDocument();
+  doc.demo = false;
+  doc.title = 'Saved run report';
+  const { page, context, consoleErrors } = await openPage(browser);
+  // Visiting the route lets the app create its database with its own schema first.
+  await page.goto(`${inject('appUrl')}#/report/seeded-run`);
+  await page.locator('h1', { hasText: 'No report here' }).waitFor();
+  await page.evaluate(
+    async ([name, document]) => {
+      const db = await new Promise<IDBDatabase>((res, rej) => {
+        const r = indexedDB.open(name);
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+      await new Promise<void>((res, rej) => {
+        const tx = db.transaction('reports', 'readwrite');
+        tx.objectStore('reports').put({ runId: 'seeded-run', document, savedAt: new Date().toISOString() });
+        tx.oncomplete = () => res();
+        tx.onerror = () => rej(tx.error);
+      });
+      db.close();
+    },
+    [DB_NAME, JSON.parse(reportToJson(doc))] as const,
+  );
+  await page.reload();
+  await page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached' });
+  expect(await page.locator('[data-report] h1.report-title').textContent()).toBe('Saved run report');
+
+  const target = doc.models[0].questions.find((q) => q.correct === 1)!;
+  await page.locator('button[data-view="questions"]').click();
+  await page.locator('input[data-control="search"]').fill(target.id);
+  await page.locator(`tr[data-id="${target.id}"] button.open`).click();
+  await page.locator('select[data-control="grade"]').selectOption('INCORRECT');
+  await page.locator('[data-recomputing="false"]').waitFor({ state: 'attached' });
+  await expect
+    .poll(() =>
+      page.evaluate(async ([name, id]) => {
+        const db = await new Promise<IDBDatabase>((res) => {
+          const r = indexedDB.open(name);
+          r.onsuccess = () => res(r.result);
+        });
+        const get = <T,>(store: string, key: IDBValidKey) =>
+          new Promise<T>((res) => {
+            const q = db.transaction(store).objectStore(store).get(key);
+            q.onsuccess = () => res(q.result as T);
+          });
+        const override = await get<{ grade: string } | undefined>('gradeOverrides', ['seeded-run', 'demo-model-a (simulated)', id]);
+        const saved = await get<{ document: { models: { questions: { id: string; overridden?: boolean }[] }[] } }>('reports', 'seeded-run');
+        db.close();
+        return { grade: override?.grade, overridden: saved.document.models[0].questions.find((q) => q.id === id)?.overridden };
+      }, [DB_NAME, target.id] as const),
+    )
+    .toEqual({ grade: 'INCORRECT', overridden: true });
+  await screenshot(page, 'saved-report-overridden');
+
+  // After a reload the saved report still carries the override.
+  await page.reload();
+  await page.locator('button[data-view="questions"]').click();
+  await page.locator('select[data-control="outcome"]').selectOption('overridden');
+  expect(await page.locator('[data-table="questions"] tbody tr').count()).toBe(1);
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
