@@ -1,0 +1,231 @@
+/**
+ * Batch ingest at paper scale, in Chromium: a result file of 2,000,000 replies (40,000 questions ×
+ * 50, OpenAI batch output format, generated on the fly into a temp file and never committed) is
+ * loaded through a file input and stored in IndexedDB by the app's own code (SampleRequestSet,
+ * ingestSampleResults, IdbSampleCache) in a module worker; then a run over those questions is
+ * started in the app's run worker, which finds every sample cached (its provider points at a
+ * closed loopback port: any request would fail) and goes on to the first report.
+ *
+ * Printed: replies/s of the ingest, time to the first report, the longest main-thread task while
+ * the workers ran, and peak memory (page JS heap by CDP Runtime.getHeapUsage, ingest worker heap by
+ * performance.memory where Chromium exposes it, and the peak resident size of all of this
+ * browser's processes from /proc). SEMECE_BENCH_REPLIES sets the size (default 2000000; a
+ * multiple of 50); SEMECE_SKIP_BUILD=1 reuses the bench page's last build.
+ *
+ * The page is a bench-only entry built with Vite from these modules (node_modules/.cache), served
+ * by vite preview: the production bundle has no hook to drive the ingest from outside.
+ */
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { build, preview } from 'vite';
+import { SampleRequestSet } from '../src/batch/request-set';
+import { MemorySampleCache } from '../src/pipeline/sample-cache';
+import { DEFAULT_GENERATION_PROMPT } from '../src/pipeline/prompts';
+import type { Question } from '../src/pipeline/types';
+import { launchChromium } from '../tests/e2e/chromium';
+
+const N = 50;
+const MODEL = { kind: 'openai' as const, preset: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' };
+const SETTINGS = { temperature: 1, maxTokens: 256 };
+const ROOT = path.resolve('node_modules/.cache/semece-batch-bench');
+const ANSWERS = ['Paris', 'Lyon', 'Marseille', 'I do not know', 'Nice'];
+
+function pageFiles(): void {
+  mkdirSync(ROOT, { recursive: true });
+  const src = path.relative(ROOT, path.resolve('src')).split(path.sep).join('/');
+  writeFileSync(path.join(ROOT, 'index.html'), '<!doctype html><html><body><input type="file" id="results"><script type="module" src="./main.ts"></script></body></html>\n');
+  writeFileSync(path.join(ROOT, 'ingest.worker.ts'), `
+import { SampleRequestSet } from '${src}/batch/request-set';
+import { ingestSampleResults } from '${src}/batch/ingest';
+import { openStores } from '${src}/store';
+self.onmessage = async (e: MessageEvent) => {
+  const { file, spec } = e.data;
+  let peak = 0;
+  const mem = () => { const m = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory; if (m) peak = Math.max(peak, m.usedJSHeapSize); };
+  try {
+    const stores = await openStores();
+    const made = await SampleRequestSet.create(spec);
+    if (!made.ok) throw new Error(made.error.message);
+    const stream = (file as File).stream().pipeThrough(new TextDecoderStream());
+    const report = await ingestSampleResults(made.value, stream, {
+      file: (file as File).name, cache: stores.samples, writeBatch: 5000,
+      describe: (k, q) => stores.samples.describe(k, q),
+      onProgress: (p) => { mem(); postMessage({ type: 'progress', ...p }); },
+    });
+    await stores.samples.flush();
+    mem();
+    postMessage({ type: 'done', stored: report.stored, lines: report.lines, problems: report.problemCount, failed: report.failed.length, workerPeakHeap: peak || null });
+  } catch (err) {
+    postMessage({ type: 'error', message: String((err as Error)?.message ?? err) });
+  }
+};
+`);
+  writeFileSync(path.join(ROOT, 'main.ts'), `
+import * as Comlink from 'comlink';
+import type { RunWorkerApi, RunUpdate } from '${src}/workers/protocol';
+const longtasks: number[] = [];
+new PerformanceObserver((l) => { for (const e of l.getEntries()) longtasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+const w = window as unknown as Record<string, unknown>;
+w.__bench = {
+  ingest(spec: unknown) {
+    const file = (document.getElementById('results') as HTMLInputElement).files![0];
+    const worker = new Worker(new URL('./ingest.worker.ts', import.meta.url), { type: 'module' });
+    longtasks.length = 0;
+    const t0 = performance.now();
+    return new Promise((resolve, reject) => {
+      worker.onmessage = (e) => {
+        if (e.data.type === 'progress') w.__progress = e.data;
+        else if (e.data.type === 'done') { worker.terminate(); resolve({ ...e.data, ms: performance.now() - t0, longestMainTask: Math.max(0, ...longtasks) }); }
+        else { worker.terminate(); reject(new Error(e.data.message)); }
+      };
+      worker.onerror = (e) => reject(new Error(e.message));
+      worker.postMessage({ file, spec });
+    });
+  },
+  async report(runSpec: unknown) {
+    const worker = new Worker(new URL('${src}/workers/run.worker.ts', import.meta.url), { type: 'module' });
+    const api = Comlink.wrap<RunWorkerApi>(worker);
+    await api.setAppBase(location.href);
+    longtasks.length = 0;
+    const t0 = performance.now();
+    return new Promise((resolve, reject) => {
+      const onProgress = Comlink.proxy((u: RunUpdate) => {
+        w.__progress = { stage: u.progress.stage, status: u.status, requests: u.progress.requests };
+        if (u.status === 'done') resolve({ ms: performance.now() - t0, reportId: u.reportId, requests: u.progress.requests, longestMainTask: Math.max(0, ...longtasks) });
+        else if (u.status === 'failed' || u.status === 'cancelled') reject(new Error(u.error?.message ?? u.status));
+      });
+      api.start(runSpec as never, {}, onProgress).then((r) => { if (!r.ok) reject(new Error(r.error.message)); });
+    });
+  },
+};
+`);
+}
+
+/** Writes the result file line by line (never whole in memory); returns its size in bytes. */
+async function writeResults(file: string, set: SampleRequestSet): Promise<number> {
+  const out = createWriteStream(file, { encoding: 'utf8' });
+  let bytes = 0;
+  let qi = 0;
+  for await (const p of set.requests(new MemorySampleCache())) {
+    const choices = Array.from({ length: p.count }, (_, j) => {
+      const answer = ANSWERS[(qi * 7 + j * j) % (2 + (qi % 4))];
+      return { index: j, message: { role: 'assistant', content: `Brief reasoning.\nAnswer: ${answer}\nConfidence: ${50 + ((qi + j) % 50)}%` }, finish_reason: 'stop' };
+    });
+    const line = JSON.stringify({ id: `batch_req_${qi}`, custom_id: p.customId, response: { status_code: 200, request_id: `r${qi}`, body: { id: `c${qi}`, object: 'chat.completion', model: MODEL.model, choices, usage: { prompt_tokens: 120, completion_tokens: 15 * p.count } } }, error: null }) + '\n';
+    bytes += Buffer.byteLength(line);
+    if (!out.write(line)) await once(out, 'drain');
+    qi++;
+  }
+  out.end();
+  await once(out, 'finish');
+  return bytes;
+}
+
+/** Resident bytes of a process tree rooted at `root` (the browser this bench launched). */
+function treeRss(root: number): number {
+  const parent = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let rss = 0;
+  for (const pid of parent.keys()) {
+    let p: number | undefined = pid;
+    while (p && p !== root) p = parent.get(p);
+    if (p !== root) continue;
+    try {
+      rss += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+    } catch {
+      // gone
+    }
+  }
+  return rss;
+}
+
+function browserPid(): number | undefined {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && /chrom/.test(stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))) return Number(d);
+    } catch {
+      // gone
+    }
+  }
+  return undefined;
+}
+
+const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
+
+export default async function batchIngestBench(): Promise<void> {
+  const replies = Number(process.env.SEMECE_BENCH_REPLIES ?? 2_000_000);
+  if (!Number.isInteger(replies) || replies < N || replies % N !== 0) throw new Error(`SEMECE_BENCH_REPLIES must be a multiple of ${N}, got ${process.env.SEMECE_BENCH_REPLIES}`);
+  const count = replies / N;
+  const questions: Question[] = Array.from({ length: count }, (_, i) => ({ id: `q${i}`, question: `Synthetic question number ${i}: which city is meant?`, answer: 'Paris', aliases: ['Paris, France'] }));
+  const spec = { model: MODEL, settings: SETTINGS, n: N, promptTemplate: DEFAULT_GENERATION_PROMPT, questions };
+  const made = await SampleRequestSet.create(spec);
+  if (!made.ok) throw new Error(made.error.message);
+
+  const dir = path.join(tmpdir(), `semece-batch-bench-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'batch_output.jsonl');
+  const tGen = performance.now();
+  const bytes = await writeResults(file, made.value);
+  console.log(`measured: ${replies.toLocaleString('en')} replies = ${count.toLocaleString('en')} questions × ${N} (OpenAI output format, n=${N} per line); file ${mb(bytes)}, generated in ${((performance.now() - tGen) / 1000).toFixed(1)} s`);
+
+  pageFiles();
+  if (!process.env.SEMECE_SKIP_BUILD || !existsSync(path.join(ROOT, 'dist/index.html'))) {
+    await build({ configFile: false, root: ROOT, base: './', logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' }, worker: { format: 'es' } });
+  }
+  const server = await preview({ configFile: false, root: ROOT, build: { outDir: 'dist' }, preview: { host: '127.0.0.1', port: 0, strictPort: false }, logLevel: 'warn' });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('preview server has no port');
+  const browser = await launchChromium();
+  const root = browserPid();
+  let peakRss = 0;
+  let peakPageHeap = 0;
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${address.port}/`);
+    const cdp = await context.newCDPSession(page);
+    const sampler = setInterval(() => {
+      if (root) peakRss = Math.max(peakRss, treeRss(root));
+      cdp.send('Runtime.getHeapUsage').then((h) => (peakPageHeap = Math.max(peakPageHeap, h.usedSize)), () => undefined);
+    }, 500);
+    const ticker = setInterval(() => {
+      page.evaluate(() => (window as unknown as { __progress?: unknown }).__progress).then((p) => console.log(`  … ${JSON.stringify(p)}`), () => undefined);
+    }, 15_000);
+    try {
+      await page.setInputFiles('#results', file);
+      const ingest = (await page.evaluate((s) => (window as unknown as { __bench: { ingest(s: unknown): Promise<unknown> } }).__bench.ingest(s), JSON.parse(JSON.stringify(spec)))) as {
+        stored: number; lines: number; problems: number; failed: number; ms: number; workerPeakHeap: number | null; longestMainTask: number;
+      };
+      console.log(`ingest: ${ingest.stored.toLocaleString('en')} replies stored from ${ingest.lines.toLocaleString('en')} lines in ${(ingest.ms / 1000).toFixed(1)} s = ${Math.round(ingest.stored / (ingest.ms / 1000)).toLocaleString('en')} replies/s (${ingest.problems} problem lines, ${ingest.failed} failed)`);
+      console.log(`  ingest worker peak JS heap ${ingest.workerPeakHeap ? mb(ingest.workerPeakHeap) : 'n/a (performance.memory not exposed in workers)'}; longest main-thread task meanwhile ${ingest.longestMainTask.toFixed(0)} ms (0 = none over 50 ms)`);
+      const runSpec = {
+        title: 'batch bench', dataset: { name: 'synthetic', source: 'bench', questions },
+        models: [MODEL], sampling: { n: N, temperature: SETTINGS.temperature, maxTokens: SETTINGS.maxTokens, prompt: DEFAULT_GENERATION_PROMPT, concurrency: 8 },
+        clustering: { method: 'exact' }, grading: { method: 'alias' },
+      };
+      const report = (await page.evaluate((s) => (window as unknown as { __bench: { report(s: unknown): Promise<unknown> } }).__bench.report(s), runSpec)) as { ms: number; requests: { done: number; failed: number }; longestMainTask: number };
+      console.log(`first report (run worker: samples from the cache → exact clustering → alias grading → score): ${(report.ms / 1000).toFixed(1)} s; provider requests ${report.requests.done + report.requests.failed}; longest main-thread task ${report.longestMainTask.toFixed(0)} ms`);
+    } finally {
+      clearInterval(sampler);
+      clearInterval(ticker);
+    }
+    console.log(`peak memory: page JS heap ${mb(peakPageHeap)}; all browser processes resident ${root ? mb(peakRss) : 'n/a'} (sampled every 0.5 s)`);
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
