@@ -71,7 +71,7 @@ export class BinnedEceWorkspace {
   private bucketsOf(signal: CodedSignal): Buckets {
     let b = this.layouts.get(signal);
     if (!b) {
-      const low = 2 ** signal.shift - 1;
+      const low = (1 << signal.shift) - 1;
       const counts = new Int32Array(signal.bins);
       for (const code of signal.codes) counts[(code & low) >>> 1]++;
       b = new Buckets(counts, false);
@@ -88,7 +88,7 @@ export class BinnedEceWorkspace {
     buckets.reset();
     const { values, cursor: k, end: e, ones } = buckets;
     const { codes, table, shift } = signal;
-    const low = 2 ** shift - 1;
+    const low = (1 << shift) - 1;
     for (let j = 0; j < m; j++) {
       const code = codes[rows[j]];
       const b = (code & low) >>> 1;
@@ -104,7 +104,7 @@ export class BinnedEceWorkspace {
   private eceTwoPass(signal: CodedSignal, rows: Int32Array, m: number): number {
     const { gathered, picked, counts, cursor } = this;
     const { codes, table, shift, bins } = signal;
-    const low = 2 ** shift - 1;
+    const low = (1 << shift) - 1;
     counts.fill(0);
     for (let j = 0; j < m; j++) {
       const code = codes[rows[j]];
