@@ -11,6 +11,8 @@ export interface WizardInput {
   key: string;
   n: number;
   concurrency: number;
+  /** Tick "Remember this key on this device". */
+  remember?: boolean;
   /** Group answers with this embedding model instead of exact match. */
   embeddingModel?: string;
   /** Prefix for screenshots of each step; none when absent. */
@@ -38,6 +40,7 @@ export async function startRunThroughWizard(page: Page, appUrl: string, input: W
   await page.getByLabel('Model id').fill(input.model);
   await page.getByLabel('Base URL').fill(input.baseUrl);
   await page.getByLabel(/^API key/).fill(input.key);
+  if (input.remember) await page.getByLabel('Remember this key on this device').check();
   await page.getByRole('button', { name: 'Test connection' }).click();
   await page.getByText(/^Connected in/).waitFor({ timeout: 20_000 });
   if (input.shots) await screenshot(page, `${input.shots}-2-models`);

@@ -30,15 +30,11 @@ afterAll(async () => {
 const servedTotal = () => Object.entries(mock.stats().served).reduce((s, [id, n]) => (id.startsWith('demo-') ? s + n : s), 0);
 const storedTotal = async (page: Page) => Object.values(await storedSamplesByQuestion(page)).reduce((a, b) => a + b, 0);
 
-test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run and resumed: exactly 50 stored per question, none served twice', async () => {
-  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
-  const appUrl = inject('appUrl');
-  const runId = await startRunThroughWizard(page, appUrl, { demoCount: QUESTIONS.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: N, concurrency: 8 });
-  await expect.poll(servedTotal, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(300);
-  await screenshot(page, 'run-resume-mid-run');
-
-  // Hold every new request at the mock, then wait until all that was delivered is stored: a reload
-  // now loses only requests that were never answered, so a resumed run must ask for exactly the rest.
+/**
+ * Holds every new request at the mock, then waits until all that was delivered is stored: a
+ * reload now loses only requests that were never answered, so a resumed run must ask for exactly the rest.
+ */
+async function holdUntilSettled(page: Page) {
   mock.configure({ latencyMs: 600_000 });
   let last = -1;
   await expect
@@ -52,6 +48,16 @@ test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run 
       { timeout: 30_000, interval: 500 },
     )
     .toBe(true);
+}
+
+test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run and resumed: exactly 50 stored per question, none served twice', async () => {
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  const appUrl = inject('appUrl');
+  const runId = await startRunThroughWizard(page, appUrl, { demoCount: QUESTIONS.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: N, concurrency: 8 });
+  await expect.poll(servedTotal, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(300);
+  await screenshot(page, 'run-resume-mid-run');
+
+  await holdUntilSettled(page);
   const beforeReload = servedTotal();
   expect(beforeReload).toBeLessThan(QUESTIONS.length * N);
 
@@ -76,5 +82,23 @@ test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run 
   expect(offLoopback).toEqual([]);
   // Injected faults make Chromium log the failed responses themselves; anything else is an app error.
   expect(consoleErrors.filter((e) => !/^Failed to load resource|net::ERR_/.test(e))).toEqual([]);
+  await context.close();
+});
+
+test('with the key remembered, a run cut off by a reload carries on by itself', async () => {
+  mock.resetStats();
+  mock.configure({ latencyMs: 30 });
+  const { page, context, offLoopback } = await openPage(browser);
+  const questions = QUESTIONS.slice(0, 4);
+  await startRunThroughWizard(page, inject('appUrl'), { demoCount: questions.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', remember: true, n: 20, concurrency: 2 });
+  await expect.poll(servedTotal, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(10);
+  await holdUntilSettled(page);
+  expect(servedTotal()).toBeLessThan(questions.length * 20);
+  await page.reload();
+  mock.configure({ latencyMs: 30 });
+  await page.getByText('it carried on from where it stopped').waitFor({ timeout: 15_000 });
+  await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
+  for (const q of questions) expect(mock.stats().served[q.id], q.id).toBe(20);
+  expect(offLoopback).toEqual([]);
   await context.close();
 });

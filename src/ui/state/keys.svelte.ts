@@ -13,8 +13,15 @@ export class KeyRing {
   remembered = $state<string[]>([]);
   loaded = $state(false);
   error = $state('');
+  /** Settles once remembered keys are read (at once when `load` was never called). */
+  ready: Promise<void> = Promise.resolve();
 
-  async load(): Promise<void> {
+  load(): Promise<void> {
+    this.ready = this.read();
+    return this.ready;
+  }
+
+  private async read(): Promise<void> {
     try {
       const stored = await (await openStores()).settings.rememberedKeys();
       this.keys = { ...stored, ...this.keys };
