@@ -21,6 +21,8 @@ export type ProgressListener = (update: RunUpdate) => void;
 /** A run as listed: its record plus whether this worker is running it right now. */
 export interface RunListing extends RunRecord {
   live: boolean;
+  /** Questions in the run's dataset (listRuns leaves the questions themselves out, to stay small). */
+  questionCount: number;
 }
 
 export interface ConnectionCheck {

@@ -69,8 +69,10 @@ async function launch(runId: string, keys: RunKeys, onProgress?: ProgressListene
   jobs.set(runId, job);
 }
 
-async function listing(run: RunRecord): Promise<RunListing> {
-  return { ...run, live: jobs.has(run.id) };
+function listing(run: RunRecord, withQuestions = true): RunListing {
+  const questionCount = run.spec.dataset.questions.length;
+  const spec = withQuestions ? run.spec : { ...run.spec, dataset: { ...run.spec.dataset, questions: [] } };
+  return { ...run, spec, live: jobs.has(run.id), questionCount };
 }
 
 const api: RunWorkerApi = {
@@ -126,12 +128,12 @@ const api: RunWorkerApi = {
   },
   async status(runId) {
     const run = await (await stores()).runs.getRun(runId);
-    return run ? { ok: true, value: await listing(run) } : { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.` } };
+    return run ? { ok: true, value: listing(run) } : { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.` } };
   },
   async listRuns() {
     try {
       const runs = await (await stores()).runs.listRuns();
-      return { ok: true, value: await Promise.all(runs.map(listing)) };
+      return { ok: true, value: runs.map((r) => listing(r, false)) };
     } catch (e) {
       return fail(e, 'listing runs');
     }
