@@ -123,13 +123,42 @@ export default async function report40kBench(): Promise<void> {
       ['view: Difficulty again', 'button[data-view="difficulty"]'],
       ['view: Questions again', 'button[data-view="questions"]'],
     ];
-    let worst = 0;
-    for (const [label, selector, arg] of steps) {
-      const r = await measure(page, selector, arg);
-      worst = Math.max(worst, r.longest);
-      console.log(`  ${label.padEnd(32)} ${r.ms.toFixed(0).padStart(5)} ms to next frame; longest task ${r.longest > 0 ? `${r.longest.toFixed(0)} ms` : '< 50 ms'}`);
+    // Three passes over the same actions: the first includes first-use costs (code compiled on
+    // first run); the median damps other processes on this shared 2-core machine.
+    const PASSES = 3;
+    const results = steps.map(() => [] as { ms: number; longest: number }[]);
+    for (let pass = 0; pass < PASSES; pass++) {
+      for (let i = 0; i < steps.length; i++) {
+        const [, selector, arg] = steps[i];
+        // Reset the table state the actions depend on, so each pass starts the same way.
+        if (i === 0 && pass > 0) {
+          await measure(page, 'button[data-view="questions"]');
+          await measure(page, 'input[data-control="search"]', '');
+          await measure(page, 'select[data-control="outcome"]', 'all');
+          await measure(page, 'button[data-view="calibration"]');
+          await measure(page, 'input[data-signal="sem2"]');
+          await measure(page, 'select[data-control="binning"]', 'width');
+        }
+        results[i].push(await measure(page, selector, arg));
+      }
     }
-    console.log(`longest main-thread task over all view switches and table actions: ${worst > 0 ? `${worst.toFixed(0)} ms` : '< 50 ms'} (target < 100 ms)`);
+    const fmtTask = (v: number) => (v > 0 ? `${v.toFixed(0)} ms` : '< 50');
+    const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    console.log(`  ${'action'.padEnd(32)} ${'to next frame (first / median)'.padEnd(32)} longest task (first / median / max)`);
+    let worstMedian = 0;
+    let worst = 0;
+    steps.forEach(([label], i) => {
+      const r = results[i];
+      const tasks = r.map((x) => x.longest);
+      worstMedian = Math.max(worstMedian, mid(tasks));
+      worst = Math.max(worst, ...tasks);
+      console.log(
+        `  ${label.padEnd(32)} ${`${r[0].ms.toFixed(0)} / ${mid(r.map((x) => x.ms)).toFixed(0)} ms`.padEnd(32)} ${fmtTask(tasks[0])} / ${fmtTask(mid(tasks))} / ${fmtTask(Math.max(...tasks))}`,
+      );
+    });
+    console.log(
+      `longest main-thread task when switching views and working the table: median over passes ${fmtTask(worstMedian)}, worst single ${fmtTask(worst)} (target < 100 ms; '< 50' means no long task was reported)`,
+    );
 
     // Not a view switch: a grade override recomputes every metric (bootstrap B = 1000 over 40,000 rows).
     await page.locator('button[data-view="questions"]').waitFor();
