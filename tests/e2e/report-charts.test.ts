@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { launchChromium, screenshot } from './chromium';
 import { dataCounts, demoDocument, openHome } from './report-fixture';
 import { regimeBars } from '../../src/ui/charts/regime-data';
+import { fmtInterval } from '../../src/ui/report/format';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -66,6 +67,14 @@ test('difficulty view: one dot per question and one regime bar per non-empty reg
       .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-regime')}:${e.getAttribute('data-signal')}:${e.getAttribute('data-ece')}`));
     expect(got).toEqual(want.map((b) => `${b.regime}:${b.signal}:${b.ece}`));
     expect(await page.locator('[data-chart="gap"]').nth(i).locator('[data-axis="x"] .tick').count()).toBeGreaterThan(2);
+  }
+  // The paired bootstrap of Sem1 against Sem2, as the document holds it.
+  const paired = page.locator('[data-table="paired-bootstrap"] tbody tr');
+  expect(await paired.count()).toBe(doc.models.length);
+  for (let i = 0; i < doc.models.length; i++) {
+    const b = doc.models[i].metrics.bootstrap;
+    const cells = await paired.nth(i).locator('td').allTextContents();
+    expect(cells.slice(0, 4)).toEqual([fmtInterval(b.d_conf[0], b.d_conf), fmtInterval(b.d_ece[0], b.d_ece), fmtInterval(b.d_ece_lo[0], b.d_ece_lo), String(b.n_lo)]);
   }
   await screenshot(page, 'report-difficulty');
   expect(consoleErrors).toEqual([]);
