@@ -52,6 +52,7 @@ self.onmessage = async (e: MessageEvent) => {
     const report = await ingestSampleResults(made.value, stream, {
       file: (file as File).name, cache: stores.samples, writeBatch: 5000,
       describe: (k, q) => stores.samples.describe(k, q),
+      groupIsEmpty: async (q) => (await stores.samples.countForQuestion(q)) === 0,
       onProgress: (p) => { mem(); postMessage({ type: 'progress', ...p }); },
     });
     await stores.samples.flush();
