@@ -102,3 +102,39 @@ test('with the key remembered, a run cut off by a reload carries on by itself', 
   expect(offLoopback).toEqual([]);
   await context.close();
 });
+
+test('pause keeps what is in flight and stops; resume finishes with exactly n per question; cancel stops for good', async () => {
+  mock.resetStats();
+  mock.configure({ latencyMs: 150 });
+  const { page, context, offLoopback } = await openPage(browser);
+  const questions = QUESTIONS.slice(0, 4);
+  const appUrl = inject('appUrl');
+  await startRunThroughWizard(page, appUrl, { demoCount: questions.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: 30, concurrency: 2 });
+  await expect.poll(servedTotal, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(10);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.locator('[data-status="paused"]').waitFor({ timeout: 30_000 });
+  await screenshot(page, 'run-paused');
+  // Paused: nothing more is asked, and everything delivered is stored.
+  const atPause = servedTotal();
+  expect(atPause).toBeLessThan(questions.length * 30);
+  expect(await storedTotal(page)).toBe(atPause);
+  await new Promise((r) => setTimeout(r, 500));
+  expect(servedTotal()).toBe(atPause);
+
+  mock.configure({ latencyMs: 20 });
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
+  for (const q of questions) expect(mock.stats().served[q.id], q.id).toBe(30);
+
+  // A second run, cancelled: it stays cancelled and asks for nothing more.
+  mock.configure({ latencyMs: 150 });
+  await startRunThroughWizard(page, appUrl, { demoCount: 8, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: 30, concurrency: 2 });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.locator('[data-status="cancelled"]').waitFor({ timeout: 30_000 });
+  const atCancel = mock.stats().requests;
+  await new Promise((r) => setTimeout(r, 500));
+  expect(mock.stats().requests).toBe(atCancel);
+  expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(1);
+  expect(offLoopback).toEqual([]);
+  await context.close();
+});
