@@ -12,8 +12,11 @@ export interface AppUnderTest {
   close(): Promise<void>;
 }
 
+// One build per `npm run bench` process, shared by the browser benches that use this module.
+let built: Promise<unknown> | undefined;
+
 export async function startApp(): Promise<AppUnderTest> {
-  if (!process.env.SEMECE_SKIP_BUILD) await build({ logLevel: 'warn' });
+  if (!process.env.SEMECE_SKIP_BUILD) await (built ??= build({ logLevel: 'warn' }));
   const server: PreviewServer = await preview({ preview: { host: '127.0.0.1', port: 0, strictPort: false }, logLevel: 'warn' });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('preview server has no port');

@@ -4,6 +4,7 @@ import { launchChromium, openPage, screenshot } from './chromium';
 import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
 import { DB_NAME } from '../../src/store/schema';
+import { modelMetrics } from '../../src/pipeline/score';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -125,6 +126,33 @@ test('#/report/<id> shows a report saved with its run, and a grade override is s
   await page.locator('button[data-view="questions"]').click();
   await page.locator('select[data-control="outcome"]').selectOption('overridden');
   expect(await page.locator('[data-table="questions"] tbody tr').count()).toBe(1);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
+
+test('reports with no models, or a model with no scored question, render without errors', async () => {
+  const base = demoDocument();
+  const empty = { ...base, demo: false, title: 'No models', models: [] };
+  const noRows = {
+    ...base,
+    demo: false,
+    title: 'Nothing scored',
+    models: [{ model: 'all-excluded', metrics: modelMetrics([], { excluded: 2 }), questions: [], excludedQuestions: [{ id: 'a', reason: 'clustering failed' }, { id: 'b', reason: 'grading failed' }] }],
+  };
+  const { page, context, consoleErrors } = await openPage(browser);
+  await page.goto(`${inject('appUrl')}#/open`);
+  const input = page.locator('input[data-control="report-file"]');
+  await input.setInputFiles({ name: 'empty.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(empty)) });
+  await page.locator('[data-empty-report]').waitFor();
+  await page.locator('button', { hasText: 'Open another report' }).click();
+  await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'none.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(noRows)) });
+  await page.locator('[data-chart="reliability"]').waitFor();
+  expect(await page.locator('[data-chart="reliability"] rect.bar').count()).toBe(0);
+  await page.locator('button[data-view="difficulty"]').click();
+  await page.locator('[data-chart="gap"]').waitFor();
+  await page.locator('button[data-view="questions"]').click();
+  expect(await page.locator('[data-excluded]').getAttribute('data-excluded')).toBe('2');
+  await screenshot(page, 'open-report-nothing-scored');
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
