@@ -9,7 +9,7 @@
  * Printed: replies/s of the ingest, time to the first report, the longest main-thread task while
  * the workers ran, and peak memory (page JS heap by CDP Runtime.getHeapUsage, ingest worker heap by
  * performance.memory where Chromium exposes it, and the peak resident size of all of this
- * browser's processes from /proc). SEMECE_BENCH_REPLIES sets the size (default 2000000; a
+ * browser's processes from /proc). The browser runs on a persistent profile in a temp directory. SEMECE_BENCH_REPLIES sets the size (default 2000000; a
  * multiple of 50); SEMECE_SKIP_BUILD=1 reuses the bench page's last build.
  *
  * The page is a bench-only entry built with Vite from these modules (node_modules/.cache), served
@@ -24,7 +24,8 @@ import { SampleRequestSet } from '../src/batch/request-set';
 import { MemorySampleCache } from '../src/pipeline/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from '../src/pipeline/prompts';
 import type { Question } from '../src/pipeline/types';
-import { launchChromium } from '../tests/e2e/chromium';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/chromium';
 
 const N = 50;
 const MODEL = { kind: 'openai' as const, preset: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' };
@@ -59,7 +60,8 @@ self.onmessage = async (e: MessageEvent) => {
     mem();
     postMessage({ type: 'done', stored: report.stored, lines: report.lines, problems: report.problemCount, failed: report.failed.length, workerPeakHeap: peak || null });
   } catch (err) {
-    postMessage({ type: 'error', message: String((err as Error)?.message ?? err) });
+    const e = err as { name?: string; message?: string };
+    postMessage({ type: 'error', message: \`\${e?.name ?? 'Error'}: \${e?.message ?? String(err)}\` });
   }
 };
 `);
@@ -189,12 +191,13 @@ export default async function batchIngestBench(): Promise<void> {
   const server = await preview({ configFile: false, root: ROOT, build: { outDir: 'dist' }, preview: { host: '127.0.0.1', port: 0, strictPort: false }, logLevel: 'warn' });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('preview server has no port');
-  const browser = await launchChromium();
+  // A persistent profile, as a user's browser has: an incognito context keeps IndexedDB in memory
+  // with a small quota, and the ingest stopped there at about 1.2 million samples.
+  const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   const root = browserPid();
   let peakRss = 0;
   let peakPageHeap = 0;
   try {
-    const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${address.port}/`);
     const cdp = await context.newCDPSession(page);
@@ -225,7 +228,7 @@ export default async function batchIngestBench(): Promise<void> {
     }
     console.log(`peak memory: page JS heap ${mb(peakPageHeap)}; all browser processes resident ${root ? mb(peakRss) : 'n/a'} (sampled every 0.5 s)`);
   } finally {
-    await browser.close();
+    await context.close();
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,20 @@
+/** The page's handle on the batch worker, created on first use (pages that never batch never load it). */
+import * as Comlink from 'comlink';
+import type { RunSpec } from '../pipeline/run-types.ts';
+import type { BatchProgress, BatchWorkerApi } from './batch.worker.ts';
+
+let remote: Comlink.Remote<BatchWorkerApi> | undefined;
+
+function worker(): Comlink.Remote<BatchWorkerApi> {
+  remote ??= Comlink.wrap<BatchWorkerApi>(new Worker(new URL('./batch.worker.ts', import.meta.url), { type: 'module', name: 'semece-batch' }));
+  return remote;
+}
+
+const proxied = (f?: (p: BatchProgress) => void) => (f ? Comlink.proxy(f) : undefined);
+
+export const batchClient = {
+  requestFiles: (spec: RunSpec, modelIndex: number) => worker().requestFiles(spec, modelIndex),
+  readResults: (spec: RunSpec, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void) => worker().readResults(spec, modelIndex, files, proxied(onProgress)),
+  submit: (spec: RunSpec, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void) =>
+    worker().submit(spec, modelIndex, apiKey, retryInteractively, proxied(onProgress)),
+};

@@ -1,0 +1,132 @@
+/**
+ * The batch worker: batch mode for a run in the browser, off the main thread, over the same
+ * IndexedDB sample cache the run worker uses. Every method answers once, with a value
+ * ({ok: false, error} for expected failures); progress comes through the callback passed in.
+ */
+import * as Comlink from 'comlink';
+import type { RunSpec } from '../pipeline/run-types.ts';
+import type { Result, StageError } from '../pipeline/types.ts';
+import { createProvider } from '../providers/index.ts';
+import { ProviderError } from '../providers/errors.ts';
+import { openStores, type Stores } from '../store/index.ts';
+import { createBatchClient } from './clients.ts';
+import { describeIngest, ingestSampleResults } from './ingest.ts';
+import { toJsonl } from './lines.ts';
+import { inParts } from './parts.ts';
+import { requestSetForRun } from './run-batch-spec.ts';
+import { type BatchEvent, submitSampleBatches } from './run-batch.ts';
+
+export interface BatchProgress {
+  text: string;
+}
+
+export interface RequestFiles {
+  files: { name: string; blob: Blob; requests: number }[];
+  counts: { samples: number; cached: number; requests: number };
+}
+
+export interface ReadSummary {
+  lines: string[];
+  stored: number;
+  failed: number;
+  problems: number;
+}
+
+export interface SubmitSummary {
+  state: string;
+  lines: string[];
+  missing: number;
+}
+
+export interface BatchWorkerApi {
+  requestFiles(spec: RunSpec, modelIndex: number): Promise<Result<RequestFiles>>;
+  readResults(spec: RunSpec, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void): Promise<Result<ReadSummary>>;
+  submit(spec: RunSpec, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void): Promise<Result<SubmitSummary>>;
+}
+
+let storesValue: Promise<Stores> | undefined;
+const stores = () => (storesValue ??= openStores());
+
+function fail(e: unknown, where: string): { ok: false; error: StageError } {
+  if (e instanceof ProviderError) return { ok: false, error: { kind: e.kind, message: e.message, status: e.status ?? undefined, where } };
+  return { ok: false, error: { kind: 'batch', message: e instanceof Error ? e.message : String(e), where } };
+}
+
+function eventText(e: BatchEvent): string {
+  if (e.type === 'round') return `Batch round ${e.round}`;
+  if (e.type === 'submitted') return `Submitted batch ${e.status.id} (${e.requests} requests)`;
+  if (e.type === 'status') return `Batch ${e.status.id}: ${e.status.raw} — ${e.status.counts.succeeded} succeeded, ${e.status.counts.failed} failed of ${e.status.counts.total}`;
+  if (e.type === 'ingested') return describeIngest(e.report, 5).join('\n');
+  return `${e.missing} samples missing after the batches: requesting them through the normal API`;
+}
+
+const api: BatchWorkerApi = {
+  async requestFiles(spec, modelIndex) {
+    try {
+      const made = await requestSetForRun(spec, modelIndex);
+      if (!made.ok) return made;
+      const set = made.value;
+      const files: RequestFiles['files'] = [];
+      for await (const part of inParts(set.api, set.requests((await stores()).samples))) {
+        const name = `semece-${set.api}-requests${files.length ? `-${files.length + 1}` : ''}.jsonl`;
+        files.push({ name, blob: new Blob([toJsonl(part.map((p) => p.line))], { type: 'application/jsonl' }), requests: part.length });
+      }
+      return { ok: true, value: { files, counts: { samples: set.counts.samples, cached: set.counts.cached, requests: set.counts.requests } } };
+    } catch (e) {
+      return fail(e, 'writing the batch request file');
+    }
+  },
+
+  async readResults(spec, modelIndex, files, onProgress) {
+    try {
+      const made = await requestSetForRun(spec, modelIndex);
+      if (!made.ok) return made;
+      const { samples } = await stores();
+      const summary: ReadSummary = { lines: [], stored: 0, failed: 0, problems: 0 };
+      for (const file of files) {
+        const report = await ingestSampleResults(made.value, file.stream().pipeThrough(new TextDecoderStream()), {
+          file: file.name, cache: samples,
+          describe: (keys, group) => samples.describe(keys, group),
+          groupIsEmpty: async (group) => (await samples.countForQuestion(group)) === 0,
+          onProgress: (p) => onProgress?.({ text: `${file.name}: ${p.lines} lines read, ${p.stored} samples stored` }),
+        });
+        await samples.flush();
+        summary.lines.push(...describeIngest(report));
+        summary.stored += report.stored;
+        summary.failed += report.failed.length;
+        summary.problems += report.problemCount;
+      }
+      return { ok: true, value: summary };
+    } catch (e) {
+      return fail(e, 'reading the batch result file');
+    }
+  },
+
+  async submit(spec, modelIndex, apiKey, retryInteractively, onProgress) {
+    try {
+      const made = await requestSetForRun(spec, modelIndex);
+      if (!made.ok) return made;
+      const set = made.value;
+      const model = spec.models[modelIndex];
+      const { samples } = await stores();
+      const lines: string[] = [];
+      const result = await submitSampleBatches({
+        set, cache: samples, client: createBatchClient(set.spec.model, apiKey),
+        interactive: retryInteractively ? { provider: createProvider({ ...model, apiKey }), concurrency: spec.sampling.concurrency } : undefined,
+        onEvent: (e) => {
+          const text = eventText(e);
+          lines.push(text);
+          onProgress?.({ text });
+        },
+      });
+      await samples.flush();
+      for (const f of result.failed.slice(0, 20)) lines.push(`Failed: question ${f.questionId}, samples ${f.indices[0]}–${f.indices.at(-1)}: ${f.message}`);
+      if (result.error) return { ok: false, error: result.error };
+      return { ok: true, value: { state: result.state, lines, missing: result.missing } };
+    } catch (e) {
+      return fail(e, 'submitting the batch');
+    }
+  },
+};
+
+Comlink.expose(api);

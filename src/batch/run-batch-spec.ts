@@ -1,0 +1,30 @@
+/**
+ * From a run (RunSpec) to the batch request set of one of its models: the settings exactly as the
+ * run's sample stage passes them to sampling (runner-sampling.ts), so batch and run share keys.
+ */
+import type { RunSpec } from '../pipeline/run-types.ts';
+import type { Result } from '../pipeline/types.ts';
+import type { BatchApi } from './types.ts';
+import { SampleRequestSet } from './request-set.ts';
+
+/** Presets whose own batch service this app speaks (other OpenAI-compatible hosts differ or have none). */
+export const BATCH_PRESETS: Record<string, BatchApi> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gemini' };
+
+export function batchApiOf(model: { preset: string }): BatchApi | undefined {
+  return Object.prototype.hasOwnProperty.call(BATCH_PRESETS, model.preset) ? BATCH_PRESETS[model.preset] : undefined;
+}
+
+export async function requestSetForRun(spec: RunSpec, modelIndex: number): Promise<Result<SampleRequestSet>> {
+  const model = spec.models[modelIndex];
+  if (!model) return { ok: false, error: { kind: 'settings', message: `The run has no model number ${modelIndex + 1}.` } };
+  const api = batchApiOf(model);
+  if (!api) return { ok: false, error: { kind: 'settings', message: `${model.preset} has no batch service this app can use (OpenAI, Anthropic and Gemini have).`, where: `${model.preset}/${model.model}` } };
+  const s = spec.sampling;
+  return SampleRequestSet.create({
+    model: { kind: api, preset: model.preset, baseUrl: model.baseUrl, model: model.model },
+    settings: { temperature: s.temperature, topP: s.topP, maxTokens: s.maxTokens },
+    n: s.n,
+    promptTemplate: s.prompt,
+    questions: spec.dataset.questions,
+  });
+}
