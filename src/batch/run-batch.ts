@@ -141,8 +141,9 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
   }
   result.missing = missing;
   // Listed: failures whose samples are still not in the cache.
+  const byId = new Map(set.questions.map((q) => [q.id, q]));
   for (const f of failures) {
-    const q = set.questions.find((x) => x.id === f.questionId);
+    const q = byId.get(f.questionId);
     if (!q) continue;
     const stored = await cache.get(await set.keysOf(q, f.indices[0], f.indices.length));
     if (stored.some((s) => s === undefined)) result.failed.push(f);

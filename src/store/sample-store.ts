@@ -30,6 +30,8 @@ export class IdbSampleCache implements SampleCache {
     const tx = this.db.transaction('samples', 'readonly');
     const found = await Promise.all(keys.map((k) => tx.store.get(k)));
     await tx.done;
+    // A stored sample is not written again: its question mapping (from describe) is no longer needed.
+    found.forEach((s, i) => s && this.questionOf.delete(keys[i]));
     return found.map((s) => s?.sample);
   }
 
