@@ -8,6 +8,7 @@
  * `params` prop.
  */
 import type { Component } from 'svelte';
+import { prefetchDemoFiles } from './report/demo-files';
 
 export type RouteParams = Record<string, string>;
 
@@ -28,7 +29,12 @@ export interface RouteMatch {
 }
 
 export const routes: RouteDef[] = [
-  { pattern: '/', title: 'Demo report', load: () => import('./Home.svelte') },
+  {
+    pattern: '/',
+    title: 'Demo report',
+    // The demo files download while the page's code does.
+    load: () => (void prefetchDemoFiles(), import('./Home.svelte')),
+  },
   { pattern: '/report/:id', title: 'Report', load: () => import('./report/SavedReportPage.svelte') },
   { pattern: '/open', title: 'Open a report', load: () => import('./report/OpenReportPage.svelte') },
   { pattern: '/new', title: 'New run', load: () => import('./run/NewRunPage.svelte') },

@@ -6,54 +6,14 @@
  * The same `buildDemoReport` runs in the page (over fetched files) and in Node tests and
  * benchmarks (over files read from disk), so both see the same document.
  */
-import type { DemoManifest } from '../../demo/manifest';
 import type { ReportDocument } from '../../formats/report-document';
-import type { Result, StageError } from '../../pipeline/types';
+import type { Result } from '../../pipeline/types';
+import { prefetchDemoFiles, type DemoFiles } from './demo-files';
 import { readAuthorsRows } from '../../formats/authors-rows';
 import { scoreAuthorsRows } from '../../pipeline/score';
 import { buildReport, importedSettings } from '../../pipeline/score-output';
 
-export interface DemoFiles {
-  manifest: DemoManifest;
-  /** File name (as the manifest lists it) → text. */
-  texts: Record<string, string>;
-}
-
-function fail(message: string, where?: string): { ok: false; error: StageError } {
-  return { ok: false, error: { kind: 'demo', message, ...(where ? { where } : {}) } };
-}
-
-/** Fetches the manifest and every file it lists from `base` (a folder URL ending in '/'). */
-export async function fetchDemoFiles(base: string | URL, fetchImpl: typeof fetch = fetch): Promise<Result<DemoFiles>> {
-  const get = async (name: string): Promise<Result<string>> => {
-    const url = new URL(name, base);
-    try {
-      const res = await fetchImpl(url);
-      if (!res.ok) return fail(`HTTP ${res.status} for the demo file ${name}`, url.href);
-      return { ok: true, value: await res.text() };
-    } catch (err) {
-      return fail(`The demo file ${name} could not be fetched: ${err instanceof Error ? err.message : String(err)}`, url.href);
-    }
-  };
-  const manifestText = await get('manifest.json');
-  if (!manifestText.ok) return manifestText;
-  let manifest: DemoManifest;
-  try {
-    manifest = JSON.parse(manifestText.value) as DemoManifest;
-  } catch (err) {
-    return fail(`The demo manifest is not valid JSON: ${(err as Error).message}`, 'manifest.json');
-  }
-  if (!Array.isArray(manifest.models) || manifest.models.length === 0) return fail('The demo manifest lists no models.', 'manifest.json');
-  const names = manifest.models.flatMap((m) => [m.clustered, m.graded]);
-  const fetched = await Promise.all(names.map(get));
-  const texts: Record<string, string> = {};
-  for (let i = 0; i < names.length; i++) {
-    const r = fetched[i];
-    if (!r.ok) return r;
-    texts[names[i]] = r.value;
-  }
-  return { ok: true, value: { manifest, texts } };
-}
+export { fetchDemoFiles, type DemoFiles } from './demo-files';
 
 /**
  * Scores the demo files into a report document marked as demo data (raw replies kept for the
@@ -84,6 +44,6 @@ export function buildDemoReport(files: DemoFiles, options: { smooth?: boolean } 
 
 /** The demo report for the page, from the files in `demo/` beside the app, without smooth ECE. */
 export async function loadDemoReport(): Promise<Result<ReportDocument>> {
-  const files = await fetchDemoFiles(new URL('demo/', document.baseURI));
+  const files = await prefetchDemoFiles();
   return files.ok ? buildDemoReport(files.value, { smooth: false }) : files;
 }
