@@ -50,6 +50,7 @@ test('reliability diagrams match the document: bars, histogram counts, axis tick
     expect(await charts.nth(i).locator('rect.bar').count()).toBe(nonEmpty(bins));
     expect(await dataCounts(page, `[data-chart="reliability"] >> nth=${i} >> rect.hist-bar`)).toEqual(bins.map((b) => b.count));
   }
+  await screenshot(page, 'report-equal-mass');
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
