@@ -4,7 +4,7 @@
  * API runs in the module worker (run.worker.ts) and in Node tests over a MessageChannel.
  */
 import { executeRun, newRun } from '../pipeline/runner';
-import type { RunKeys, RunRecord } from '../pipeline/run-types';
+import type { RunKeys, RunProgress, RunRecord } from '../pipeline/run-types';
 import { openStores, type Stores } from '../store';
 import { DEFAULT_PRICES, type PriceTable } from '../pipeline/cost';
 import { checkConnection, runnerStages } from './run-stages';
@@ -56,8 +56,9 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
     prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
     const controller = new AbortController();
     const job: Job = { controller, listeners: new Set(onProgress ? [onProgress] : []), done: undefined as never };
-    const throttled = throttle((run: RunRecord) => post(job, toUpdate(structuredClone(run))), PROGRESS_INTERVAL_MS);
-    job.done = executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (_p, run) => throttled(run) }, controller.signal)
+    // The live progress object goes out as it is when the throttle fires; posting it copies it.
+    const throttled = throttle(({ progress, run }: { progress: RunProgress; run: RunRecord }) => post(job, { ...toUpdate(run), progress }), PROGRESS_INTERVAL_MS);
+    job.done = executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal)
       .catch(async (e) => {
         const run = (await s.runs.getRun(runId))!;
         const failed: RunRecord = { ...run, status: 'failed', error: errorInfo(e, 'run worker') };
