@@ -124,9 +124,12 @@ export function asQuestionSamples(q: SimulatedQuestion): QuestionSamples {
   return { assignments: q.assignments, nClasses: q.pi.length };
 }
 
-/** Oracle ECE*: the paper's 10-bin ECE of c* = max π against Y. */
+/**
+ * Oracle ECE* = ECE(c*, a*): the paper's 10-bin ECE of c* = max π against a* = Y(z*), the
+ * correctness of the population mode (paper §3), not of the sample mode the deployed Y scores.
+ */
 export function oracleEce(questions: readonly SimulatedQuestion[], bins = 10): number {
-  return eceEqualWidth(questions.map((q) => q.cStar), questions.map((q) => q.y), bins);
+  return eceEqualWidth(questions.map((q) => q.cStar), questions.map((q) => q.yStar), bins);
 }
 
 /** What a classroom page shows for a simulated set: each signal's mean and ECE beside the oracle's. */
@@ -158,7 +161,7 @@ export function summarizeSimulation(questions: readonly SimulatedQuestion[], opt
     meanCStar: pairwiseMean(cStar),
     meanSem1: pairwiseMean(sem1),
     meanSem2: pairwiseMean(sem2),
-    eceStar: eceEqualWidth(cStar, y, bins),
+    eceStar: oracleEce(questions, bins),
     eceSem1: eceEqualWidth(sem1, y, bins),
     eceSem2: eceEqualWidth(sem2, y, bins),
   };

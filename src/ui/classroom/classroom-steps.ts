@@ -3,7 +3,7 @@
  * and one question's held-out splits step by step (the winner's curse, shown).
  */
 import { simulateSet } from '../../core/simulate-families';
-import type { SimulatedQuestion } from '../../core/simulate';
+import { oracleEce, type SimulatedQuestion } from '../../core/simulate';
 import { heldOutPermutations, sem1 as sem1Of, sem2HeldOut, sem2Trace, type HeldOutSplit } from '../../core/estimators';
 import { eceEqualWidth } from '../../core/ece';
 import { meanSE, normalizeSettings, sem2Options, setOptions, type ClassroomSettings, type MeanSE } from './classroom-model';
@@ -35,7 +35,7 @@ export function convergenceAt(input: ClassroomSettings, n: number): ConvergenceP
     n,
     eceSem1: eceEqualWidth(sem1, y),
     eceSem2: eceEqualWidth(sem2, y),
-    eceStar: eceEqualWidth(sim.map((q) => q.cStar), sim.map((q) => q.yStar)),
+    eceStar: oracleEce(sim),
     bias1: meanSE(sem1.map((v, i) => v - sim[i].cStar)),
     bias2: meanSE(sem2.map((v, i) => v - sim[i].cStar)),
   };

@@ -146,9 +146,12 @@ describe('question families', () => {
 });
 
 describe('oracle ECE*', () => {
-  it('is the paper ECE of c* against Y', () => {
-    const qs = simulateSet({ count: 300, n: 20, difficulty: 'mixed', seed: 2 });
-    expect(oracleEce(qs)).toBe(eceEqualWidth(qs.map((q) => q.cStar), qs.map((q) => q.y)));
+  it('is the paper ECE of c* against a* = Y(z*), the population mode\'s correctness', () => {
+    const qs = simulateSet({ count: 300, n: 20, difficulty: 'hard', seed: 2 });
+    expect(oracleEce(qs)).toBe(eceEqualWidth(qs.map((q) => q.cStar), qs.map((q) => q.yStar)));
+    // On hard questions the sample mode often differs from the population mode, so scoring c*
+    // against the deployed Y would be a different number.
+    expect(qs.some((q) => q.y !== q.yStar)).toBe(true);
   });
 
   it('is only sampling noise for a calibrated, easy set, and large when accuracy is forced low', () => {
