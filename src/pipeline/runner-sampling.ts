@@ -6,7 +6,7 @@
  */
 import { createProvider } from '../providers';
 import type { RequestEvent, SamplingProvider } from '../providers/types';
-import { questionKeys, readSamples, runSampling, SamplingController, type SamplingProgress } from './sampling';
+import { readSamples, runSampling, SamplingController, type SamplingProgress } from './sampling';
 import type { SampleStage } from './runner-stages';
 import type { SampledRow } from './types';
 
@@ -38,14 +38,7 @@ export const sampleWithProviders: SampleStage = async (args) => {
   });
   const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens };
 
-  if (args.onKeys) {
-    for (const q of dataset.questions) {
-      const keys = await questionKeys(provider, settings, sampling.prompt, q, sampling.n);
-      // Sample 0's key already hashes (provider, model, prompt, settings, question): it names the group.
-      args.onKeys(`${keys[0]}#q`, keys);
-    }
-  }
-
+  // Question groups (the byQuestion index) follow from the sample keys themselves (store/sample-store.ts).
   const controller = new SamplingController();
   let inFlight = 0;
   let pausing = false;

@@ -9,6 +9,16 @@ import { BatchWriter } from './batch';
 import type { SemeceDatabase } from './db';
 import type { StoredSample } from './schema';
 
+/**
+ * The question group of a sample key, by the runner's convention: sample 0's key + '#q'. Sample
+ * keys are `<digest of provider, model, prompt, settings and question>#<index>`, so the group
+ * follows from any one of them without a lookup.
+ */
+export function questionGroup(sampleKey: string): string | undefined {
+  const hash = sampleKey.lastIndexOf('#');
+  return hash > 0 ? `${sampleKey.slice(0, hash)}#0#q` : undefined;
+}
+
 export class IdbSampleCache implements SampleCache {
   private readonly questionOf = new Map<string, string>();
   private readonly writer: BatchWriter<StoredSample>;
@@ -39,7 +49,7 @@ export class IdbSampleCache implements SampleCache {
     const now = Date.now();
     return this.writer.add(
       entries.map(({ key, sample }) => {
-        const question = this.questionOf.get(key);
+        const question = this.questionOf.get(key) ?? questionGroup(key);
         // The mapping is consumed by its write: a 2-million-sample run must not keep 2 million keys alive.
         this.questionOf.delete(key);
         return { key, sample, question, storedAt: now };

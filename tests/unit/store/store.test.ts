@@ -121,3 +121,13 @@ describe('settings and embeddings', () => {
     expect(missOtherModel).toBeUndefined();
   });
 });
+
+test('samples are indexed by their question group, read from the sample key itself', async () => {
+  const { samples } = await fresh();
+  const base = { preset: 'openai', baseUrl: 'http://h/v1', model: 'm', prompt: 'p', settings: { temperature: 1, maxTokens: 8 }, questionId: 'q', question: 'Q?' };
+  const keys = await Promise.all([0, 1, 2].map((index) => sampleKey({ ...base, index })));
+  const other = await sampleKey({ ...base, questionId: 'q2', question: 'Q2?', index: 0 });
+  await samples.put([...keys, other].map((key) => ({ key, sample: sample('x') })));
+  const group = `${keys[0]}#q`;
+  expect(await samples.countForQuestion(group)).toBe(3);
+});
