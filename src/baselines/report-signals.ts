@@ -47,3 +47,16 @@ export function mcSemEceReport(rows: readonly McSemQuestion[], model: string, op
   );
   return withSignals(report, Object.fromEntries(scored.map((r) => [r.clustered.id, r.signals])), options);
 }
+
+/**
+ * Entropy confidence added to a scored report for every report the app makes: withSignals, unless
+ * that would drop a signal the report already scored (withSignals scores only signals defined on
+ * every question, so e.g. a verbalized confidence missing on some questions would vanish): then
+ * the report is returned unchanged rather than losing a column. Empty reports stay as they are.
+ */
+export function withEntropyConfidence(report: ModelReport, options: ScoreOptions = {}): ModelReport {
+  if (report.questions.length === 0) return report;
+  const next = withSignals(report, {}, options);
+  const kept = (Object.keys(report.metrics.signals) as SignalName[]).every((s) => next.metrics.signals[s]);
+  return kept ? next : report;
+}

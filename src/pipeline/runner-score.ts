@@ -8,6 +8,7 @@ import type { AuthorsRows, JoinedQuestion } from '../formats/authors-rows';
 import type { ReportDocument } from '../formats/report-document';
 import { scoreAuthorsRows, type ScoreOptions } from './score';
 import { buildReport } from './score-output';
+import { withEntropyConfidence } from '../baselines/report-signals';
 import type { ScoreInput, ScoreModelInput } from './runner-stages';
 
 function authorsRows(m: ScoreModelInput): AuthorsRows {
@@ -27,7 +28,7 @@ function authorsRows(m: ScoreModelInput): AuthorsRows {
 
 export function scoreRun(input: ScoreInput, options: ScoreOptions = { samples: 'raw' }, now: () => Date = () => new Date()): ReportDocument {
   const models = input.models.map((m) => {
-    const report = scoreAuthorsRows(authorsRows(m), options, m.model);
+    const report = withEntropyConfidence(scoreAuthorsRows(authorsRows(m), options, m.model), options);
     const overridden = new Set(m.overridden);
     for (const q of report.questions) if (overridden.has(q.id)) q.overridden = true;
     return { ...report, provider: m.provider };

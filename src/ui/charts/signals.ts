@@ -27,6 +27,11 @@ export function signalColor(signal: SignalName): string {
     case 'verbalized':
     case 'stated':
       return `var(--series-${signal})`;
+    // Mid-tone fallbacks readable on both themes, so two extra signals overlaid stay apart.
+    case 'logprob':
+      return 'var(--series-logprob, #b7791f)';
+    case 'entropyConfidence':
+      return 'var(--series-entropy, #0e9fb5)';
     default:
       return 'var(--series-other)';
   }

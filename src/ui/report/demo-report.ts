@@ -12,6 +12,7 @@ import { prefetchDemoFiles, type DemoFiles } from './demo-files';
 import { readAuthorsRows } from '../../formats/authors-rows';
 import { scoreAuthorsRows } from '../../pipeline/score';
 import { buildReport, importedSettings } from '../../pipeline/score-output';
+import { withEntropyConfidence } from '../../baselines/report-signals';
 
 export { fetchDemoFiles, type DemoFiles } from './demo-files';
 
@@ -29,7 +30,8 @@ export function buildDemoReport(files: DemoFiles, options: { smooth?: boolean } 
       { text: files.texts[m.graded] ?? '', file: m.graded },
     );
     if (!rows.ok) return rows;
-    const report = scoreAuthorsRows(rows.value, { samples: 'raw', smooth: options.smooth }, m.model);
+    // Entropy confidence exp(−H) is scored beside Sem1, Sem2 and verbalized.
+    const report = withEntropyConfidence(scoreAuthorsRows(rows.value, { samples: 'raw', smooth: options.smooth }, m.model), { smooth: options.smooth });
     samples = Math.max(samples, ...report.questions.map((q) => q.n));
     models.push(report);
   }

@@ -3,9 +3,24 @@
  * the document's rows so 40,000 rows stay responsive (only one page is ever rendered).
  */
 import type { Regime } from '../../core/types';
-import type { ReportQuestion } from '../../formats/report-document';
+import type { ReportQuestion, SignalName } from '../../formats/report-document';
+import { signalValue } from '../../baselines/signals';
+import { SIGNAL_ORDER } from '../charts/signals';
 
-export type SortKey = 'order' | 'id' | 'question' | 'sem1' | 'sem2' | 'verbalized' | 'margin' | 'correct' | 'nClasses' | 'gap';
+export type SortKey = 'order' | 'id' | 'question' | SignalName | 'margin' | 'correct' | 'nClasses' | 'gap';
+
+/**
+ * The signal columns of a model's table: the paper's three always (fixed fields of every row),
+ * then each other signal the model scored or that some row carries (a signal present on only
+ * some questions is shown but not scored).
+ */
+export function signalColumnsOf(model: { metrics: { signals: Partial<Record<SignalName, unknown>> }; questions: readonly ReportQuestion[] }): SignalName[] {
+  return SIGNAL_ORDER.filter(
+    (s) =>
+      s === 'sem1' || s === 'sem2' || s === 'verbalized' || model.metrics.signals[s] !== undefined ||
+      model.questions.some((q) => Number.isFinite(q.signals?.[s])),
+  );
+}
 export type Outcome = 'all' | 'correct' | 'incorrect' | 'overridden';
 
 export interface TableQuery {
@@ -46,6 +61,10 @@ function sortValue(q: ReportQuestion, key: Exclude<SortKey, 'order'>): number | 
       return cachedKey(questionKeys, q, q.question);
     case 'gap':
       return q.sem1 - q.sem2;
+    case 'stated':
+    case 'logprob':
+    case 'entropyConfidence':
+      return signalValue(q, key);
     default:
       return q[key];
   }

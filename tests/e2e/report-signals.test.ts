@@ -1,0 +1,155 @@
+/**
+ * Every confidence signal of a report can be chosen in every chart and table, and the report
+ * says which is best calibrated: a multiple-choice report with stated probability and logprob
+ * (built by the baselines' own mcSemEceReport) opened from a file.
+ */
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium, openPage, screenshot } from './chromium';
+import { toMcQuestion } from '../../src/baselines/mc-prompt';
+import { mcSemEceQuestion } from '../../src/baselines/mc-sem-ece';
+import { mcSemEceReport } from '../../src/baselines/report-signals';
+import { compareReportSignals } from '../../src/baselines/compare-signals';
+import { summarizeComparison } from '../../src/baselines/compare-summary';
+import { buildReport, importedSettings } from '../../src/pipeline/score-output';
+import { reportToJson } from '../../src/formats/report-export';
+import type { ReportDocument, SignalName } from '../../src/formats/report-document';
+import { SIGNAL_LABEL } from '../../src/ui/charts/signals';
+import { regimeBars } from '../../src/ui/charts/regime-data';
+import { fmt } from '../../src/ui/report/format';
+import type { TokenLogprob } from '../../src/providers/types';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const ALL: SignalName[] = ['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence'];
+
+/** Question i: 10 samples, the gold option chosen (i·7 mod 10) + 1 times with a stated probability that varies by question. */
+function mcRows(count: number, withLogprobs: (i: number) => boolean) {
+  return Array.from({ length: count }, (_, i) => {
+    const q = toMcQuestion({ id: `mc${i + 1}`, question: `Which option is right in question ${i + 1}?`, answer: 'A', options: ['a', 'b', 'c', 'd'] });
+    if (!q.ok) throw new Error(q.error.message);
+    const a = ((i * 7) % 10) + 1;
+    const p = 40 + ((i * 13) % 60);
+    const replies = Array.from({ length: 10 }, (_, j) => `{"answer": "${j < a ? 'A' : j % 2 ? 'C' : 'B'}", "probability": ${p}}`);
+    const lp = -0.1 - (i % 5) * 0.3;
+    const greedy: TokenLogprob[] = [
+      { token: '{"answer": "', logprob: 0 },
+      { token: 'A', logprob: lp, top: [{ token: 'A', logprob: lp }, { token: 'C', logprob: -1.2 }, { token: 'B', logprob: -2 }] },
+    ];
+    return mcSemEceQuestion({ question: q.value, replies, greedyLogprobs: withLogprobs(i) ? greedy : undefined }, 'mock');
+  });
+}
+
+function signalsReport(): ReportDocument {
+  const full = mcSemEceReport(mcRows(40, () => true), 'mock/all-signals', { B: 200 });
+  const partial = mcSemEceReport(mcRows(30, (i) => i % 2 === 0), 'mock/some-logprobs', { B: 200 });
+  return buildReport([full, partial], {
+    title: 'Multiple-choice report with stated and logprob confidence',
+    dataset: { name: 'mc fixture' },
+    settings: importedSettings({ B: 200 }, 10),
+  });
+}
+
+test('stated and logprob are columns of the headline, picker, question table, drill-down and regime bars; the comparison matches the document', async () => {
+  const doc = signalsReport();
+  expect(Object.keys(doc.models[0].metrics.signals)).toEqual(ALL);
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  await page.goto(`${inject('appUrl')}#/open`);
+  await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'mc.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) });
+  await page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 15_000 });
+
+  // Headline: one ECE column per scored signal, the values of the document; a model without a signal shows a dash.
+  for (const m of doc.models) {
+    const row = page.locator(`table[data-table="headline"] tr[data-model="${m.model}"]`);
+    for (const s of ALL) {
+      const cell = row.locator(`td[data-ece="${s}"]`);
+      const ece = m.metrics.signals[s]?.ece;
+      if (ece === undefined) expect((await cell.textContent())!.trim()).toBe('—');
+      else {
+        expect(Number(await cell.getAttribute('data-value'))).toBe(ece);
+        expect((await cell.textContent())!.trim().startsWith(fmt(ece))).toBe(true);
+      }
+    }
+  }
+
+  // Reliability picker: every signal offered; choosing logprob draws its bins from the document.
+  const offered = await page.locator('input[data-signal]').evaluateAll((els) => els.map((e) => e.getAttribute('data-signal')));
+  expect(offered).toEqual(ALL);
+  await page.locator('input[data-signal="sem1"]').uncheck();
+  await page.locator('input[data-signal="logprob"]').check();
+  const first = page.locator('[data-chart="reliability"]').first();
+  const lpBins = doc.models[0].metrics.signals.logprob!.bins.filter((b) => b.count > 0);
+  await expect.poll(() => first.locator('rect.bar').count()).toBe(lpBins.length);
+  expect(await first.locator('rect.bar').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-accuracy'))))).toEqual(lpBins.map((b) => b.accuracy));
+  // The second model scored no logprob (only some of its questions had one): it says so instead of an empty chart.
+  expect(await page.locator('[data-chart="reliability"]').count()).toBe(1);
+  expect(await page.locator(`[data-no-series="${doc.models[1].model}"]`).textContent()).toMatch(/Token log-prob is not scored/);
+
+  // Which signal is best calibrated, per model, as the baselines compute it with the document's bootstrap settings.
+  for (const m of doc.models) {
+    const box = page.locator(`[data-comparison="${m.model}"]`);
+    await box.locator('[data-comparison-headline]').waitFor({ timeout: 20_000 });
+    const cmp = compareReportSignals(m, { B: doc.settings.bootstrap.B, seed: doc.settings.bootstrap.seed, bins: doc.settings.bins });
+    const summary = summarizeComparison(cmp, SIGNAL_LABEL);
+    expect(await box.locator('[data-comparison-headline]').textContent()).toBe(summary.headline);
+    const rows = await box.locator('tbody tr').evaluateAll((els) => els.map((e) => [e.getAttribute('data-signal'), Number(e.querySelector('td[data-ece]')!.getAttribute('data-ece'))]));
+    expect(rows).toEqual(summary.rows.map((r) => [r.signal, r.ece[0]]));
+    expect(await box.locator('[data-comparison-note]').allTextContents()).toEqual(summary.notes);
+  }
+  await screenshot(page, 'report-signals-calibration');
+
+  // Question table: a column per signal, sortable, with the rows' values; the partial logprob shows where present.
+  await page.locator('[data-view="questions"]').click();
+  const headers = (await page.locator('table[data-table="questions"] thead th').allTextContents()).map((t) => t.trim());
+  for (const label of ['Sem1', 'Sem2', 'Verbalized', 'Stated', 'Log-prob', 'Entropy']) expect(headers).toContain(label);
+  const firstRow = page.locator('table[data-table="questions"] tbody tr').first();
+  const q0 = doc.models[0].questions[0];
+  expect(await firstRow.getAttribute('data-id')).toBe(q0.id);
+  expect((await firstRow.locator('td[data-signal="stated"]').textContent())!.trim()).toBe(fmt(q0.signals!.stated));
+  expect((await firstRow.locator('td[data-signal="logprob"]').textContent())!.trim()).toBe(fmt(q0.signals!.logprob));
+  await page.locator('table[data-table="questions"] thead th', { hasText: 'Stated' }).locator('button').click();
+  const sorted = await page.locator('table[data-table="questions"] tbody td[data-signal="stated"]').allTextContents();
+  const want = doc.models[0].questions.map((q) => q.signals!.stated!).sort((a, b) => a - b).slice(0, 50).map((x) => fmt(x));
+  expect(sorted.map((t) => t.trim())).toEqual(want);
+
+  // Drill-down lists every signal of the question.
+  await firstRow.locator('button.open').click();
+  const open = page.locator('[data-drill]');
+  await open.waitFor();
+  const openId = await open.getAttribute('data-drill');
+  const q = doc.models[0].questions.find((x) => x.id === openId)!;
+  for (const s of ['stated', 'logprob', 'entropyConfidence'] as const) {
+    expect((await open.locator(`[data-signal="${s}"] dd`).textContent())!.trim()).toBe(fmt(q.signals![s]));
+  }
+  await screenshot(page, 'report-signals-questions');
+
+  // The second model: logprob only where its question had one.
+  await page.locator('section[aria-labelledby="questions-heading"] select').first().selectOption({ label: 'mock/some-logprobs' });
+  const second = doc.models[1];
+  const cells = await page.locator('table[data-table="questions"] tbody tr').evaluateAll((els) =>
+    els.map((e) => [e.getAttribute('data-id'), e.querySelector('td[data-signal="logprob"]')!.textContent!.trim()]),
+  );
+  expect(cells).toHaveLength(second.questions.length);
+  for (const [id, text] of cells) expect(text).toBe(fmt(second.questions.find((x) => x.id === id)!.signals?.logprob));
+  expect(cells.filter(([, t]) => t === '—').length).toBe(second.questions.filter((x) => x.signals?.logprob === undefined).length);
+
+  // Difficulty view: the regime bars can show the extra signals too.
+  await page.locator('[data-view="difficulty"]').click();
+  await page.locator('input[data-regime-signal="stated"]').check();
+  const m0 = doc.models[0];
+  const chosen: SignalName[] = ['sem1', 'sem2', 'verbalized', 'stated'];
+  const got = await page.locator('[data-chart="regime"]').first().locator('rect.bar')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-regime')}:${e.getAttribute('data-signal')}:${e.getAttribute('data-ece')}`));
+  expect(got).toEqual(regimeBars(m0.metrics.byRegime, chosen).map((b) => `${b.regime}:${b.signal}:${b.ece}`));
+  await screenshot(page, 'report-signals-difficulty');
+
+  expect(consoleErrors).toEqual([]);
+  expect(offLoopback).toEqual([]);
+  await context.close();
+});

@@ -1,0 +1,81 @@
+import { describe, expect, test } from 'vitest';
+import { compareReportSignals } from '../../../src/baselines/compare-signals';
+import { withEntropyConfidence, withSignals } from '../../../src/baselines/report-signals';
+import { entropyConfidence } from '../../../src/baselines/signals';
+import type { ModelReport } from '../../../src/formats/report-document';
+import { compareOptions, compareRequest, runCompare } from '../../../src/ui/report/compare-client';
+import { DEFAULT_QUERY, queryRows, signalColumnsOf } from '../../../src/ui/report/question-table-data';
+import { demoDocument } from '../../e2e/report-fixture';
+
+const doc = demoDocument();
+
+describe('entropy confidence in every report', () => {
+  test('the demo report scores entropy confidence exp(−H) beside the paper signals', () => {
+    for (const m of doc.models) {
+      expect(Object.keys(m.metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+      for (const q of m.questions) expect(q.signals?.entropyConfidence).toBe(entropyConfidence(q.entropy));
+      expect(Number.isFinite(m.metrics.signals.entropyConfidence!.ece)).toBe(true);
+      expect(m.metrics.eceIntervals.entropyConfidence).toHaveLength(3);
+    }
+  });
+
+  test('withEntropyConfidence keeps the report unchanged rather than drop a scored signal, and leaves empty reports alone', () => {
+    const m = doc.models[0];
+    const plain: ModelReport = { ...m, questions: m.questions.map(({ signals: _s, ...q }) => q) };
+    // A verbalized confidence missing on one question: withSignals would stop scoring it.
+    const gap: ModelReport = { ...plain, questions: plain.questions.map((q, i) => (i === 0 ? { ...q, verbalized: NaN } : q)) };
+    expect(withSignals(gap, {}, { B: 20 }).metrics.signals.verbalized).toBeUndefined();
+    expect(withEntropyConfidence(gap, { B: 20 })).toBe(gap);
+    const empty: ModelReport = { ...plain, questions: [] };
+    expect(withEntropyConfidence(empty)).toBe(empty);
+    expect(withEntropyConfidence(plain, { B: 20 }).metrics.signals.entropyConfidence).toBeDefined();
+  });
+});
+
+describe('signal comparison for the report view', () => {
+  test('the worker request computes exactly compareReportSignals with the document bootstrap settings', () => {
+    const m = doc.models[1];
+    const request = compareRequest(1, m, doc.settings);
+    expect(request.options).toEqual({ B: doc.settings.bootstrap.B, seed: doc.settings.bootstrap.seed, bins: doc.settings.bins });
+    const reply = runCompare(request);
+    expect(reply.ok).toBe(true);
+    if (!reply.ok) return;
+    expect(reply.comparison).toEqual(compareReportSignals(m, compareOptions(doc.settings)));
+    expect(reply.comparison.compared).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+  });
+
+  test('a bad request is an error value, not a throw', () => {
+    const request = compareRequest(2, doc.models[0], doc.settings);
+    const broken = { ...request, y: null as unknown as Uint8Array };
+    const reply = runCompare(broken);
+    expect(reply.ok).toBe(false);
+  });
+});
+
+describe('question table signal columns', () => {
+  const base = doc.models[0];
+  const partial: ModelReport = {
+    ...base,
+    questions: base.questions.map((q, i) => ({ ...q, signals: { ...q.signals, ...(i % 3 === 0 ? { logprob: i / base.questions.length } : {}) } })),
+  };
+
+  test('paper signals always, then scored signals, then signals only some rows carry, in the shared order', () => {
+    expect(signalColumnsOf(base)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    expect(signalColumnsOf(partial)).toEqual(['sem1', 'sem2', 'verbalized', 'logprob', 'entropyConfidence']);
+    const bare = { metrics: { signals: {} }, questions: [] };
+    expect(signalColumnsOf(bare)).toEqual(['sem1', 'sem2', 'verbalized']);
+  });
+
+  test('sorting by an extra signal orders by its value, questions without it last in both directions', () => {
+    const up = queryRows(partial.questions, { ...DEFAULT_QUERY, sort: 'logprob' });
+    const withIt = partial.questions.filter((q) => q.signals?.logprob !== undefined).length;
+    const values = up.slice(0, withIt).map((q) => q.signals!.logprob!);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    expect(up.slice(withIt).every((q) => q.signals?.logprob === undefined)).toBe(true);
+    const down = queryRows(partial.questions, { ...DEFAULT_QUERY, sort: 'logprob', descending: true });
+    expect(down[0].signals!.logprob).toBe(Math.max(...values));
+    expect(down.slice(withIt).every((q) => q.signals?.logprob === undefined)).toBe(true);
+    const ent = queryRows(base.questions, { ...DEFAULT_QUERY, sort: 'entropyConfidence' }).map((q) => q.signals!.entropyConfidence!);
+    expect(ent).toEqual([...ent].sort((a, b) => a - b));
+  });
+});
