@@ -19,6 +19,16 @@ export function sanitizeRun(run: RunRecord): RunRecord {
   return { ...run, spec: { ...spec, models: spec.models.map((m) => withoutKey(m)), clustering, grading } };
 }
 
+/** What a list of saved reports shows, without the report's rows. */
+export interface SavedReportSummary {
+  id: string;
+  title: string;
+  savedAt: string;
+  models: string[];
+  questions: number;
+  demo: boolean;
+}
+
 export class RunStore {
   constructor(private readonly db: SemeceDatabase) {}
 
@@ -52,6 +62,32 @@ export class RunStore {
 
   async getReport(runId: string): Promise<ReportDocument | undefined> {
     return (await this.db.get('reports', runId))?.document;
+  }
+
+  /**
+   * Saved reports that no run record owns (kept copies of shared links, saved imported files),
+   * newest first. Reports are read one at a time, so a list of large reports is never all in memory.
+   */
+  async listReportsWithoutRun(): Promise<SavedReportSummary[]> {
+    const runIds = new Set(await this.db.getAllKeys('runs'));
+    const out: SavedReportSummary[] = [];
+    for (const id of await this.db.getAllKeys('reports')) {
+      if (runIds.has(id)) continue;
+      const stored = await this.db.get('reports', id);
+      if (!stored) continue;
+      const doc = stored.document;
+      out.push({ id, title: doc.title, savedAt: stored.savedAt, models: doc.models.map((m) => m.model), questions: doc.dataset.questions, demo: Boolean(doc.demo) });
+    }
+    return out.sort((a, b) => (a.savedAt < b.savedAt ? 1 : a.savedAt > b.savedAt ? -1 : 0));
+  }
+
+  /** Deletes a saved report and its grade overrides; a run record of the same id is left alone. */
+  async deleteReport(id: string): Promise<void> {
+    const tx = this.db.transaction(['reports', 'gradeOverrides'], 'readwrite');
+    void tx.objectStore('reports').delete(id);
+    const overrides = tx.objectStore('gradeOverrides');
+    for (const key of await overrides.index('byRun').getAllKeys(id)) void overrides.delete(key);
+    await tx.done;
   }
 
   /** Stores a dataset under the hash of its questions; returns that id. */

@@ -87,3 +87,50 @@ test('Home: Download JSON parses to the numbers shown; the share link opens the 
   expect(offLoopback).toEqual([]);
   await context.close();
 });
+
+test('kept shared copies and saved opened files are listed on the Runs page, open with their actions, and can be deleted', async () => {
+  const demo = demoDocument();
+  const { page, context, consoleErrors, offLoopback } = await openHome(browser, inject('appUrl'));
+  page.on('dialog', (d) => void d.accept());
+  await page.locator('[data-action="share"]').click();
+  const link = await page.locator('[data-share-link]').inputValue();
+  await page.goto(link);
+  await page.locator('[data-action="keep"]').click();
+  const keptId = await page.locator('[data-kept]').getAttribute('data-kept');
+  expect(keptId).toMatch(/^shared-/);
+
+  // A report file saved from Open report.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-report-actions] [data-action="json"]').click()]);
+  const file = path.join(dir, `kept-${download.suggestedFilename()}`);
+  await download.saveAs(file);
+  await page.goto(`${inject('appUrl')}#/open`);
+  await page.locator('input[data-control="report-file"]').setInputFiles(file);
+  await page.locator('[data-action="save-local"]').click();
+  const savedId = await page.locator('[data-saved]').getAttribute('data-saved');
+  expect(savedId).toMatch(/^opened-/);
+
+  await page.goto(`${inject('appUrl')}#/runs`);
+  const list = page.locator('[data-saved-reports]');
+  await list.locator(`tr[data-saved-report="${savedId}"]`).waitFor({ timeout: 10_000 });
+  expect(await list.locator('tbody tr').evaluateAll((els) => els.map((e) => e.getAttribute('data-saved-report')))).toEqual([savedId, keptId]);
+  const keptRow = list.locator(`tr[data-saved-report="${keptId}"]`);
+  expect(await keptRow.locator('th').textContent()).toBe(demo.title);
+  expect(await keptRow.textContent()).toContain('kept from a share link');
+  await screenshot(page, 'runs-saved-reports');
+
+  await keptRow.getByRole('link', { name: 'Open' }).click();
+  await page.waitForURL(new RegExp(`#/report/${keptId}`));
+  await page.locator('[data-report] [data-report-actions]').waitFor({ timeout: 10_000 });
+  expect(Number(await page.locator('tr[data-model] td[data-ece="sem1"]').first().getAttribute('data-value'))).toBe(demo.models[0].metrics.signals.sem1!.ece);
+
+  await page.goto(`${inject('appUrl')}#/runs`);
+  await list.locator(`tr[data-saved-report="${keptId}"] button`, { hasText: 'Delete' }).click();
+  await expect.poll(() => list.locator(`tr[data-saved-report="${keptId}"]`).count()).toBe(0);
+  expect(await list.locator(`tr[data-saved-report="${savedId}"]`).count()).toBe(1);
+  await page.goto(`${inject('appUrl')}#/report/${keptId}`);
+  await page.locator('h1', { hasText: 'No report here' }).waitFor();
+
+  expect(consoleErrors).toEqual([]);
+  expect(offLoopback).toEqual([]);
+  await context.close();
+});
