@@ -74,6 +74,31 @@ export interface RunProgress {
   errors: StageError[];
   /** Capability findings and other notes ("returned 1 of 5 choices: n limited to 1"). */
   notes: string[];
+  /** The in-browser embedding model of the clustering stage, while it loads and once loaded. */
+  model?: ModelLoadProgress;
+}
+
+/** One file of a model being fetched (bytes from Transformers.js's progress events). */
+export interface ModelFileProgress {
+  file: string;
+  loaded: number;
+  /** Null while the size is unknown (no Content-Length yet). */
+  total: number | null;
+  done: boolean;
+}
+
+/** Loading an in-browser model: each file's bytes, then the backend that runs it and why. */
+export interface ModelLoadProgress {
+  model: string;
+  status: 'loading' | 'ready' | 'failed';
+  files: ModelFileProgress[];
+  /** What loading is doing once the files are in ('starting the model', 'trying WebGPU'). */
+  phase?: string;
+  /** Set once the model is loaded. */
+  device?: 'webgpu' | 'wasm';
+  /** Why WASM runs the model: WebGPU absent, turned off, failed, or disagreeing with WASM. */
+  note?: string;
+  error?: string;
 }
 
 /** A run as stored: settings without keys, status, progress. */

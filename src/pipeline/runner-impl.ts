@@ -15,16 +15,16 @@ import { createProvider } from '../providers';
 import type { ClusteringSpec, GradingSpec, RunKeys } from './run-types';
 import { withItsKey } from './runner';
 import { sampleWithProviders } from './runner-sampling';
-import type { RunnerStages } from './runner-stages';
+import type { ClustererHooks, RunnerStages } from './runner-stages';
 
 export interface StageOptions {
   score: RunnerStages['score'];
-  /** Text → vectors for the embedding clusterer (the embedding worker in the browser). */
-  embedder?: (spec: { model: string; allowRemote: boolean }) => Embedder;
+  /** Text → vectors for the embedding clusterer (the embedding worker in the browser); `onLoad` follows the model's loading. */
+  embedder?: (spec: { model: string; allowRemote: boolean }, onLoad?: ClustererHooks['onModelLoad']) => Embedder;
   embeddingCache?: EmbeddingCache;
 }
 
-export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: StageOptions): Clusterer {
+export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: StageOptions, hooks: ClustererHooks = {}): Clusterer {
   switch (spec.method) {
     case 'exact':
       return createExactClusterer();
@@ -34,7 +34,7 @@ export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: Stage
       if (!options.embedder) {
         return { method: 'embedding', cluster: async () => ({ ok: false, error: { kind: 'unavailable', message: 'Embeddings cannot be computed here; choose exact match or the judge.' } }) };
       }
-      return createEmbeddingClusterer({ embedder: options.embedder({ model: spec.model, allowRemote: spec.allowRemote ?? false }), threshold: spec.threshold, cache: options.embeddingCache });
+      return createEmbeddingClusterer({ embedder: options.embedder({ model: spec.model, allowRemote: spec.allowRemote ?? false }, hooks.onModelLoad), threshold: spec.threshold, cache: options.embeddingCache });
   }
 }
 
@@ -45,7 +45,7 @@ export function graderFor(spec: GradingSpec, keys: RunKeys): Grader {
 export function realStages(options: StageOptions): RunnerStages {
   return {
     sample: sampleWithProviders,
-    clusterer: (spec, keys) => clustererFor(spec, keys, options),
+    clusterer: (spec, keys, hooks) => clustererFor(spec, keys, options, hooks),
     grader: graderFor,
     score: options.score,
   };

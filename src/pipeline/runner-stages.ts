@@ -8,7 +8,7 @@ import type { ReportDocument, ReportSettings } from '../formats/report-document'
 import type { Grader } from '../grading/types';
 import type { ProviderConfig } from '../providers/types';
 import type { Price } from './cost';
-import type { ClusteringSpec, GradingSpec, RunKeys, SamplingSpec } from './run-types';
+import type { ClusteringSpec, GradingSpec, ModelLoadProgress, RunKeys, SamplingSpec } from './run-types';
 import type { SampleCache } from './sample-cache';
 import type { ClusteredRow, Dataset, GradedRow, Result, SampledRow, StageError } from './types';
 
@@ -62,9 +62,15 @@ export interface ScoreInput {
   models: ScoreModelInput[];
 }
 
+/** What a run wants to hear from its clusterer besides the classes. */
+export interface ClustererHooks {
+  /** The in-browser embedding model loading (files, bytes, backend). */
+  onModelLoad?(state: ModelLoadProgress): void;
+}
+
 export interface RunnerStages {
   sample: SampleStage;
-  clusterer(spec: ClusteringSpec, keys: RunKeys): Clusterer;
+  clusterer(spec: ClusteringSpec, keys: RunKeys, hooks?: ClustererHooks): Clusterer;
   grader(spec: GradingSpec, keys: RunKeys): Grader;
   score(input: ScoreInput): ReportDocument | Promise<ReportDocument>;
 }

@@ -130,10 +130,23 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     meter.finishStage('sample');
     const rowsByModel = sampled.map((r) => (r as { ok: true; value: SampledRow[] }).value);
 
-    const clusterer = deps.impl.clusterer(spec.clustering, keys);
+    // A model state from an earlier execution (a load cut off by a reload) is stale now.
+    delete meter.progress.model;
+    let clustering = true;
+    const clusterer = deps.impl.clusterer(spec.clustering, keys, {
+      onModelLoad: (state) => {
+        if (!clustering) return;
+        meter.progress.model = state;
+        notify();
+      },
+    });
     const clustered: ClusterResult[] = [];
     meter.enterStage('cluster', rowsByModel.reduce((s, rows) => s + rows.length, 0));
-    for (const rows of rowsByModel) clustered.push(await clusterStage(rows, spec, clusterer, deps.stages, meter, notify, signal));
+    try {
+      for (const rows of rowsByModel) clustered.push(await clusterStage(rows, spec, clusterer, deps.stages, meter, notify, signal));
+    } finally {
+      clustering = false;
+    }
     if (signal.aborted) return await stopped();
     meter.finishStage('cluster');
 

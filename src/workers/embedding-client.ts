@@ -6,8 +6,10 @@
 import * as Comlink from 'comlink';
 import type { Embedder } from '../clustering/embedding';
 import { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type ModelProgress } from '../clustering/embedding-models';
+import type { ModelLoadProgress } from '../pipeline/run-types';
 import type { Result } from '../pipeline/types';
 import type { EmbeddingBackendInfo, EmbeddingWorkerApi } from './embedding.worker';
+import { applyModelProgress, modelFailed, modelLoaded, startModelLoad } from './model-load';
 
 export interface EmbeddingClientOptions {
   model?: string;
@@ -27,6 +29,12 @@ export interface EmbeddingClientOptions {
 export interface EmbeddingClient extends Embedder {
   /** Loads the model (once) and tells which backend runs it. */
   init(): Promise<Result<EmbeddingBackendInfo>>;
+  /**
+   * Follows the model's loading: the listener gets the state so far at once (if loading has
+   * begun, so a run that comes after the load still learns the backend) and every change after
+   * it. Returns an unsubscribe.
+   */
+  watchLoad(listener: (state: ModelLoadProgress) => void): () => void;
   dispose(): void;
 }
 
@@ -36,13 +44,24 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
   let worker: Worker | undefined;
   let remote: Comlink.Remote<EmbeddingWorkerApi> | undefined;
   let initialized: Promise<Result<EmbeddingBackendInfo>> | undefined;
+  let load: ModelLoadProgress | undefined;
+  const watchers = new Set<(state: ModelLoadProgress) => void>();
+  const setLoad = (next: ModelLoadProgress) => {
+    load = next;
+    for (const w of watchers) w(next);
+  };
+  const progressed = (p: ModelProgress) => {
+    if (load) setLoad(applyModelProgress(load, p));
+    options.onProgress?.(p);
+  };
 
   const init = () => {
     if (!initialized) {
+      setLoad(startModelLoad(model));
       worker = new Worker(new URL('./embedding.worker.ts', import.meta.url), { type: 'module', name: 'embedding' });
       remote = Comlink.wrap<EmbeddingWorkerApi>(worker);
       const base = globalThis.document?.baseURI ?? globalThis.location.href;
-      const onProgress = options.onProgress ? Comlink.proxy(options.onProgress) : undefined;
+      const onProgress = Comlink.proxy(progressed);
       initialized = remote
         .init(
           {
@@ -56,6 +75,8 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
           onProgress,
         )
         .then((r) => {
+          if (r.ok) setLoad(modelLoaded(load ?? startModelLoad(model), r.value));
+          else setLoad(modelFailed(load ?? startModelLoad(model), r.error.message));
           // A failed load is not cached: the next call starts over (e.g. after allowing remote models).
           if (!r.ok) dispose();
           return r;
@@ -75,6 +96,11 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
     model,
     init,
     dispose,
+    watchLoad(listener) {
+      watchers.add(listener);
+      if (load) listener(load);
+      return () => watchers.delete(listener);
+    },
     async embed(texts, signal) {
       const ready = await init();
       if (!ready.ok) throw new Error(ready.error.message);

@@ -15,6 +15,7 @@ import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { embedTexts, loadFeatureExtractor, PROBE_TEXTS, vectorsAgree, type EmbeddingDtype, type ModelProgress, type ModelSource } from '../clustering/feature-extraction';
 import type { Result } from '../pipeline/types';
+import { WEBGPU_CHECK } from './model-load';
 
 export interface EmbeddingWorkerConfig {
   model: string;
@@ -29,7 +30,7 @@ export interface EmbeddingWorkerConfig {
 export interface EmbeddingBackendInfo {
   model: string;
   device: 'webgpu' | 'wasm';
-  /** Why WebGPU was not used, when it was available. */
+  /** Why WASM runs the model: WebGPU absent, turned off, failed, or disagreeing with WASM. */
   note?: string;
 }
 
@@ -53,8 +54,10 @@ async function load(config: EmbeddingWorkerConfig, onProgress?: (p: ModelProgres
   };
   const wasm = await loadFeatureExtractor({ ...source, device: 'wasm' }, onProgress);
   const gpu = (navigator as Navigator & { gpu?: unknown }).gpu;
-  if (!gpu || config.webgpu === 'off') return { extractor: wasm, info: { model: config.model, device: 'wasm' } };
+  if (!gpu) return { extractor: wasm, info: { model: config.model, device: 'wasm', note: 'WebGPU is not available in this browser; using WASM' } };
+  if (config.webgpu === 'off') return { extractor: wasm, info: { model: config.model, device: 'wasm', note: 'WebGPU is turned off for embeddings; using WASM' } };
   try {
+    onProgress?.({ status: WEBGPU_CHECK });
     const webgpu = await loadFeatureExtractor({ ...source, device: 'webgpu' });
     const check = vectorsAgree(await embedTexts(wasm, PROBE_TEXTS), await embedTexts(webgpu, PROBE_TEXTS), 0.99);
     if (check.agree) {

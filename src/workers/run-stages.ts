@@ -20,10 +20,13 @@ export function runnerStages(stores: Stores, appBase: string): RunnerStages {
   return realStages({
     embeddingCache: stores.embeddings,
     // One embedding worker per model, created on first use and kept for the worker's lifetime.
-    embedder: ({ model, allowRemote }) => {
+    embedder: ({ model, allowRemote }, onLoad) => {
       const id = `${model}|${allowRemote}`;
       if (!embedders.has(id)) embedders.set(id, createEmbeddingClient({ model, allowRemoteModels: allowRemote, localModelUrl: new URL('models/', appBase).href }));
-      return embedders.get(id)!;
+      const client = embedders.get(id)!;
+      // Kept for the client's life (one per run that used it); a finished run's listener ignores it (runner.ts).
+      if (onLoad) client.watchLoad(onLoad);
+      return client;
     },
     score: (input) => scoreRun(input),
   });
