@@ -18,6 +18,9 @@ import { SIGNAL_LABEL } from '../../src/ui/charts/signals';
 import { regimeBars } from '../../src/ui/charts/regime-data';
 import { fmt } from '../../src/ui/report/format';
 import type { TokenLogprob } from '../../src/providers/types';
+import { demoDocument, openHome } from './report-fixture';
+import { reclusteredExact } from '../unit/ui/agreement-fixture';
+import { agreementWithFile, sortAgreement } from '../../src/ui/report/agreement-data';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -152,4 +155,36 @@ test('stated and logprob are columns of the headline, picker, question table, dr
   expect(consoleErrors).toEqual([]);
   expect(offLoopback).toEqual([]);
   await context.close();
+});
+
+test('Questions tab: "Compare with another clustering…" shows Rand, adjusted Rand and same modal class per question and summarized, as computed from the files', async () => {
+  const doc = demoDocument();
+  const text = reclusteredExact();
+  const want = agreementWithFile(doc.models[0], text, 'exact.clustered.jsonl');
+  if (!want.ok) throw new Error(want.error.message);
+
+  for (const scheme of ['light', 'dark'] as const) {
+    const { page, context, consoleErrors } = await openHome(browser, inject('appUrl'), scheme);
+    await page.locator('[data-view="questions"]').click();
+    await page.locator('input[data-control="agreement-file"]').setInputFiles({ name: 'exact.clustered.jsonl', mimeType: 'application/json', buffer: Buffer.from(text) });
+    const summary = page.locator('[data-agreement-summary]');
+    await summary.waitFor({ timeout: 10_000 });
+    const values = await summary.locator('dd').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
+    const s = want.value.summary;
+    expect(values).toEqual([s.questions, s.meanRandIndex, s.meanAdjustedRandIndex, s.sameModalShare, s.modalIdenticalShare]);
+    // Rows sorted by adjusted Rand index, lowest first, with each question's numbers.
+    const rows = page.locator('table[data-table="agreement"] tbody tr');
+    const got = await rows.evaluateAll((els) => els.map((e) => [e.getAttribute('data-id'), Number(e.querySelector('[data-ri]')!.getAttribute('data-ri')), Number(e.querySelector('[data-ari]')!.getAttribute('data-ari')), e.querySelector('[data-same]')!.getAttribute('data-same')]));
+    const sorted = sortAgreement(want.value.questions, 'adjustedRandIndex').slice(0, 50);
+    expect(got).toEqual(sorted.map((q) => [q.id, q.randIndex, q.adjustedRandIndex, String(q.sameModalClass)]));
+    // Sort by "Same modal class": the questions whose modal class differs come first.
+    await page.locator('table[data-table="agreement"] thead button', { hasText: 'Same modal class' }).click();
+    const same = await page.locator('table[data-table="agreement"] tbody td[data-same]').allTextContents();
+    const differ = want.value.questions.filter((q) => !q.sameModalClass).length;
+    expect(same.slice(0, differ).every((t) => t === 'no')).toBe(true);
+    await page.locator('[data-panel="agreement"]').scrollIntoViewIfNeeded();
+    await screenshot(page, `report-agreement-${scheme}`);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  }
 });
