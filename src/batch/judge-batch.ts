@@ -30,6 +30,8 @@ interface Entry {
 
 export interface JudgeOutcome {
   questionId: string;
+  /** The sampled answers judged (a run with several models judges each model's answers). */
+  answers: string[];
   result: { ok: true; classes: SemanticClass[] } | { ok: false; error: StageError };
 }
 
@@ -62,7 +64,7 @@ export class JudgeRequestSet {
     return this.order
       .map((h) => this.entries.get(h)!)
       .filter((e) => e.unique.length <= 1)
-      .map((e) => ({ questionId: e.row.id, result: { ok: true as const, classes: e.unique.length === 0 ? [] : [{ label: e.unique[0] || '(no answer)', members: e.row.answer_extracted.map((_, i) => i) }] } }));
+      .map((e) => ({ questionId: e.row.id, answers: e.row.answer_extracted, result: { ok: true as const, classes: e.unique.length === 0 ? [] : [{ label: e.unique[0] || '(no answer)', members: e.row.answer_extracted.map((_, i) => i) }] } }));
   }
 
   /** One request line per question that needs the judge, optionally skipping ids already clustered. */
@@ -108,12 +110,13 @@ export class JudgeRequestSet {
       seen.add(id);
       const where = `judge batch, question ${entry.row.id}`;
       if (!parsed.outcome.ok) {
-        outcomes.push({ questionId: entry.row.id, result: { ok: false, error: { kind: 'judge', message: `${parsed.outcome.error.code}: ${parsed.outcome.error.message}`, where } } });
+        outcomes.push({ questionId: entry.row.id, answers: entry.row.answer_extracted, result: { ok: false, error: { kind: 'judge', message: `${parsed.outcome.error.code}: ${parsed.outcome.error.message}`, where } } });
         continue;
       }
       const read = readJudgeReply(parsed.outcome.replies[0]?.text ?? '', entry.unique.length);
       outcomes.push({
         questionId: entry.row.id,
+        answers: entry.row.answer_extracted,
         result: read.ok ? { ok: true, classes: expandClasses(read.value, entry.indexOf) } : { ok: false, error: { ...read.error, where } },
       });
     }
@@ -122,14 +125,12 @@ export class JudgeRequestSet {
 }
 
 /** Successful outcomes as clustering-cache entries under the runner's keys for this clustering spec. */
-export async function clusteringEntries(outcomes: JudgeOutcome[], rows: JudgeRow[], questions: Map<string, Question>, spec: ClusteringSpec): Promise<StoredClustering[]> {
-  const rowById = new Map(rows.map((r) => [r.id, r]));
+export async function clusteringEntries(outcomes: JudgeOutcome[], questions: Map<string, Question>, spec: ClusteringSpec): Promise<StoredClustering[]> {
   const out: StoredClustering[] = [];
   for (const o of outcomes) {
-    const row = rowById.get(o.questionId);
-    if (!o.result.ok || !row) continue;
-    const q = questions.get(o.questionId) ?? { id: row.id, question: row.question, answer: '' };
-    out.push({ key: await clusteringKey(q, row.answer_extracted, spec), result: o.result, storedAt: Date.now() });
+    const q = questions.get(o.questionId);
+    if (!o.result.ok || !q) continue;
+    out.push({ key: await clusteringKey(q, o.answers, spec), result: o.result, storedAt: Date.now() });
   }
   return out;
 }

@@ -21,7 +21,7 @@ describe('JudgeRequestSet', () => {
     expect(body.temperature).toBe(0);
     expect(body.response_format).toEqual({ type: 'json_object' });
     expect(body.max_completion_tokens).toBe(512 + 48 * 3);
-    expect(set.forced()).toEqual([{ questionId: 'q2', result: { ok: true, classes: [{ label: 'Shakespeare', members: [0, 1] }] } }]);
+    expect(set.forced()).toEqual([{ questionId: 'q2', answers: ROWS[1].answer_extracted, result: { ok: true, classes: [{ label: 'Shakespeare', members: [0, 1] }] } }]);
     expect(set.requests((id) => id === 'q3').map((r) => r.questionId)).toEqual(['q1', 'q4']);
   });
 
@@ -35,14 +35,14 @@ describe('JudgeRequestSet', () => {
       'garbage',
     ].join('\n');
     const { outcomes, problems } = await set.ingest(text, 'judge.jsonl');
-    expect(outcomes[0]).toEqual({ questionId: 'q1', result: { ok: true, classes: [{ label: 'Paris', members: [0, 2, 3] }, { label: 'Lyon', members: [1] }] } });
+    expect(outcomes[0]).toEqual({ questionId: 'q1', answers: ROWS[0].answer_extracted, result: { ok: true, classes: [{ label: 'Paris', members: [0, 2, 3] }, { label: 'Lyon', members: [1] }] } });
     expect(outcomes[1].result.ok).toBe(false);
     expect(outcomes[2]).toMatchObject({ questionId: 'q4', result: { ok: false, error: { message: expect.stringContaining('overloaded') } } });
     expect(problems).toEqual([expect.objectContaining({ file: 'judge.jsonl', line: 4, kind: 'bad-json' })]);
 
     const spec = { method: 'judge' as const, judge: { kind: 'anthropic' as const, preset: 'anthropic', baseUrl: MODELS.anthropic.baseUrl, model: MODELS.anthropic.model } };
     const questions = new Map([['q1', { id: 'q1', question: 'Capital of France?', answer: 'Paris' }]]);
-    const entries = await clusteringEntries(outcomes, ROWS, questions, spec);
+    const entries = await clusteringEntries(outcomes, questions, spec);
     expect(entries).toHaveLength(1);
     expect(entries[0].key).toBe(await clusteringKey(questions.get('q1')!, ROWS[0].answer_extracted, spec));
   });

@@ -1,0 +1,91 @@
+/**
+ * A run's judge clustering through batch mode: the judge requests for every question whose samples
+ * are all stored and whose clustering is not cached yet, and the results stored in the clustering
+ * cache under the runner's keys. Questions the batch could not cluster are left to the run, whose
+ * cluster stage calls the judge interactively (with its retries) for whatever is not cached.
+ */
+import type { RunSpec } from '../pipeline/run-types.ts';
+import { clusteringKey } from '../pipeline/runner-keys.ts';
+import type { SampleCache } from '../pipeline/sample-cache.ts';
+import { questionKeys } from '../pipeline/sampling.ts';
+import type { Question, Result } from '../pipeline/types.ts';
+import type { StageCache } from '../store/stage-cache.ts';
+import type { BatchClient } from './client.ts';
+import { JudgeRequestSet, clusteringEntries } from './judge-batch.ts';
+import type { LineSource } from './lines.ts';
+import { inParts } from './parts.ts';
+import { type PollOptions, pollUntilEnded } from './poll.ts';
+import { batchApiOf } from './run-batch-spec.ts';
+import type { LineProblem } from './types.ts';
+
+export interface JudgePlan {
+  set: JudgeRequestSet;
+  lines: { customId: string; questionId: string; line: Record<string, unknown> }[];
+  counts: { rows: number; cached: number; unsampled: number };
+}
+
+export async function planRunJudge(spec: RunSpec, samples: SampleCache, stages: StageCache): Promise<Result<JudgePlan>> {
+  const c = spec.clustering;
+  if (c.method !== 'judge') return { ok: false, error: { kind: 'settings', message: 'This run does not group answers with an LLM judge.' } };
+  const api = batchApiOf(c.judge);
+  if (!api) return { ok: false, error: { kind: 'settings', message: `The judge ${c.judge.preset}/${c.judge.model} has no batch service this app can use.` } };
+  const s = spec.sampling;
+  const settings = { temperature: s.temperature, topP: s.topP, maxTokens: s.maxTokens };
+  const rows: { id: string; question: string; answer_extracted: string[] }[] = [];
+  const counts = { rows: 0, cached: 0, unsampled: 0 };
+  const seen = new Set<string>();
+  const questions = spec.dataset.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
+  for (const model of spec.models) {
+    for (const q of questions) {
+      const stored = await samples.get(await questionKeys({ config: model }, settings, s.prompt, q, s.n));
+      if (stored.some((x) => x === undefined)) {
+        counts.unsampled++;
+        continue;
+      }
+      const answers = stored.map((x) => x!.answer);
+      const [hit] = await stages.getClusterings([await clusteringKey(q, answers, c)]);
+      if (hit?.result.ok) {
+        counts.cached++;
+        continue;
+      }
+      rows.push({ id: q.id, question: q.question, answer_extracted: answers });
+    }
+  }
+  counts.rows = rows.length;
+  const set = await JudgeRequestSet.create({ kind: api, preset: c.judge.preset, baseUrl: c.judge.baseUrl, model: c.judge.model }, rows, c.prompt);
+  return { ok: true, value: { set, lines: set.requests(), counts } };
+}
+
+export interface JudgeStoreReport {
+  stored: number;
+  failed: number;
+  problems: LineProblem[];
+}
+
+export async function storeRunJudgeResults(spec: RunSpec, set: JudgeRequestSet, stages: StageCache, source: LineSource, file: string): Promise<JudgeStoreReport> {
+  const { outcomes, problems } = await set.ingest(source, file);
+  const questions = new Map<string, Question>(spec.dataset.questions.map((q) => [q.id, q]));
+  const entries = await clusteringEntries(outcomes, questions, spec.clustering);
+  await stages.putClusterings(entries);
+  return { stored: entries.length, failed: outcomes.filter((o) => !o.result.ok).length, problems };
+}
+
+/** Submits the plan's requests, waits for each batch, and stores what came back. */
+export async function submitRunJudge(spec: RunSpec, plan: JudgePlan, stages: StageCache, client: BatchClient, poll: PollOptions = {}): Promise<JudgeStoreReport> {
+  const total: JudgeStoreReport = { stored: 0, failed: 0, problems: [] };
+  const submitted = [];
+  async function* lines() {
+    yield* plan.lines;
+  }
+  for await (const part of inParts(client.api, lines())) submitted.push(await client.submit(part.map((p) => p.line), poll.signal));
+  for (const first of submitted) {
+    const status = await pollUntilEnded(client, first, poll);
+    for (const f of await client.results(status, poll.signal)) {
+      const r = await storeRunJudgeResults(spec, plan.set, stages, f.lines, f.name);
+      total.stored += r.stored;
+      total.failed += r.failed;
+      total.problems.push(...r.problems);
+    }
+  }
+  return total;
+}
