@@ -17,4 +17,7 @@ export const batchClient = {
   readResults: (spec: RunSpec, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void) => worker().readResults(spec, modelIndex, files, proxied(onProgress)),
   submit: (spec: RunSpec, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void) =>
     worker().submit(spec, modelIndex, apiKey, retryInteractively, proxied(onProgress)),
+  judgeRequestFiles: (spec: RunSpec) => worker().judgeRequestFiles(spec),
+  readJudgeResults: (spec: RunSpec, files: File[]) => worker().readJudgeResults(spec, files),
+  submitJudge: (spec: RunSpec, apiKey: string | undefined, onProgress?: (p: BatchProgress) => void) => worker().submitJudge(spec, apiKey, proxied(onProgress)),
 };

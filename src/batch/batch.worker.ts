@@ -15,6 +15,7 @@ import { toJsonl } from './lines.ts';
 import { inParts } from './parts.ts';
 import { requestSetForRun } from './run-batch-spec.ts';
 import { type BatchEvent, submitSampleBatches } from './run-batch.ts';
+import { type JudgeStoreReport, planRunJudge, storeRunJudgeResults, submitRunJudge } from './judge-run.ts';
 
 export interface BatchProgress {
   text: string;
@@ -42,6 +43,14 @@ export interface BatchWorkerApi {
   requestFiles(spec: RunSpec, modelIndex: number): Promise<Result<RequestFiles>>;
   readResults(spec: RunSpec, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void): Promise<Result<ReadSummary>>;
   submit(spec: RunSpec, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void): Promise<Result<SubmitSummary>>;
+  /** The judge clustering stage: request file, result files, or submit and wait (judge runs only). */
+  judgeRequestFiles(spec: RunSpec): Promise<Result<RequestFiles>>;
+  readJudgeResults(spec: RunSpec, files: File[]): Promise<Result<ReadSummary>>;
+  submitJudge(spec: RunSpec, apiKey: string | undefined, onProgress?: (p: BatchProgress) => void): Promise<Result<SubmitSummary>>;
+}
+
+function judgeLines(r: JudgeStoreReport, name: string): string[] {
+  return [`${name}: ${r.stored} question(s) grouped, ${r.failed} left for the interactive judge, ${r.problems.length} problem line(s)`, ...r.problems.slice(0, 20).map((p) => `  ${p.file}:${p.line}: ${p.message}`)];
 }
 
 let storesValue: Promise<Stores> | undefined;
@@ -125,6 +134,59 @@ const api: BatchWorkerApi = {
       return { ok: true, value: { state: result.state, lines, missing: result.missing } };
     } catch (e) {
       return fail(e, 'submitting the batch');
+    }
+  },
+
+  async judgeRequestFiles(spec) {
+    try {
+      const { samples, stages } = await stores();
+      const plan = await planRunJudge(spec, samples, stages);
+      if (!plan.ok) return plan;
+      const files: RequestFiles['files'] = [];
+      async function* lines() {
+        yield* plan.ok ? plan.value.lines : [];
+      }
+      for await (const part of inParts(plan.value.set.model.kind, lines())) {
+        files.push({ name: `semece-judge-requests${files.length ? `-${files.length + 1}` : ''}.jsonl`, blob: new Blob([toJsonl(part.map((p) => p.line))], { type: 'application/jsonl' }), requests: part.length });
+      }
+      const c = plan.value.counts;
+      return { ok: true, value: { files, counts: { samples: c.rows + c.cached + c.unsampled, cached: c.cached, requests: plan.value.lines.length } } };
+    } catch (e) {
+      return fail(e, 'writing the judge request file');
+    }
+  },
+
+  async readJudgeResults(spec, files) {
+    try {
+      const { samples, stages } = await stores();
+      const plan = await planRunJudge(spec, samples, stages);
+      if (!plan.ok) return plan;
+      const summary: ReadSummary = { lines: [], stored: 0, failed: 0, problems: 0 };
+      for (const file of files) {
+        const r = await storeRunJudgeResults(spec, plan.value.set, stages, file.stream().pipeThrough(new TextDecoderStream()), file.name);
+        summary.lines.push(...judgeLines(r, file.name));
+        summary.stored += r.stored;
+        summary.failed += r.failed;
+        summary.problems += r.problems.length;
+      }
+      return { ok: true, value: summary };
+    } catch (e) {
+      return fail(e, 'reading the judge result file');
+    }
+  },
+
+  async submitJudge(spec, apiKey, onProgress) {
+    try {
+      const { samples, stages } = await stores();
+      const plan = await planRunJudge(spec, samples, stages);
+      if (!plan.ok) return plan;
+      if (plan.value.lines.length === 0) return { ok: true, value: { state: 'done', lines: ['Nothing for the judge to do: every sampled question is grouped already (or has one answer).'], missing: 0 } };
+      const r = await submitRunJudge(spec, plan.value, stages, createBatchClient(plan.value.set.model, apiKey), {
+        onStatus: (s) => onProgress?.({ text: `Judge batch ${s.id}: ${s.raw} — ${s.counts.succeeded} succeeded, ${s.counts.failed} failed of ${s.counts.total}` }),
+      });
+      return { ok: true, value: { state: r.failed ? 'incomplete' : 'done', lines: judgeLines(r, 'judge batch'), missing: r.failed } };
+    } catch (e) {
+      return fail(e, 'submitting the judge batch');
     }
   },
 };
