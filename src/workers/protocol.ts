@@ -52,3 +52,19 @@ export interface RunWorkerApi {
 
 /** Minimum ms between two progress posts of one run (the last update always arrives). */
 export const PROGRESS_INTERVAL_MS = 200;
+
+/**
+ * One run executes in one tab at a time: the worker running it holds this Web Lock for as long
+ * as it runs (a closed tab releases it with its worker). Another tab that opens the run finds
+ * the lock held, watches instead, and takes over once the lock is free and the run unfinished.
+ */
+export const runLockName = (runId: string) => `semece-run-${runId}`;
+
+/** The BroadcastChannel over which tabs see each other's runs and ask them to pause or cancel. */
+export const RUNS_CHANNEL = 'semece-runs';
+
+export type RunsMessage = { type: 'update'; update: RunUpdate } | { type: 'control'; runId: string; action: 'pause' | 'cancel' };
+
+/** What start/resume answer when another tab holds the run's lock. */
+export const RUN_ELSEWHERE = { kind: 'locked', message: 'This run is running in another tab.' } as const;
+

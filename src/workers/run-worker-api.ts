@@ -8,7 +8,7 @@ import type { RunKeys, RunProgress, RunRecord } from '../pipeline/run-types';
 import { openStores, type Stores } from '../store';
 import { DEFAULT_PRICES, type PriceTable } from '../pipeline/cost';
 import { checkConnection, runnerStages } from './run-stages';
-import { PROGRESS_INTERVAL_MS, type ProgressListener, type RunListing, type RunUpdate, type RunWorkerApi } from './protocol';
+import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
 import { throttle } from './throttle';
 import { errorInfo } from './transfer';
 
@@ -24,13 +24,29 @@ export interface RunWorkerOptions {
   dbName?: string;
   /** Where the app's own files are served, until the page says (setAppBase). */
   appBase?: string;
+  /**
+   * Web Locks and a BroadcastChannel, so one run executes in one tab while others watch
+   * (default: when the environment has Web Locks, i.e. in a browser; Node tests run without).
+   */
+  crossTab?: { locks: LockManager; channel: BroadcastChannel } | null;
+}
+
+function browserCrossTab(): RunWorkerOptions['crossTab'] {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  return locks && typeof BroadcastChannel === 'function' ? { locks, channel: new BroadcastChannel(RUNS_CHANNEL) } : null;
 }
 
 export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi {
   const jobs = new Map<string, Job>();
+  const launching = new Map<string, Promise<'running' | 'elsewhere'>>();
   let storesPromise: Promise<Stores> | undefined;
   let prices: PriceTable | undefined;
   let appBase = options.appBase ?? '';
+  const crossTab = options.crossTab === undefined ? browserCrossTab() : options.crossTab;
+  // Another tab's page may ask the tab running a run to pause or cancel it.
+  crossTab?.channel.addEventListener('message', (e: MessageEvent<RunsMessage>) => {
+    if (e.data?.type === 'control') jobs.get(e.data.runId)?.controller.abort(e.data.action);
+  });
 
   const stores = () => (storesPromise ??= openStores(options.dbName));
   const fail = (e: unknown, where: string) => ({ ok: false as const, error: errorInfo(e, where) });
@@ -41,37 +57,90 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
 
   function post(job: Job, update: RunUpdate) {
     job.last = update;
+    crossTab?.channel.postMessage({ type: 'update', update } satisfies RunsMessage);
     for (const listener of job.listeners) {
       // A page that went away leaves a dead proxy behind; drop it rather than fail the run.
       Promise.resolve(listener(update)).catch(() => job.listeners.delete(listener));
     }
   }
 
-  async function launch(runId: string, keys: RunKeys, onProgress?: ProgressListener) {
-    if (jobs.has(runId)) {
-      if (onProgress) jobs.get(runId)!.listeners.add(onProgress);
-      return;
+  /** Starts the run here unless another tab runs it ('elsewhere'); holds its lock while it runs. */
+  async function launch(runId: string, keys: RunKeys, onProgress?: ProgressListener): Promise<'running' | 'elsewhere'> {
+    const join = () => {
+      if (onProgress) jobs.get(runId)?.listeners.add(onProgress);
+    };
+    // A second call while the first is still taking the lock joins it rather than find it taken.
+    const pending = launching.get(runId);
+    if (pending) {
+      const outcome = await pending;
+      if (outcome === 'running') join();
+      return outcome;
     }
-    const s = await stores();
-    prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
+    if (jobs.has(runId)) {
+      join();
+      return 'running';
+    }
+    const attempt = acquire(runId, keys, onProgress);
+    launching.set(runId, attempt);
+    try {
+      return await attempt;
+    } finally {
+      launching.delete(runId);
+    }
+  }
+
+  function acquire(runId: string, keys: RunKeys, onProgress?: ProgressListener): Promise<'running' | 'elsewhere'> {
+    if (!crossTab) {
+      begin(runId, keys, onProgress);
+      return Promise.resolve('running');
+    }
+    return new Promise((resolve, reject) => {
+      crossTab.locks
+        .request(runLockName(runId), { ifAvailable: true }, async (lock) => {
+          if (!lock) return resolve('elsewhere');
+          const job = begin(runId, keys, onProgress);
+          resolve('running');
+          // The lock is held until the run stops: done, paused, cancelled or failed.
+          await job.done;
+        })
+        .catch(reject);
+    });
+  }
+
+  function begin(runId: string, keys: RunKeys, onProgress?: ProgressListener): Job {
     const controller = new AbortController();
     const job: Job = { controller, listeners: new Set(onProgress ? [onProgress] : []), done: undefined as never };
     // The live progress object goes out as it is when the throttle fires; posting it copies it.
     const throttled = throttle(({ progress, run }: { progress: RunProgress; run: RunRecord }) => post(job, { ...toUpdate(run), progress }), PROGRESS_INTERVAL_MS);
-    job.done = executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal)
-      .catch(async (e) => {
+    const execute = async () => {
+      const s = await stores();
+      prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
+      try {
+        return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
+      } catch (e) {
         const run = (await s.runs.getRun(runId))!;
         const failed: RunRecord = { ...run, status: 'failed', error: errorInfo(e, 'run worker') };
         await s.runs.saveRun(failed);
         return failed;
-      })
-      .then((final) => {
+      }
+    };
+    // Registered before anything is awaited, so a concurrent call finds the job.
+    jobs.set(runId, job);
+    job.done = execute().then(
+      (final) => {
         throttled.flush();
         post(job, toUpdate(final));
         jobs.delete(runId);
         return final;
-      });
-    jobs.set(runId, job);
+      },
+      (e) => {
+        jobs.delete(runId);
+        throw e;
+      },
+    );
+    // Whoever awaits `done` (pause, cancel) sees a failure; nobody else has to.
+    job.done.catch(() => undefined);
+    return job;
   }
 
   function listing(run: RunRecord, withQuestions = true): RunListing {
@@ -86,6 +155,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
         const s = await stores();
         const run = newRun(spec);
         await s.runs.saveRun(run);
+        // A fresh id: no other tab can hold its lock.
         await launch(run.id, keys, onProgress);
         return { ok: true, value: { runId: run.id } };
       } catch (e) {
@@ -97,7 +167,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
         const run = await (await stores()).runs.getRun(runId);
         if (!run) return { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.` } };
         if (run.status === 'done') return { ok: false, error: { kind: 'done', message: 'This run is already complete.' } };
-        await launch(runId, keys, onProgress);
+        if ((await launch(runId, keys, onProgress)) === 'elsewhere') return { ok: false, error: { ...RUN_ELSEWHERE } };
         return { ok: true, value: { runId } };
       } catch (e) {
         return fail(e, 'resuming the run');
