@@ -16,6 +16,8 @@ import type { Grader } from '../grading/types';
 import type { ClusteredRow, GradedRow, Question, SampledRow } from './types';
 
 const WRITE_BATCH = 100;
+/** A judge's clustering or grade was paid for: it waits at most this long before it is stored. */
+const WRITE_DELAY_MS = 100;
 
 export interface ClusterResult {
   rows: ClusteredRow[];
@@ -28,20 +30,25 @@ function questionsById(spec: RunSpec): Map<string, Question> {
   return out;
 }
 
-/** Writes pending cache entries once enough have piled up, and at the end. */
+/** Writes pending cache entries once enough have piled up or the first has waited WRITE_DELAY_MS, and at the end. */
 function batchedPut<T>(put: (items: T[]) => Promise<void>) {
   let pending: T[] = [];
   let chain = Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     const items = pending;
     pending = [];
-    chain = chain.then(() => put(items));
+    if (items.length > 0) chain = chain.then(() => put(items));
     return chain;
   };
   return {
     add(item: T) {
       pending.push(item);
-      if (pending.length >= WRITE_BATCH) void flush();
+      if (pending.length >= WRITE_BATCH) void flush().catch(() => undefined);
+      // A failed timed write surfaces at the stage's final flush, which the stage awaits.
+      else timer ??= setTimeout(() => void flush().catch(() => undefined), WRITE_DELAY_MS);
     },
     flush,
   };

@@ -2,7 +2,19 @@
  * Coalesces many small writes into one IndexedDB transaction per batch. Callers await the
  * write they queued: the promise settles when the transaction holding it commits, so a caller
  * that has awaited `put` knows its data survives a reload.
+ *
+ * A batch is written when `maxItems` have queued or `maxDelayMs` after its first item, whichever
+ * comes first, and at once on `flush()`. Batches commit one at a time, in order, so an item waits
+ * at most for the transaction in progress, then `maxDelayMs`, then its own transaction.
  */
+/** Items per transaction before a batch is written without waiting for its timer. */
+export const BATCH_MAX_ITEMS = 500;
+/**
+ * The longest a queued item waits for company. Short, because what waits is lost on a reload;
+ * long enough that a burst of replies still shares one transaction.
+ */
+export const BATCH_MAX_DELAY_MS = 10;
+
 export class BatchWriter<T> {
   private queue: T[] = [];
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
@@ -11,8 +23,8 @@ export class BatchWriter<T> {
 
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
-    private readonly maxItems = 500,
-    private readonly maxDelayMs = 30,
+    private readonly maxItems = BATCH_MAX_ITEMS,
+    private readonly maxDelayMs = BATCH_MAX_DELAY_MS,
   ) {}
 
   add(items: T[]): Promise<void> {

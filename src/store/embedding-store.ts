@@ -27,4 +27,8 @@ export class IdbEmbeddingCache implements EmbeddingCache {
   put(entries: EmbeddingEntry[]): Promise<void> {
     return this.writer.add(entries);
   }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
 }

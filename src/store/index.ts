@@ -29,3 +29,8 @@ export function storesOver(db: SemeceDatabase): Stores {
 export async function openStores(name?: string): Promise<Stores> {
   return storesOver(await openSemeceDb(name));
 }
+
+/** Commits every batched write queued so far (samples and embeddings); for a page about to go away. */
+export async function flushWrites(stores: Stores): Promise<void> {
+  await Promise.all([stores.samples.flush(), stores.embeddings.flush()]);
+}

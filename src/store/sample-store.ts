@@ -2,6 +2,15 @@
  * The SampleCache of the browser (and of the worker): sampled replies in IndexedDB, looked up
  * in one transaction per `get`, written in batched transactions. Samples are independent of runs,
  * so a repeated or resumed run finds what earlier ones stored and requests nothing twice.
+ *
+ * How much a reload can lose. The sampler (pipeline/sampling.ts) keeps one `put` in flight and
+ * buffers replies that arrive meanwhile; each `put` goes through a BatchWriter (store/batch.ts)
+ * that writes after BATCH_MAX_DELAY_MS (10 ms) or BATCH_MAX_ITEMS (500) samples, whichever is
+ * first. So a reply is committed at most two transactions plus 10 ms after it arrives — a few
+ * tens of milliseconds on a desktop; only replies received within that window are lost when
+ * the page goes away, and, being lost, they are requested again on resume (never counted twice).
+ * When the page is hidden or unloaded, it asks the worker to `flush()` at once (best effort: a
+ * closing tab may end the worker before the commit).
  */
 import type { SampleCache } from '../pipeline/sample-cache';
 import type { Sample } from '../pipeline/types';

@@ -17,8 +17,21 @@ function worker(): Comlink.Remote<RunWorkerApi> {
     const w = new Worker(new URL('../workers/run.worker.ts', import.meta.url), { type: 'module', name: 'semece-run' });
     remote = Comlink.wrap<RunWorkerApi>(w);
     void remote.setAppBase(document.baseURI);
+    flushWhenLeaving(remote);
   }
   return remote;
+}
+
+/**
+ * Best effort: when the tab is hidden or unloaded, the worker commits what it has batched at
+ * once instead of after its short delay (a closing tab may still end the worker first).
+ */
+function flushWhenLeaving(worker: Comlink.Remote<RunWorkerApi>) {
+  const flush = () => void worker.flushWrites().catch(() => undefined);
+  addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') flush();
+  });
 }
 
 const proxied = (listener?: ProgressListener) => (listener ? Comlink.proxy(listener) : undefined);

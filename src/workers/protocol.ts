@@ -48,6 +48,8 @@ export interface RunWorkerApi {
   setPrices(prices: PriceTable): Promise<Result<true>>;
   /** The page's base URL, where the app's own files (e.g. models/) are served. */
   setAppBase(url: string): Promise<Result<true>>;
+  /** Commits batched writes now: the page is being hidden or unloaded (store/sample-store.ts). */
+  flushWrites(): Promise<Result<true>>;
 }
 
 /** Minimum ms between two progress posts of one run (the last update always arrives). */

@@ -5,7 +5,7 @@
  */
 import { executeRun, newRun } from '../pipeline/runner';
 import type { RunKeys, RunProgress, RunRecord } from '../pipeline/run-types';
-import { openStores, type Stores } from '../store';
+import { flushWrites, openStores, type Stores } from '../store';
 import { DEFAULT_PRICES, type PriceTable } from '../pipeline/cost';
 import { checkConnection, runnerStages } from './run-stages';
 import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
@@ -223,6 +223,15 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
       return { ok: true, value: true };
     },
     testConnection: (model, apiKey) => checkConnection(model, apiKey),
+    async flushWrites() {
+      try {
+        // Only when stores are open: a page going away must not open the database for nothing.
+        if (storesPromise) await flushWrites(await storesPromise);
+        return { ok: true, value: true };
+      } catch (e) {
+        return fail(e, 'storing samples');
+      }
+    },
     async setAppBase(url) {
       appBase = url;
       return { ok: true, value: true };

@@ -138,3 +138,41 @@ test('pause keeps what is in flight and stops; resume finishes with exactly n pe
   expect(offLoopback).toEqual([]);
   await context.close();
 });
+
+test('reloaded at an arbitrary moment, nothing held: every question ends with exactly n, and only the replies in flight at the reload are served again', async () => {
+  mock.resetStats();
+  // Requests take 200 ms, far longer than a batched write (store/sample-store.ts): within one
+  // request's time every delivered reply is committed, so at a reload at most the requests open
+  // at the mock plus one delivered-but-uncommitted request per slot can be lost.
+  mock.configure({ latencyMs: 200 });
+  const concurrency = 4;
+  const maxN = 5;
+  const questions = QUESTIONS.slice(0, 8);
+  const n = 30;
+  const { page, context, offLoopback } = await openPage(browser);
+  await startRunThroughWizard(page, inject('appUrl'), { demoCount: questions.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n, concurrency });
+  await expect.poll(servedTotal, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(60);
+  const openAtReload = mock.stats().inFlight;
+  await page.reload();
+  await page.locator('[data-status="interrupted"]').waitFor({ timeout: 15_000 });
+  // The old page's requests have all ended (answered into a closed socket or not at all).
+  await expect.poll(() => mock.stats().inFlight, { timeout: 15_000, interval: 50 }).toBe(0);
+  const servedBefore = servedTotal();
+  const storedBefore = await storedTotal(page);
+  const lost = servedBefore - storedBefore;
+  expect(servedBefore).toBeLessThan(questions.length * n);
+  expect(lost).toBeGreaterThanOrEqual(0);
+  expect(lost).toBeLessThanOrEqual((openAtReload + concurrency) * maxN);
+
+  mock.configure({ latencyMs: 20 });
+  await page.getByLabel(/^API key for openai/).fill('mock-key');
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
+  const stored = await storedSamplesByQuestion(page);
+  expect(Object.values(stored)).toEqual(questions.map(() => n));
+  // Served again: exactly the lost replies, nothing that was stored.
+  expect(servedTotal() - questions.length * n).toBe(lost);
+  for (const q of questions) expect(mock.stats().served[q.id], q.id).toBeGreaterThanOrEqual(n);
+  expect(offLoopback).toEqual([]);
+  await context.close();
+});
