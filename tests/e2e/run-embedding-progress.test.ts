@@ -71,6 +71,9 @@ test('the run page shows the embedding model download per file, then the backend
   await expect.poll(async () => await panel.locator('li[data-file="config.json"]').getAttribute('data-done'), { timeout: 10_000 }).toBe('true');
   expect(held).toBeGreaterThan(0);
   await screenshot(page, 'run-embedding-model-loading');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'run-embedding-model-loading-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   release();
 
   await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 90_000 });
