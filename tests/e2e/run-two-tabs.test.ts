@@ -53,6 +53,13 @@ test('a second tab watches the run the first tab is running, then takes it over 
   await screenshot(second, 'run-two-tabs-watching');
   // One runner: never more requests at once than one tab's concurrency.
   expect(mock.stats().maxInFlight).toBeLessThanOrEqual(CONCURRENCY);
+  // The Runs page of the watching tab says where the run is going, and offers no Resume.
+  await second.goto(`${appUrl}#/runs`);
+  const row = second.locator(`tr[data-run-id="${runId}"]`);
+  await row.getByText('running in another tab').waitFor({ timeout: 15_000 });
+  expect(await row.getByRole('button', { name: 'Resume' }).count()).toBe(0);
+  await second.goto(`${appUrl}#/run/${encodeURIComponent(runId)}`);
+  await second.getByText('This run is running in another tab.').waitFor({ timeout: 15_000 });
 
   // Hold new requests and let everything delivered be stored, so closing the tab loses nothing.
   mock.configure({ latencyMs: 600_000 });

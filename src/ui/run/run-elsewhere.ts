@@ -16,6 +16,15 @@ export async function heldElsewhere(runId: string): Promise<boolean> {
   return held.some((l) => l.name === runLockName(runId));
 }
 
+/** Ids of the runs whose lock some tab holds (for a list of runs; this tab's own included). */
+export async function runsHeld(): Promise<Set<string>> {
+  const manager = locks();
+  if (!manager) return new Set();
+  const { held = [] } = await manager.query();
+  const prefix = runLockName('');
+  return new Set(held.flatMap((l) => (l.name?.startsWith(prefix) ? [l.name.slice(prefix.length)] : [])));
+}
+
 /**
  * Resolves once nobody holds the run's lock; rejects with an AbortError when `signal` aborts.
  * The lock is taken and given back at once: the tab's worker takes it for real when it resumes.
