@@ -7,7 +7,7 @@
  * only at the edges: seeding, `next64()`'s return value and the `state` accessor.
  */
 
-import { bigToWords, pcg64Fill, pcg64StepBig, wordsToBig } from './pcg64';
+import { bigToWords, lemire32Wasm, pcg64Fill, pcg64StepBig, wordsToBig, type Lemire32Kernel } from './pcg64';
 import { seedSequenceState, seedWords } from './seed-sequence';
 
 export { seedSequenceState, seedWords };
@@ -18,6 +18,8 @@ const INV_TWO32 = 1 / TWO32;
 
 /** Draws generated per kernel call: enough to amortise the call, few enough for short streams. */
 const POOL = 1024;
+/** From this many bounded integers on, `fillIntegers` hands the whole loop to WebAssembly. */
+const BULK_MIN = 64;
 const MASK128 = (1n << 128n) - 1n;
 
 /**
@@ -40,6 +42,8 @@ export class Generator {
   private outLo = 0;
   private hasUint32 = false;
   private uinteger = 0;
+  /** [hasUint32, uinteger] for the bulk kernel. */
+  private readonly half = new Uint32Array(2);
 
   constructor(seed: number | bigint = 0) {
     const w = seedSequenceState(seedWords(seed), 8);
@@ -66,6 +70,18 @@ export class Generator {
 
   get increment(): bigint {
     return wordsToBig(this.words, 4);
+  }
+
+  /**
+   * Drops the pool's unconsumed draws by moving `words` back to the last consumed one (at most
+   * POOL steps), so a bulk kernel can continue the stream from `words` itself.
+   */
+  private syncToConsumed(): void {
+    if (this.next === POOL) return;
+    this.words.set(this.poolStart);
+    if (this.next > 0) pcg64Fill(this.words, this.pool, this.next);
+    this.next = POOL;
+    this.poolStart.set(this.words);
   }
 
   private refill(): void {
@@ -181,10 +197,22 @@ export class Generator {
    * numpy computes the threshold only when leftover < rng + 1; since threshold < rng + 1 always,
    * testing `leftover < threshold` directly rejects exactly the same draws.
    */
-  private fillLemire32(low: number, rng: number, out: Int32Array | Float64Array): void {
+  private fillLemire32(low: number, rng: number, out: Int32Array | Float64Array, bulk: Lemire32Kernel | null = lemire32Wasm): void {
     const rngExcl = rng + 1;
     const threshold = (MASK32 - rng) % rngExcl;
     const size = out.length;
+    if (bulk && size >= BULK_MIN) {
+      // The whole loop in WebAssembly (the bootstrap draws 40 million of these).
+      this.syncToConsumed();
+      const half = this.half;
+      half[0] = this.hasUint32 ? 1 : 0;
+      half[1] = this.uinteger;
+      bulk(this.words, half, rngExcl, threshold, low, out);
+      this.hasUint32 = half[0] === 1;
+      this.uinteger = half[1];
+      this.poolStart.set(this.words);
+      return;
+    }
     if (rngExcl <= 2097152) {
       // next32 · rngExcl < 2^53: the product is exact as a double. next32 is inlined on
       // locals (the bootstrap's hot loop); rejections, rare, go through the fields.

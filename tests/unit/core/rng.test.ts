@@ -255,3 +255,46 @@ describe('bad arguments give clear errors', () => {
     expect(a.next64()).toBe(defaultRng(9).next64());
   });
 });
+
+describe('bulk bounded integers (WebAssembly Lemire) against one draw at a time', () => {
+  it('gives the same integers and leaves the same stream, whatever came before', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(),
+        fc.integer({ min: 1, max: 2 ** 31 }),
+        fc.integer({ min: 0, max: 20_000 }),
+        fc.array(fc.constantFrom('next32', 'next64', 'perm'), { maxLength: 5 }),
+        fc.integer({ min: 0, max: 3000 }),
+        (seed, span, size, prefix, skip) => {
+          const a = defaultRng(seed);
+          const b = defaultRng(seed);
+          for (const g of [a, b]) {
+            for (let i = 0; i < skip; i++) g.next32(); // lands anywhere in a pool, either half
+            for (const p of prefix) p === 'next32' ? g.next32() : p === 'next64' ? g.next64() : g.permutation(7);
+          }
+          const low = span > 2 ** 30 ? 0 : -7;
+          const bulk = new Int32Array(size);
+          a.fillIntegers(low, low + span, bulk);
+          const single = Int32Array.from({ length: size }, () => b.integers(low, low + span, 1)[0]);
+          expect(bulk).toEqual(single);
+          expect(a.state).toBe(b.state);
+          expect([a.next32(), a.next32(), a.next32()]).toEqual([b.next32(), b.next32(), b.next32()]);
+          expect(a.next64()).toBe(b.next64());
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 60_000);
+
+  it('draws ranges up to 2^32 into a Float64Array as one draw at a time does', () => {
+    for (const high of [2 ** 31 + 3, 2 ** 32 - 1, 2 ** 32]) {
+      const a = defaultRng(99), b = defaultRng(99);
+      const bulk = new Float64Array(5000);
+      a.fillIntegers(0, high, bulk);
+      const one = new Float64Array(1);
+      const single = Float64Array.from({ length: 5000 }, () => (b.fillIntegers(0, high, one), one[0]));
+      expect(bulk).toEqual(single);
+      expect(a.next64()).toBe(b.next64());
+    }
+  });
+});
