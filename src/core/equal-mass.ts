@@ -12,6 +12,7 @@
  *    largest confidence in the bin. ECE = Σ (|bin|/N)·|accuracy − mean confidence|, bins in order.
  */
 import { binMeans, eceFromBins } from './ece';
+import { ascendingOrder } from './ranking';
 import type { ReliabilityBin } from './types';
 
 export function equalMassBins(
@@ -22,13 +23,7 @@ export function equalMassBins(
   const n = Math.min(conf.length, y.length);
   if (n === 0) return [];
   const L = Math.max(1, Math.floor(bins));
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((a, b) => {
-    const ca = conf[a], cb = conf[b];
-    const na = Number.isNaN(ca), nb = Number.isNaN(cb);
-    if (na || nb) return na === nb ? a - b : na ? 1 : -1;
-    return ca - cb || a - b;
-  });
+  const order = sortedRows(conf, n);
   const same = (p: number) => Object.is(conf[order[p]], conf[order[p - 1]]) || conf[order[p]] === conf[order[p - 1]];
   const cuts: number[] = [0];
   for (let b = 1; b < L; b++) {
@@ -46,6 +41,22 @@ export function equalMassBins(
     out.push({ lo, hi, ...binMeans(conf, y, rows) });
   }
   return out;
+}
+
+/** Step 1: rows by confidence, ascending, ties in input order, NaN last. */
+function sortedRows(conf: ArrayLike<number>, n: number): number[] {
+  let hasNaN = false;
+  for (let i = 0; i < n && !hasNaN; i++) hasNaN = Number.isNaN(conf[i]);
+  // The same order without comparator calls (counting sort over the distinct values).
+  if (!hasNaN) return Array.from(ascendingOrder(conf, n));
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => {
+    const ca = conf[a], cb = conf[b];
+    const na = Number.isNaN(ca), nb = Number.isNaN(cb);
+    if (na || nb) return na === nb ? a - b : na ? 1 : -1;
+    return ca - cb || a - b;
+  });
+  return order;
 }
 
 export function eceEqualMass(conf: ArrayLike<number>, y: ArrayLike<number>, bins = 10): number {

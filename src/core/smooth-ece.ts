@@ -181,6 +181,9 @@ function intervalAbs(a: number, b: number): number {
   if ((a < 0 && b > 0) || (a > 0 && b < 0)) {
     return (a * a + b * b) / (2 * (Math.abs(a) + Math.abs(b))) + Math.abs(b - a) / 6;
   }
+  // A zero exactly on a node (e.g. at ½ for data symmetric about it): the kink's term is shared
+  // by the two intervals that meet there, half each. Where g only touches zero, b − a is O(h²).
+  if ((a === 0) !== (b === 0)) return (Math.abs(a) + Math.abs(b)) / 2 + Math.abs(b - a) / 12;
   return (Math.abs(a) + Math.abs(b)) / 2;
 }
 

@@ -30,7 +30,7 @@ export function exactSmoothEceAt(conf: ArrayLike<number>, y: ArrayLike<number>, 
     const a = prev, b = v;
     integral += (a < 0 && b > 0) || (a > 0 && b < 0)
       ? (a * a + b * b) / (2 * (Math.abs(a) + Math.abs(b))) + Math.abs(b - a) / 6
-      : (Math.abs(a) + Math.abs(b)) / 2;
+      : (Math.abs(a) + Math.abs(b)) / 2 + ((a === 0) !== (b === 0) ? Math.abs(b - a) / 12 : 0);
     prev = v;
   }
   return integral / T;

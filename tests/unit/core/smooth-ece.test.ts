@@ -69,6 +69,14 @@ describe('smooth ECE on grids against the gridless definition', () => {
     );
   });
 
+  it('handles g crossing zero exactly on a grid node (data symmetric about ½)', () => {
+    for (const sigma of [0.03, 0.2, 0.45, 1]) {
+      for (const [c, y] of [[[0, 1], [1, 0]], [[0.25, 0.75], [1, 0]], [[0.5, 0.5, 0.1, 0.9], [1, 0, 1, 0]]]) {
+        expect(Math.abs(smoothEceAt(c, y, sigma) - exactSmoothEceAt(c, y, sigma))).toBeLessThanOrEqual(3e-6);
+      }
+    }
+  });
+
   it('works on a bandwidth below the binned grid’s reach', () => {
     const c = [0.2, 0.21, 0.8], y = [1, 0, 0];
     expect(Math.abs(smoothEceAt(c, y, 0.0005) - exactSmoothEceAt(c, y, 0.0005, 200000))).toBeLessThanOrEqual(3e-6);
