@@ -77,11 +77,13 @@ export function forEachReplicate(
   N: number,
   options: Pick<BootstrapOptions, 'B' | 'seed'>,
   visit: (rows: Int32Array, replicate: number) => void,
+  /** Where to draw the indices (length N), e.g. the kernel's own buffer; default a new array. */
+  buffer?: Int32Array | null,
 ): void {
   const { B, seed } = resolve(options);
   if (N <= 0) return;
   const rng = defaultRng(seed);
-  const rows = new Int32Array(N);
+  const rows = buffer && buffer.length === N ? buffer : new Int32Array(N);
   for (let b = 0; b < B; b++) {
     rng.fillIntegers(0, N, rows);
     visit(rows, b);
@@ -153,7 +155,7 @@ export function pairedBootstrap(
     dEce[b] = rep.eceSem1 - rep.eceSem2;
     dEceLo[b] = rep.eceSem1Lo - rep.eceSem2Lo;
     for (let k = 0; k < extra.length; k++) eceReps[k][b] = eceOfExtra(extra[k], rows);
-  });
+  }, kernel.rowsBuffer);
 
   const eceIntervals: Record<string, Interval> = {};
   extra.forEach((s, k) => (eceIntervals[s.name] = percentileInterval(point.ece[k], eceReps[k], o.minFinite)));

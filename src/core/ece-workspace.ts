@@ -74,7 +74,7 @@ export class BinnedEceWorkspace {
       const low = (1 << signal.shift) - 1;
       const counts = new Int32Array(signal.bins);
       for (const code of signal.codes) counts[(code & low) >>> 1]++;
-      b = new Buckets(counts, false);
+      b = Buckets.sized(counts, false);
       this.layouts.set(signal, b);
     }
     return b;
@@ -120,27 +120,33 @@ export class BinnedEceWorkspace {
   }
 }
 
+/** Room for a bin of `count` rows: its count plus 8 standard deviations of resampling noise. */
+export function bucketRoom(count: number, tight: boolean): number {
+  return tight ? count : count + Math.ceil(8 * Math.sqrt(count)) + 16;
+}
+
 /** Per-bin regions of one array, each with room for the bin's expected count plus slack. */
 export class Buckets {
-  readonly values: Float64Array;
-  readonly start: Int32Array;
-  readonly end: Int32Array;
-  readonly cursor: Int32Array;
-  readonly ones: Int32Array;
+  constructor(
+    readonly values: Float64Array,
+    readonly start: Int32Array,
+    readonly end: Int32Array,
+    readonly cursor: Int32Array,
+    readonly ones: Int32Array,
+  ) {}
 
-  constructor(counts: ArrayLike<number>, tight: boolean) {
+  /** Buckets in arrays of their own, one region per bin sized by `bucketRoom`. */
+  static sized(counts: ArrayLike<number>, tight: boolean): Buckets {
     const L = counts.length;
-    this.start = new Int32Array(L);
-    this.end = new Int32Array(L);
-    this.cursor = new Int32Array(L);
-    this.ones = new Int32Array(L);
+    const start = new Int32Array(L);
+    const end = new Int32Array(L);
     let at = 0;
     for (let b = 0; b < L; b++) {
-      this.start[b] = at;
-      at += tight ? counts[b] : counts[b] + Math.ceil(8 * Math.sqrt(counts[b])) + 16;
-      this.end[b] = at;
+      start[b] = at;
+      at += bucketRoom(counts[b], tight);
+      end[b] = at;
     }
-    this.values = new Float64Array(Math.max(1, at));
+    return new Buckets(new Float64Array(Math.max(1, at)), start, end, new Int32Array(L), new Int32Array(L));
   }
 
   reset(): void {

@@ -14,7 +14,8 @@
  * resampling noise, so no counting pass is needed; in the (≈1e-15) event a bucket fills up the
  * replicate is redone with an exact two-pass counting sort, so the result never depends on it.
  */
-import { Buckets, eceOfGathered, startCursors, type CodedSignal } from './ece-workspace';
+import { Buckets, bucketRoom, eceOfGathered, startCursors, type CodedSignal } from './ece-workspace';
+import { wasmFill, type WasmFill } from './paired-kernel-wasm';
 import { pairwiseSum } from './pairwise';
 
 export interface PairedReplicate {
@@ -40,6 +41,7 @@ export class PairedKernel {
   private readonly counts: Int32Array[];
   private readonly cursors: Int32Array[];
   private readonly buckets: Buckets[];
+  private readonly wasm: WasmFill | null;
 
   constructor(
     private readonly s1: CodedSignal,
@@ -49,6 +51,8 @@ export class PairedKernel {
     private readonly minLow: number,
     /** Buckets with no slack, so the fallback runs (for tests). */
     tight = false,
+    /** The WebAssembly fill when available (tests turn it off to compare with the JS loop). */
+    useWasm = true,
   ) {
     if (s1.bins !== s2.bins || s1.shift !== s2.shift) throw new RangeError('PairedKernel: signals binned differently');
     const N = s1.codes.length;
@@ -79,16 +83,35 @@ export class PairedKernel {
         c[3][b2]++;
       }
     }
-    this.buckets = c.map((counts) => new Buckets(counts, tight));
+    this.wasm = tight || !useWasm ? null : wasmFill({
+      N, bins: L, shift: s1.shift, packed: this.packed, t1: s1.table, t2: s2.table,
+      capacity: c.reduce((sum, counts) => sum + counts.reduce((a, n) => a + bucketRoom(n, false), 0), 0),
+    });
+    this.buckets = this.wasm ? sharedBuckets(c, this.wasm) : c.map((counts) => Buckets.sized(counts, tight));
+  }
+
+  /**
+   * A buffer for the drawn rows that `run` reads without copying (it lives in the WebAssembly
+   * memory when the fast fill is used), or null.
+   */
+  get rowsBuffer(): Int32Array | null {
+    return this.wasm?.rows ?? null;
   }
 
   /** One replicate over rows[0..m-1], written into `out`. */
   run(rows: Int32Array, m: number, out: PairedReplicate): void {
     const [B1, B2, B1Lo, B2Lo] = this.buckets;
     B1.reset(); B2.reset(); B1Lo.reset(); B2Lo.reset();
-    const mLo = fillBuckets(rows, m, this.packed, this.s1.table, this.s2.table, this.s1.shift, this.diffs, B1, B2, B1Lo, B2Lo);
+    const wasm = this.wasm;
+    let mLo: number;
+    if (wasm) {
+      if (rows !== wasm.rows) wasm.rows.set(rows.subarray(0, m));
+      mLo = wasm.fill(m);
+    } else {
+      mLo = fillBuckets(rows, m, this.packed, this.s1.table, this.s2.table, this.s1.shift, this.diffs, B1, B2, B1Lo, B2Lo);
+    }
     if (mLo < 0) return this.runTwoPass(rows, m, out);
-    out.dConf = m > 0 ? pairwiseSum(this.diffs, 0, m) / m : NaN;
+    out.dConf = m > 0 ? pairwiseSum(wasm ? wasm.diffs : this.diffs, 0, m) / m : NaN;
     out.nLo = mLo;
     out.eceSem1 = B1.ece(m);
     out.eceSem2 = B2.ece(m);
@@ -145,6 +168,22 @@ export class PairedKernel {
     out.eceSem1Lo = withLow ? eceOfGathered(g1Lo, n1Lo, L, mLo) : NaN;
     out.eceSem2Lo = withLow ? eceOfGathered(g2Lo, n2Lo, L, mLo) : NaN;
   }
+}
+
+/** The four sets' buckets as views of the WebAssembly memory, one shared values region. */
+function sharedBuckets(counts: Int32Array[], wasm: WasmFill): Buckets[] {
+  const L = counts[0].length;
+  let at = 0;
+  return counts.map((c, s) => {
+    const start = new Int32Array(L);
+    const end = wasm.end.subarray(s * L, (s + 1) * L);
+    for (let b = 0; b < L; b++) {
+      start[b] = at;
+      at += bucketRoom(c[b], false);
+      end[b] = at;
+    }
+    return new Buckets(wasm.values, start, end, wasm.cursor.subarray(s * L, (s + 1) * L), wasm.ones.subarray(s * L, (s + 1) * L));
+  });
 }
 
 /**

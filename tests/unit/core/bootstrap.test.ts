@@ -165,6 +165,53 @@ describe('the fused replicate kernel', () => {
   });
 });
 
+describe('the WebAssembly fill of the replicate kernel', () => {
+  it('gives the same bits as the JS loop on random data sets and draws', async () => {
+    const { PairedKernel } = await import('../../../src/core/paired-kernel');
+    const { codeSignal } = await import('../../../src/core/ece');
+    const { equalWidthBinIndex, equalWidthEdges } = await import('../../../src/core/binning');
+    const { defaultRng } = await import('../../../src/core/rng');
+    const { wasmFill } = await import('../../../src/core/paired-kernel-wasm');
+    expect(wasmFill({ N: 1, bins: 1, shift: 1, packed: new Uint32Array(2), t1: new Float64Array(1), t2: new Float64Array(1), capacity: 1 })).not.toBeNull();
+    const row = fc.tuple(
+      fc.oneof(fc.integer({ min: 0, max: 50 }).map((k) => k / 50), fc.double({ min: 0, max: 1, noNaN: true })),
+      fc.oneof(fc.integer({ min: 0, max: 250 }).map((k) => k / 250), fc.constantFrom(0.3, 0.6, 0.7, 1)),
+      fc.integer({ min: 0, max: 1 }),
+      fc.integer({ min: 0, max: 50 }).map((k) => k / 50),
+    );
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 20 }), fc.nat(), (data, bins, seed) => {
+        const edges = equalWidthEdges(bins);
+        const y = data.map((r) => r[2]);
+        const code = (c: number[]) => codeSignal(c, y, equalWidthBinIndex(c, edges), edges.length - 1);
+        const low = Uint8Array.from(data, (r) => (r[3] < 1 / Math.sqrt(50) ? 1 : 0));
+        const s1 = code(data.map((r) => r[0])), s2 = code(data.map((r) => r[1]));
+        const fast = new PairedKernel(s1, s2, low, 5);
+        const plain = new PairedKernel(s1, s2, low, 5, false, false);
+        expect(fast.rowsBuffer).not.toBeNull();
+        expect(plain.rowsBuffer).toBeNull();
+        const rng = defaultRng(seed);
+        const rows = new Int32Array(data.length);
+        const a = { dConf: 0, eceSem1: 0, eceSem2: 0, eceSem1Lo: 0, eceSem2Lo: 0, nLo: 0 };
+        const b = { ...a };
+        for (let r = 0; r < 5; r++) {
+          rng.fillIntegers(0, rows.length, rows);
+          // Also a drawn subset shorter than N, and one row repeated (overflows its bucket: fallback).
+          const m = r === 3 ? Math.max(1, rows.length >> 1) : rows.length;
+          if (r === 4) rows.fill(rows[0]);
+          fast.run(rows, m, a);
+          plain.run(rows, m, b);
+          expect(a).toEqual(b);
+          fast.rowsBuffer!.set(rows);
+          fast.run(fast.rowsBuffer!, m, a);
+          expect(a).toEqual(b);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+});
+
 describe('BinnedEceWorkspace', () => {
   it('equals eceEqualWidth on any row subset, through buckets or the two-pass fallback', async () => {
     const { BinnedEceWorkspace, codeSignal } = await import('../../../src/core/ece-workspace');
