@@ -121,18 +121,19 @@ export function pairedBootstrap(
       nLo++;
     }
   }
-  const kernel = new PairedKernel(prepare(sem1, y, edges, N), prepare(sem2, y, edges, N), low, o.minLowMarginRows);
-  const ws = new BinnedEceWorkspace(N, edges.length - 1);
   // A signal passed as the very array given for Sem1 or Sem2 reuses the kernel's ECE of each
-  // replicate (the same bits, computed once); any other signal gets its own ECE per replicate.
+  // replicate (the same bits, computed once); any other signal is filled by the kernel in the
+  // same pass over the drawn rows (its k-th extra signal).
   const sameAs = (conf: ArrayLike<number>) => (conf === sem1 ? 'sem1' : conf === sem2 ? 'sem2' : null);
-  const extra = Object.entries(signals).map(([name, conf]) => ({
-    name,
-    reuse: sameAs(conf),
-    coded: sameAs(conf) ? null : prepare(conf, y, edges, N),
-  }));
-  const eceOfExtra = (s: (typeof extra)[number], rows: Int32Array) =>
-    s.reuse === 'sem1' ? rep.eceSem1 : s.reuse === 'sem2' ? rep.eceSem2 : ws.ece(s.coded!, rows, N);
+  const coded: CodedSignal[] = [];
+  const extra = Object.entries(signals).map(([name, conf]) => {
+    const reuse = sameAs(conf);
+    if (!reuse) coded.push(prepare(conf, y, edges, N));
+    return { name, reuse, slot: reuse ? -1 : coded.length - 1 };
+  });
+  const kernel = new PairedKernel(prepare(sem1, y, edges, N), prepare(sem2, y, edges, N), low, o.minLowMarginRows, false, true, coded);
+  const eceOfExtra = (s: (typeof extra)[number]) =>
+    s.reuse === 'sem1' ? rep.eceSem1 : s.reuse === 'sem2' ? rep.eceSem2 : kernel.extraEce[s.slot];
   const rep: PairedReplicate = { dConf: NaN, eceSem1: NaN, eceSem2: NaN, eceSem1Lo: NaN, eceSem2Lo: NaN, nLo: 0 };
 
   const all = identityRows(N);
@@ -141,7 +142,7 @@ export function pairedBootstrap(
     dConf: rep.dConf,
     dEce: rep.eceSem1 - rep.eceSem2,
     dEceLo: rep.eceSem1Lo - rep.eceSem2Lo,
-    ece: extra.map((s) => eceOfExtra(s, all)),
+    ece: extra.map((s) => eceOfExtra(s)),
   };
 
   const B = N > 0 ? o.B : 0;
@@ -154,7 +155,7 @@ export function pairedBootstrap(
     dConf[b] = rep.dConf;
     dEce[b] = rep.eceSem1 - rep.eceSem2;
     dEceLo[b] = rep.eceSem1Lo - rep.eceSem2Lo;
-    for (let k = 0; k < extra.length; k++) eceReps[k][b] = eceOfExtra(extra[k], rows);
+    for (let k = 0; k < extra.length; k++) eceReps[k][b] = eceOfExtra(extra[k]);
   }, kernel.rowsBuffer);
 
   const eceIntervals: Record<string, Interval> = {};

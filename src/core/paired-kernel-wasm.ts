@@ -9,8 +9,9 @@
  * shift, byte offsets); compiling it costs well under a millisecond and its code is far below
  * the 4 KB that browsers allow to compile synchronously on the main thread.
  *
- * Memory (bytes): control block at 0 — cursor[4][L], end[4][L], ones[4][L] (i32, set-major:
- * sets Sem1, Sem2, Sem1 low-margin, Sem2 low-margin) — then the two value tables (f64), the packed
+ * Memory (bytes): control block at 0 — cursor[S][L], end[S][L], ones[S][L] (i32, set-major:
+ * sets Sem1, Sem2, Sem1 low-margin, Sem2 low-margin, then one per extra signal) — each extra
+ * signal's codes (u32) and value table (f64), then the two value tables (f64), the packed
  * codes (2 × u32 per row, as paired-kernel.ts lays them out), the drawn rows (i32), the
  * differences (f64) and one region of bucket values (f64) shared by the four sets.
  */
@@ -28,6 +29,8 @@ export interface WasmFillLayout {
   packed: Uint32Array;
   t1: Float64Array;
   t2: Float64Array;
+  /** More signals filled in the same pass (sets 4, 5, …): codes as codeSignal makes them, same bins and shift. */
+  extras: { codes: Uint32Array; table: Float64Array }[];
   /** Total bucket capacity (values) over the four sets. */
   capacity: number;
 }
@@ -37,7 +40,7 @@ export interface WasmFill {
   rows: Int32Array;
   diffs: Float64Array;
   values: Float64Array;
-  /** cursor/end/ones of set s, bin b at [s·L + b]. */
+  /** cursor/end/ones of set s, bin b at [s·L + b] (sets 0..3, then one per extra signal). */
   cursor: Int32Array;
   end: Int32Array;
   ones: Int32Array;
@@ -75,9 +78,11 @@ const F64_SUB = 0xa1;
 const c32 = (v: number) => [I32C, ...sleb(v)];
 const mem = (op: number, align: number, offset: number) => [op, align, ...uleb(offset)];
 
-function assemble(L: number, shift: number, at: Record<'cursor' | 'end' | 'ones' | 't1' | 't2' | 'packed' | 'rows' | 'diffs' | 'values', number>): Uint8Array {
-  // Locals: 0 m (param); i32 1 j, 2 r, 3 a, 4 w, 5 y, 6 ba, 7 bb, 8 p, 9 q, 10 lo; f64 11 va, 12 vb.
-  const M = 0, J = 1, R = 2, A = 3, W = 4, Y = 5, BA = 6, BB = 7, P = 8, Q = 9, LO = 10, VA = 11, VB = 12;
+type Offsets = Record<'cursor' | 'end' | 'ones' | 't1' | 't2' | 'packed' | 'rows' | 'diffs' | 'values', number>;
+
+function assemble(L: number, shift: number, at: Offsets, extras: { codes: number; table: number }[]): Uint8Array {
+  // Locals: 0 m (param); i32 1 j, 2 r, 3 a, 4 w, 5 y, 6 ba, 7 bb, 8 p, 9 q, 10 lo, 11 c; f64 12 va, 13 vb.
+  const M = 0, J = 1, R = 2, A = 3, W = 4, Y = 5, BA = 6, BB = 7, P = 8, Q = 9, LO = 10, C = 11, VA = 12, VB = 13;
   const lowMask = (1 << shift) - 1;
   const write = (set: number, bin: number, value: number) => {
     const o = 4 * set * L;
@@ -108,11 +113,18 @@ function assemble(L: number, shift: number, at: Record<'cursor' | 'end' | 'ones'
     ...write(3, BB, VB),
     GET, LO, ...c32(1), I32_ADD, SET, LO,
     0x0b,
+    // Each extra signal: its code of row r (r·4 = R/2 bytes), bin and value, into set 4 + k.
+    ...extras.flatMap((x, k) => [
+      GET, R, ...c32(1), I32_SHR_U, ...mem(I32_LOAD, 2, x.codes), SET, C,
+      GET, C, ...c32(shift), I32_SHR_U, ...c32(3), I32_SHL, ...mem(F64_LOAD, 3, x.table), SET, VA,
+      GET, C, ...c32(lowMask), I32_AND, ...c32(1), I32_SHR_U, SET, BA,
+      ...write(4 + k, BA, VA),
+    ]),
     GET, J, ...c32(1), I32_ADD, SET, J,
     0x0c, 0, 0x0b, 0x0b,
     GET, LO, 0x0b,
   ];
-  const locals = [2, 10, 0x7f, 2, 0x7c]; // ten i32, two f64
+  const locals = [2, 11, 0x7f, 2, 0x7c]; // eleven i32, two f64
   const func = [...uleb(locals.length + body.length), ...locals, ...body];
   const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
   const name = (s: string) => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
@@ -130,10 +142,18 @@ function assemble(L: number, shift: number, at: Record<'cursor' | 'end' | 'ones'
 export function wasmFill(layout: WasmFillLayout): WasmFill | null {
   const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
   if (!api) return null;
-  const { N, bins: L, shift, packed, t1, t2, capacity } = layout;
+  const { N, bins: L, shift, packed, t1, t2, capacity, extras } = layout;
   const n = Math.max(1, N);
-  const at = { cursor: 0, end: 16 * L, ones: 32 * L, t1: 0, t2: 0, packed: 0, rows: 0, diffs: 0, values: 0 };
-  let top = align8(48 * L);
+  const S = 4 + extras.length;
+  const at = { cursor: 0, end: 4 * S * L, ones: 8 * S * L, t1: 0, t2: 0, packed: 0, rows: 0, diffs: 0, values: 0 };
+  let top = align8(12 * S * L);
+  const extraAt = extras.map((x) => {
+    const codes = top;
+    top = align8(top + 4 * x.codes.length);
+    const table = top;
+    top = align8(top + 8 * x.table.length);
+    return { codes, table };
+  });
   at.t1 = top; top = align8(top + 8 * t1.length);
   at.t2 = top; top = align8(top + 8 * t2.length);
   at.packed = top; top = align8(top + 4 * packed.length);
@@ -143,19 +163,23 @@ export function wasmFill(layout: WasmFillLayout): WasmFill | null {
   if (top > 2 ** 31) return null;
   try {
     const memory = new api.Memory({ initial: Math.ceil(top / 65536) });
-    const instance = new api.Instance(new api.Module(assemble(L, shift, at)), { e: { m: memory } });
+    const instance = new api.Instance(new api.Module(assemble(L, shift, at, extraAt)), { e: { m: memory } });
     const f = instance.exports.f as (m: number) => number;
     const buf = memory.buffer;
     new Float64Array(buf, at.t1, t1.length).set(t1);
     new Float64Array(buf, at.t2, t2.length).set(t2);
     new Uint32Array(buf, at.packed, packed.length).set(packed);
+    extras.forEach((x, k) => {
+      new Uint32Array(buf, extraAt[k].codes, x.codes.length).set(x.codes);
+      new Float64Array(buf, extraAt[k].table, x.table.length).set(x.table);
+    });
     return {
       rows: new Int32Array(buf, at.rows, n),
       diffs: new Float64Array(buf, at.diffs, n),
       values: new Float64Array(buf, at.values, Math.max(1, capacity)),
-      cursor: new Int32Array(buf, at.cursor, 4 * L),
-      end: new Int32Array(buf, at.end, 4 * L),
-      ones: new Int32Array(buf, at.ones, 4 * L),
+      cursor: new Int32Array(buf, at.cursor, S * L),
+      end: new Int32Array(buf, at.end, S * L),
+      ones: new Int32Array(buf, at.ones, S * L),
       fill: f,
     };
   } catch {

@@ -14,7 +14,7 @@
  * resampling noise, so no counting pass is needed; in the (≈1e-15) event a bucket fills up the
  * replicate is redone with an exact two-pass counting sort, so the result never depends on it.
  */
-import { Buckets, bucketRoom, eceOfGathered, startCursors, type CodedSignal } from './ece-workspace';
+import { BinnedEceWorkspace, Buckets, bucketRoom, eceOfGathered, startCursors, type CodedSignal } from './ece-workspace';
 import { wasmFill, type WasmFill } from './paired-kernel-wasm';
 import { pairwiseSum } from './pairwise';
 
@@ -42,6 +42,9 @@ export class PairedKernel {
   private readonly cursors: Int32Array[];
   private readonly buckets: Buckets[];
   private readonly wasm: WasmFill | null;
+  private readonly extraWorkspace: BinnedEceWorkspace | null;
+  /** ECE of each extra signal over the last replicate's rows. */
+  readonly extraEce: Float64Array;
 
   constructor(
     private readonly s1: CodedSignal,
@@ -53,6 +56,8 @@ export class PairedKernel {
     tight = false,
     /** The WebAssembly fill when available (tests turn it off to compare with the JS loop). */
     useWasm = true,
+    /** More signals whose ECE each replicate also gives (in `extraEce`), e.g. verbalized. */
+    private readonly extras: readonly CodedSignal[] = [],
   ) {
     if (s1.bins !== s2.bins || s1.shift !== s2.shift) throw new RangeError('PairedKernel: signals binned differently');
     const N = s1.codes.length;
@@ -74,6 +79,13 @@ export class PairedKernel {
     this.cursors = [0, 1, 2, 3].map(() => new Int32Array(L));
     const lowMask = (1 << s1.shift) - 1;
     const c = [0, 1, 2, 3].map(() => new Int32Array(L));
+    for (const x of extras) {
+      if (x.bins !== L || x.shift !== s1.shift || x.codes.length !== N) throw new RangeError('PairedKernel: extra signal binned differently');
+      const counts = new Int32Array(L);
+      for (let r = 0; r < N; r++) counts[(x.codes[r] & lowMask) >>> 1]++;
+      c.push(counts);
+    }
+    this.extraEce = new Float64Array(extras.length);
     for (let r = 0; r < N; r++) {
       const b1 = (s1.codes[r] & lowMask) >>> 1, b2 = (s2.codes[r] & lowMask) >>> 1;
       c[0][b1]++;
@@ -85,9 +97,11 @@ export class PairedKernel {
     }
     this.wasm = tight || !useWasm ? null : wasmFill({
       N, bins: L, shift: s1.shift, packed: this.packed, t1: s1.table, t2: s2.table,
+      extras: extras.map((x) => ({ codes: x.codes, table: x.table })),
       capacity: c.reduce((sum, counts) => sum + counts.reduce((a, n) => a + bucketRoom(n, false), 0), 0),
     });
     this.buckets = this.wasm ? sharedBuckets(c, this.wasm) : c.map((counts) => Buckets.sized(counts, tight));
+    this.extraWorkspace = extras.length > 0 ? new BinnedEceWorkspace(N, L) : null;
   }
 
   /**
@@ -101,7 +115,7 @@ export class PairedKernel {
   /** One replicate over rows[0..m-1], written into `out`. */
   run(rows: Int32Array, m: number, out: PairedReplicate): void {
     const [B1, B2, B1Lo, B2Lo] = this.buckets;
-    B1.reset(); B2.reset(); B1Lo.reset(); B2Lo.reset();
+    for (const b of this.buckets) b.reset();
     const wasm = this.wasm;
     let mLo: number;
     if (wasm) {
@@ -110,6 +124,8 @@ export class PairedKernel {
     } else {
       mLo = fillBuckets(rows, m, this.packed, this.s1.table, this.s2.table, this.s1.shift, this.diffs, B1, B2, B1Lo, B2Lo);
     }
+    if (mLo < 0 || !wasm) this.extrasApart(rows, m);
+    else for (let k = 0; k < this.extras.length; k++) this.extraEce[k] = this.buckets[4 + k].ece(m);
     if (mLo < 0) return this.runTwoPass(rows, m, out);
     out.dConf = m > 0 ? pairwiseSum(wasm ? wasm.diffs : this.diffs, 0, m) / m : NaN;
     out.nLo = mLo;
@@ -118,6 +134,11 @@ export class PairedKernel {
     const withLow = mLo >= this.minLow;
     out.eceSem1Lo = withLow ? B1Lo.ece(mLo) : NaN;
     out.eceSem2Lo = withLow ? B2Lo.ece(mLo) : NaN;
+  }
+
+  /** The extra signals' ECEs one by one (JS loop, or after a full bucket): the same bits. */
+  private extrasApart(rows: Int32Array, m: number): void {
+    for (let k = 0; k < this.extras.length; k++) this.extraEce[k] = this.extraWorkspace!.ece(this.extras[k], rows, m);
   }
 
   /** The exact fallback: a stable counting sort in two passes (no bucket can overflow). */

@@ -172,12 +172,13 @@ describe('the WebAssembly fill of the replicate kernel', () => {
     const { equalWidthBinIndex, equalWidthEdges } = await import('../../../src/core/binning');
     const { defaultRng } = await import('../../../src/core/rng');
     const { wasmFill } = await import('../../../src/core/paired-kernel-wasm');
-    expect(wasmFill({ N: 1, bins: 1, shift: 1, packed: new Uint32Array(2), t1: new Float64Array(1), t2: new Float64Array(1), capacity: 1 })).not.toBeNull();
+    expect(wasmFill({ N: 1, bins: 1, shift: 1, packed: new Uint32Array(2), t1: new Float64Array(1), t2: new Float64Array(1), extras: [], capacity: 1 })).not.toBeNull();
     const row = fc.tuple(
       fc.oneof(fc.integer({ min: 0, max: 50 }).map((k) => k / 50), fc.double({ min: 0, max: 1, noNaN: true })),
       fc.oneof(fc.integer({ min: 0, max: 250 }).map((k) => k / 250), fc.constantFrom(0.3, 0.6, 0.7, 1)),
       fc.integer({ min: 0, max: 1 }),
       fc.integer({ min: 0, max: 50 }).map((k) => k / 50),
+      fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 100 }).map((k) => k / 100)),
     );
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 20 }), fc.nat(), (data, bins, seed) => {
@@ -186,8 +187,10 @@ describe('the WebAssembly fill of the replicate kernel', () => {
         const code = (c: number[]) => codeSignal(c, y, equalWidthBinIndex(c, edges), edges.length - 1);
         const low = Uint8Array.from(data, (r) => (r[3] < 1 / Math.sqrt(50) ? 1 : 0));
         const s1 = code(data.map((r) => r[0])), s2 = code(data.map((r) => r[1]));
-        const fast = new PairedKernel(s1, s2, low, 5);
-        const plain = new PairedKernel(s1, s2, low, 5, false, false);
+        // Two extra signals (e.g. verbalized, and Sem1 again) filled in the same pass.
+        const extras = [code(data.map((r) => r[4])), s1];
+        const fast = new PairedKernel(s1, s2, low, 5, false, true, extras);
+        const plain = new PairedKernel(s1, s2, low, 5, false, false, extras);
         expect(fast.rowsBuffer).not.toBeNull();
         expect(plain.rowsBuffer).toBeNull();
         const rng = defaultRng(seed);
@@ -202,6 +205,10 @@ describe('the WebAssembly fill of the replicate kernel', () => {
           fast.run(rows, m, a);
           plain.run(rows, m, b);
           expect(a).toEqual(b);
+          expect(fast.extraEce).toEqual(plain.extraEce);
+          expect(fast.extraEce[1]).toBe(a.eceSem1);
+          const sub = Array.from(rows.subarray(0, m));
+          expect(fast.extraEce[0]).toBe(eceEqualWidth(sub.map((r) => data[r][4]), sub.map((r) => y[r]), bins));
           fast.rowsBuffer!.set(rows);
           fast.run(fast.rowsBuffer!, m, a);
           expect(a).toEqual(b);
