@@ -120,7 +120,21 @@ export class PairedKernel {
     let mLo: number;
     if (wasm) {
       if (rows !== wasm.rows) wasm.rows.set(rows.subarray(0, m));
+      const { counters } = wasm;
+      const L = this.s1.bins;
+      this.buckets.forEach((b, s) => {
+        for (let k = 0; k < L; k++) {
+          counters[2 * (s * L + k)] = b.start[k];
+          counters[2 * (s * L + k) + 1] = 0;
+        }
+      });
       mLo = wasm.fill(m);
+      this.buckets.forEach((b, s) => {
+        for (let k = 0; k < L; k++) {
+          b.cursor[k] = counters[2 * (s * L + k)];
+          b.ones[k] = counters[2 * (s * L + k) + 1];
+        }
+      });
     } else {
       mLo = fillBuckets(rows, m, this.packed, this.s1.table, this.s2.table, this.s1.shift, this.diffs, B1, B2, B1Lo, B2Lo);
     }
@@ -191,19 +205,23 @@ export class PairedKernel {
   }
 }
 
-/** The four sets' buckets as views of the WebAssembly memory, one shared values region. */
+/**
+ * The sets' buckets over the WebAssembly memory's one values region; their cursors and counts
+ * of ones are copied from the module's counters after each fill (a few dozen numbers).
+ */
 function sharedBuckets(counts: Int32Array[], wasm: WasmFill): Buckets[] {
   const L = counts[0].length;
   let at = 0;
   return counts.map((c, s) => {
     const start = new Int32Array(L);
-    const end = wasm.end.subarray(s * L, (s + 1) * L);
+    const end = new Int32Array(L);
     for (let b = 0; b < L; b++) {
       start[b] = at;
       at += bucketRoom(c[b], false);
       end[b] = at;
+      wasm.end[2 * (s * L + b)] = at;
     }
-    return new Buckets(wasm.values, start, end, wasm.cursor.subarray(s * L, (s + 1) * L), wasm.ones.subarray(s * L, (s + 1) * L));
+    return new Buckets(wasm.values, start, end, new Int32Array(L), new Int32Array(L));
   });
 }
 
