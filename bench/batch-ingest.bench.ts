@@ -216,8 +216,10 @@ export default async function batchIngestBench(): Promise<void> {
         let s = sessions.get(t.targetId);
         if (!s) {
           const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: t.targetId, flatten: false })) as { sessionId: string };
-          sessions.set(t.targetId, (s = { sessionId, name: /ingest/.test(t.url) ? 'ingest worker' : /run\.worker/.test(t.url) ? 'run worker' : t.url.split('/').pop() ?? 'worker' }));
+          sessions.set(t.targetId, (s = { sessionId, name: '' }));
         }
+        // A new worker target may have no URL yet: name it from the latest listing.
+        if (t.url) s.name = /ingest/.test(t.url) ? 'ingest worker' : /run\.worker/.test(t.url) ? 'run worker' : (t.url.split('/').pop() ?? 'worker');
         const id = ++msgId;
         const heap = await Promise.race([
           new Promise<{ usedSize?: number } | undefined>((resolve) => {
@@ -227,7 +229,8 @@ export default async function batchIngestBench(): Promise<void> {
           new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000)),
         ]);
         replies.delete(id);
-        if (heap?.usedSize) peakWorkerHeap[s.name] = Math.max(peakWorkerHeap[s.name] ?? 0, heap.usedSize);
+        const name = s.name || `worker ${t.targetId.slice(0, 6)}`;
+        if (heap?.usedSize) peakWorkerHeap[name] = Math.max(peakWorkerHeap[name] ?? 0, heap.usedSize);
       }
     };
     let sampling = false;
