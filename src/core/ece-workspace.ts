@@ -133,6 +133,8 @@ export class Buckets {
     readonly end: Int32Array,
     readonly cursor: Int32Array,
     readonly ones: Int32Array,
+    /** numpy's pairwise sum of values[from..to) (a faster exact one may be given). */
+    private readonly sum: (values: Float64Array, from: number, to: number) => number = pairwiseSum,
   ) {}
 
   /** Buckets in arrays of their own, one region per bin sized by `bucketRoom`. */
@@ -162,7 +164,7 @@ export class Buckets {
     for (let b = 0; b < start.length; b++) {
       const n = cursor[b] - start[b];
       if (n === 0) continue;
-      const meanConf = pairwiseSum(values, start[b], cursor[b]) / n;
+      const meanConf = this.sum(values, start[b], cursor[b]) / n;
       ece += (n / m) * Math.abs(ones[b] / n - meanConf);
     }
     return ece;

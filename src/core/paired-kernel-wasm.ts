@@ -51,6 +51,10 @@ export interface WasmFill {
   end: Int32Array;
   /** Fills the buckets from rows[0..m-1]; low-margin rows drawn, or −1 if a bucket is full. */
   fill(m: number): number;
+  /** The module's memory, and where `values` and `diffs` start in it (bytes). */
+  memory: object;
+  valuesAt: number;
+  diffsAt: number;
 }
 
 const uleb = (v: number): number[] => {
@@ -204,6 +208,9 @@ export function wasmFill(layout: WasmFillLayout): WasmFill | null {
       counters: new Int32Array(buf, at.counters, 2 * S * L),
       end: new Int32Array(buf, at.end, 2 * S * L),
       fill: f,
+      memory,
+      valuesAt: at.values,
+      diffsAt: at.diffs,
     };
   } catch {
     // A content security policy may forbid compiling WebAssembly: the JS loop gives the same bits.

@@ -16,6 +16,7 @@
  */
 import { BinnedEceWorkspace, Buckets, bucketRoom, eceOfGathered, startCursors, type CodedSignal } from './ece-workspace';
 import { wasmFill, type WasmFill } from './paired-kernel-wasm';
+import { pairwiseSumWasm, type WasmPairwiseSum } from './pairwise-wasm';
 import { pairwiseSum } from './pairwise';
 
 export interface PairedReplicate {
@@ -42,6 +43,8 @@ export class PairedKernel {
   private readonly cursors: Int32Array[];
   private readonly buckets: Buckets[];
   private readonly wasm: WasmFill | null;
+  /** Pairwise sum of the first m differences of the last fill. */
+  private readonly sumDiffs: (m: number) => number;
   private readonly extraWorkspace: BinnedEceWorkspace | null;
   /** ECE of each extra signal over the last replicate's rows. */
   readonly extraEce: Float64Array;
@@ -100,7 +103,11 @@ export class PairedKernel {
       extras: extras.map((x) => ({ codes: x.codes, table: x.table })),
       capacity: c.reduce((sum, counts) => sum + counts.reduce((a, n) => a + bucketRoom(n, false), 0), 0),
     });
-    this.buckets = this.wasm ? sharedBuckets(c, this.wasm) : c.map((counts) => Buckets.sized(counts, tight));
+    const wasmSum = this.wasm ? pairwiseSumWasm(this.wasm.memory) : null;
+    this.sumDiffs = this.wasm && wasmSum
+      ? (m) => wasmSum(this.wasm!.diffsAt, m)
+      : (m) => pairwiseSum(this.wasm ? this.wasm.diffs : this.diffs, 0, m);
+    this.buckets = this.wasm ? sharedBuckets(c, this.wasm, wasmSum) : c.map((counts) => Buckets.sized(counts, tight));
     this.extraWorkspace = extras.length > 0 ? new BinnedEceWorkspace(N, L) : null;
   }
 
@@ -141,7 +148,7 @@ export class PairedKernel {
     if (mLo < 0 || !wasm) this.extrasApart(rows, m);
     else for (let k = 0; k < this.extras.length; k++) this.extraEce[k] = this.buckets[4 + k].ece(m);
     if (mLo < 0) return this.runTwoPass(rows, m, out);
-    out.dConf = m > 0 ? pairwiseSum(wasm ? wasm.diffs : this.diffs, 0, m) / m : NaN;
+    out.dConf = m > 0 ? this.sumDiffs(m) / m : NaN;
     out.nLo = mLo;
     out.eceSem1 = B1.ece(m);
     out.eceSem2 = B2.ece(m);
@@ -209,7 +216,8 @@ export class PairedKernel {
  * The sets' buckets over the WebAssembly memory's one values region; their cursors and counts
  * of ones are copied from the module's counters after each fill (a few dozen numbers).
  */
-function sharedBuckets(counts: Int32Array[], wasm: WasmFill): Buckets[] {
+function sharedBuckets(counts: Int32Array[], wasm: WasmFill, wasmSum: WasmPairwiseSum | null): Buckets[] {
+  const sum = wasmSum ? (_: Float64Array, from: number, to: number) => wasmSum(wasm.valuesAt + 8 * from, to - from) : pairwiseSum;
   const L = counts[0].length;
   let at = 0;
   return counts.map((c, s) => {
@@ -221,7 +229,7 @@ function sharedBuckets(counts: Int32Array[], wasm: WasmFill): Buckets[] {
       end[b] = at;
       wasm.end[2 * (s * L + b)] = at;
     }
-    return new Buckets(wasm.values, start, end, new Int32Array(L), new Int32Array(L));
+    return new Buckets(wasm.values, start, end, new Int32Array(L), new Int32Array(L), sum);
   });
 }
 

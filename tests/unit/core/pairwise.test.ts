@@ -92,3 +92,24 @@ describe('pairwiseSum / pairwiseMean', () => {
     expect(pairwiseMean([])).toBeNaN();
   });
 });
+
+describe('pairwise sum in WebAssembly SIMD (pairwise-wasm.ts)', () => {
+  it('equals pairwiseSum bit for bit at any offset and length', async () => {
+    const { pairwiseSumWasm } = await import('../../../src/core/pairwise-wasm');
+    const memory = new WebAssembly.Memory({ initial: 2 });
+    const sum = pairwiseSumWasm(memory);
+    expect(sum).not.toBeNull(); // Node has SIMD: the fast path must be the one tested
+    const view = new Float64Array(memory.buffer);
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.double({ min: -1e-300, max: 1e300 }), fc.constantFrom(0, -0, 0.1, 1e16, -1e16)), { maxLength: 3000 }),
+        fc.integer({ min: 0, max: 64 }),
+        (xs, offset) => {
+          view.set(xs, offset);
+          expect(Object.is(sum!(8 * offset, xs.length), pairwiseSum(view, offset, offset + xs.length))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
