@@ -77,6 +77,35 @@ export interface ModelReport {
   metrics: ModelMetrics;
   questions: ReportQuestion[];
   excludedQuestions: ExcludedQuestion[];
+  /** ConfidenceBench-style stated probability on multiple choice, when that baseline was run. */
+  baseline?: McBaselineSection;
+}
+
+/** Mean and sample SD (ddof = 1; NaN for one run) across repeated runs, with each run's value. */
+export interface RunSpread {
+  mean: number;
+  sd: number;
+  perRun: number[];
+}
+
+/**
+ * The stated-probability baseline (ConfidenceBench): repeated runs of one reply per question,
+ * Brier score of the stated probability of the chosen option, the always-uniform reference line
+ * (k − 1)/k² averaged over questions, accuracy, per category, and the replies scored as uniform
+ * guesses because they could not be read, refused, or failed.
+ */
+export interface McBaselineSection {
+  kind: 'confidencebench';
+  runs: number;
+  /** Option count k of each question, in question order. */
+  options: number[];
+  brier: RunSpread;
+  baselineBrier: number;
+  accuracy: RunSpread;
+  /** Per category: Brier and accuracy are means over runs. */
+  byCategory: { category: string; questions: number; brier: number; baselineBrier: number; accuracy: number }[];
+  /** Replies scored as uniform guesses, summed over runs. */
+  failures: { unparsable: number; refusals: number; requestFailed: number; total: number; perRun: number[] };
 }
 
 /** What produced the report: effective settings, never secrets. */

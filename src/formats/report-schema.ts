@@ -152,19 +152,50 @@ const reportQuestion = z
     });
   });
 
+/** Across runs: a mean and SD the core may leave undefined (one run: SD null), each run's value. */
+const runSpread = z.object({ mean: stat(), sd: stat(), perRun: z.array(stat()).max(10_000) });
+
+/** The stated-probability baseline (report-document.ts McBaselineSection). */
+const mcBaseline = z
+  .object({
+    kind: z.literal('confidencebench', { error: expect("'confidencebench'") }),
+    runs: count(1),
+    options: z.array(count(2).max(10, { error: 'expected 2 to 10 options' })).max(1_000_000),
+    brier: runSpread,
+    baselineBrier: stat(),
+    accuracy: runSpread,
+    byCategory: z
+      .array(z.object({ category: text(), questions: count(), brier: stat(), baselineBrier: stat(), accuracy: stat() }))
+      .max(100_000),
+    failures: z.object({ unparsable: count(), refusals: count(), requestFailed: count(), total: count(), perRun: z.array(count()).max(10_000) }),
+  })
+  .superRefine((b, ctx) => {
+    // The panel draws one bar per run: a list that disagrees with `runs` would draw the wrong chart.
+    for (const key of ['brier', 'accuracy'] as const) {
+      if (b[key].perRun.length !== b.runs) {
+        ctx.addIssue({ code: 'custom', path: [key, 'perRun'], message: `${b[key].perRun.length} values but runs is ${b.runs}` });
+      }
+    }
+    if (b.failures.unparsable + b.failures.refusals + b.failures.requestFailed !== b.failures.total) {
+      ctx.addIssue({ code: 'custom', path: ['failures', 'total'], message: 'expected unparsable + refusals + requestFailed' });
+    }
+  });
+
 const modelReport = z.object({
   model: text(),
   provider: text().optional(),
   metrics: modelMetrics,
   questions: z.array(reportQuestion).max(1_000_000),
   excludedQuestions: z.array(z.object({ id: text(), reason: text() })).max(1_000_000),
+  baseline: mcBaseline.optional(),
 });
 
 const method = <T extends readonly [string, ...string[]]>(values: T) =>
   z.object({ method: z.enum(values, { error: `expected one of ${values.join(', ')}` }), detail: text().optional() });
 
 const reportSettings = z.object({
-  samples: count(1),
+  // 0: no Sem-ECE sampling (a report holding only the stated-probability baseline).
+  samples: count(0),
   temperature: finite().optional(),
   topP: finite().optional(),
   maxTokens: count().optional(),
