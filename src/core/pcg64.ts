@@ -11,6 +11,8 @@
  * for environments without WebAssembly. Tests compare them draw for draw.
  */
 
+import { makePairedStepBounded } from './pcg64-bounded';
+
 const MULT = 0x2360ed051fc65da44385df649fccf645n;
 const MASK128 = (1n << 128n) - 1n;
 
@@ -306,8 +308,14 @@ const wasmKernels = makeWasmKernels();
 /** The WebAssembly kernel, or null where WebAssembly is unavailable. */
 export const pcg64FillWasm: Pcg64Kernel | null = wasmKernels?.fill ?? null;
 
-/** Bulk bounded integers in WebAssembly, or null where WebAssembly is unavailable (rng.ts then loops in JS). */
-export const lemire32Wasm: Lemire32Kernel | null = wasmKernels?.bounded ?? null;
+/** Bulk bounded integers in WebAssembly, one PCG step at a time (kept for tests and as a fallback). */
+export const lemire32WasmOneStep: Lemire32Kernel | null = wasmKernels?.bounded ?? null;
+
+/**
+ * Bulk bounded integers in WebAssembly, two PCG steps at a time (pcg64-bounded.ts), or null
+ * where WebAssembly is unavailable (rng.ts then loops in JS).
+ */
+export const lemire32Wasm: Lemire32Kernel | null = makePairedStepBounded() ?? lemire32WasmOneStep;
 
 /** The fastest kernel available here. */
 export const pcg64Fill: Pcg64Kernel = pcg64FillWasm ?? pcg64FillJs;

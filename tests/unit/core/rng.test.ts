@@ -298,3 +298,36 @@ describe('bulk bounded integers (WebAssembly Lemire) against one draw at a time'
     }
   });
 });
+
+describe('bounded kernels: two PCG steps at a time against one', () => {
+  it('give the same integers, state and buffered half from random states', async () => {
+    const { lemire32Wasm, lemire32WasmOneStep } = await import('../../../src/core/pcg64');
+    expect(lemire32Wasm).not.toBeNull();
+    expect(lemire32WasmOneStep).not.toBeNull();
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 0xffffffff }), { minLength: 8, maxLength: 8 }),
+        fc.boolean(), fc.integer({ min: 0, max: 0xffffffff }),
+        fc.integer({ min: 1, max: 2 ** 31 }), fc.integer({ min: 1, max: 40_000 }),
+        (w, has, buffered, rngExcl, size) => {
+          const words = Uint32Array.from(w);
+          words[4] |= 1;
+          const threshold = (0xffffffff - (rngExcl - 1)) % rngExcl;
+          const run = (kernel: NonNullable<typeof lemire32Wasm>) => {
+            const ws = words.slice();
+            const half = Uint32Array.from([has ? 1 : 0, buffered]);
+            const out = new Int32Array(size);
+            kernel(ws, half, rngExcl, threshold, 0, out);
+            return { ws: Array.from(ws), half: Array.from(half), out };
+          };
+          const a = run(lemire32Wasm!), b = run(lemire32WasmOneStep!);
+          expect(a.ws).toEqual(b.ws);
+          expect(a.half[0]).toBe(b.half[0]);
+          if (a.half[0] === 1) expect(a.half[1]).toBe(b.half[1]);
+          expect(a.out).toEqual(b.out);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+});
