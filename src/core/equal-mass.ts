@@ -32,13 +32,20 @@ export function equalMassBins(
     cuts.push(p);
   }
   cuts.push(n);
+  // Each bin's rows in input order: label every row with its bin, then one pass in row order
+  // (the same lists as sorting each bin's slice of `order` by row index, in O(N)).
+  const binOf = new Int32Array(n);
+  const rowsOf: number[][] = [];
+  for (let b = 0; b < cuts.length - 1; b++) {
+    rowsOf.push([]);
+    for (let p = cuts[b]; p < cuts[b + 1]; p++) binOf[order[p]] = b;
+  }
+  for (let i = 0; i < n; i++) rowsOf[binOf[i]].push(i);
   const out: ReliabilityBin[] = [];
   for (let b = 0; b < cuts.length - 1; b++) {
     if (cuts[b + 1] <= cuts[b]) continue;
-    const rows = order.slice(cuts[b], cuts[b + 1]);
-    const lo = conf[rows[0]], hi = conf[rows[rows.length - 1]];
-    rows.sort((a, c) => a - c);
-    out.push({ lo, hi, ...binMeans(conf, y, rows) });
+    const lo = conf[order[cuts[b]]], hi = conf[order[cuts[b + 1] - 1]];
+    out.push({ lo, hi, ...binMeans(conf, y, rowsOf[b]) });
   }
   return out;
 }

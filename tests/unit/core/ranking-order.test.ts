@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { equalMassBins } from '../../../src/core/equal-mass';
 import { ascendingOrder, aurc, auroc } from '../../../src/core/ranking';
+import { pairwiseSum } from '../../../src/core/pairwise';
 
 /** Confidences with many ties (Sem1-like fractions), signed zeros, and arbitrary doubles. */
 const confs = fc.array(
@@ -51,5 +52,46 @@ describe('ascendingOrder (counting sort over distinct values)', () => {
         at += b.count;
       }
     }), { numRuns: 100 });
+  });
+});
+
+describe('equal-mass bins against the straightforward construction', () => {
+  /** Steps 1–4 of equal-mass.ts with comparator sorts and per-bin slices sorted by row. */
+  function reference(conf: number[], y: number[], bins: number) {
+    const n = conf.length;
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+      const na = Number.isNaN(conf[a]), nb = Number.isNaN(conf[b]);
+      if (na || nb) return na === nb ? a - b : na ? 1 : -1;
+      return conf[a] - conf[b] || a - b;
+    });
+    const same = (p: number) => Object.is(conf[order[p]], conf[order[p - 1]]) || conf[order[p]] === conf[order[p - 1]];
+    const cuts = [0];
+    for (let b = 1; b < bins; b++) {
+      let p = Math.max(Math.floor((b * n) / bins), cuts[cuts.length - 1]);
+      while (p > 0 && p < n && same(p)) p++;
+      cuts.push(p);
+    }
+    cuts.push(n);
+    const out = [];
+    for (let b = 0; b < cuts.length - 1; b++) {
+      if (cuts[b + 1] <= cuts[b]) continue;
+      const rows = order.slice(cuts[b], cuts[b + 1]);
+      const lo = conf[rows[0]], hi = conf[rows[rows.length - 1]];
+      rows.sort((a, c) => a - c);
+      const c = Float64Array.from(rows, (r) => conf[r]), yy = Float64Array.from(rows, (r) => y[r]);
+      out.push({ lo, hi, count: rows.length, meanConfidence: pairwiseSum(c) / rows.length, accuracy: pairwiseSum(yy) / rows.length });
+    }
+    return out;
+  }
+
+  it('gives the same bins, bit for bit, with or without NaN confidences', () => {
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.oneof(confs.map((c) => c[0] ?? 0.5), fc.constant(NaN), fc.integer({ min: 0, max: 10 }).map((k) => k / 10)), fc.integer({ min: 0, max: 1 })), { maxLength: 500 }),
+      fc.integer({ min: 1, max: 15 }),
+      (rows, bins) => {
+        const c = rows.map((r) => r[0]), y = rows.map((r) => r[1]);
+        expect(equalMassBins(c, y, bins)).toEqual(reference(c, y, bins));
+      },
+    ), { numRuns: 200 });
   });
 });
