@@ -19,6 +19,9 @@ import { MC_DEFAULTS, runMcBaseline, type McRunOptions } from '../../src/baselin
 import { runMcSemEce } from '../../src/baselines/mc-sem-run';
 import { summarizeComparison } from '../../src/baselines/compare-summary';
 import { SIGNAL_LABEL } from '../../src/ui/charts/signals';
+import { mcReportDocument } from '../../src/baselines/mc-report';
+import { reportToJson } from '../../src/formats/report-export';
+import type { McSemResult } from '../../src/baselines/mc-sem-run';
 
 export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset FILE [options]
   --base-url URL       API base URL (default: the preset's)
@@ -31,6 +34,8 @@ export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset
   --concurrency N      requests in flight (default 8)
   --out FILE           per-run rows as JSONL
   --sem-out FILE       Sem-ECE rows (clustered + graded + signals) as JSONL
+  --report FILE        a report document the app's Open report page opens (the stated-probability
+                       baseline, and the Sem-ECE rows when --samples > 0)
 The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
 
 /** One JSON value per line or document, NaN as null (cli/json.ts). */
@@ -65,7 +70,7 @@ export default async function run(argv: string[], io: { out?: (s: string) => voi
         provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' },
         runs: { type: 'string' }, seed: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' },
         'no-logprobs': { type: 'boolean' }, samples: { type: 'string' }, concurrency: { type: 'string' },
-        out: { type: 'string' }, 'sem-out': { type: 'string' }, help: { type: 'boolean' },
+        out: { type: 'string' }, 'sem-out': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean' },
       },
       strict: true,
     }).values;
@@ -141,6 +146,7 @@ export default async function run(argv: string[], io: { out?: (s: string) => voi
     }
   }
   let semEce: unknown;
+  let semResult: McSemResult | undefined;
   if (settings.samples > 0) {
     const sem = await runMcSemEce(provider, questions, { ...settings, model: a.model! });
     if (!sem.ok) {
@@ -148,6 +154,7 @@ export default async function run(argv: string[], io: { out?: (s: string) => voi
       return 1;
     }
     const s = sem.value;
+    semResult = s;
     if (a['sem-out']) {
       const lines = s.questions.map((q) => json({ ...q.clustered, grade: q.graded.grade, Y: q.graded.Y, signals: q.signals })).join('\n') + '\n';
       await writeFile(a['sem-out'], lines, 'utf8');
@@ -161,6 +168,23 @@ export default async function run(argv: string[], io: { out?: (s: string) => voi
       comparison: s.comparison,
       logprobAbsent: s.logprobAbsent,
     };
+  }
+  if (a.report) {
+    const doc = mcReportDocument({
+      model: a.model!,
+      provider: preset.id,
+      dataset: { name: read.value.dataset.name, source: a.dataset },
+      baseline: r,
+      sem: semResult,
+      settings: { samples: settings.samples, temperature: settings.temperature, maxTokens: settings.maxTokens },
+      createdAt: new Date().toISOString(),
+    });
+    try {
+      await writeFile(a.report, reportToJson(doc), 'utf8');
+    } catch (e) {
+      err(`semece mc: cannot write the report ${a.report}: ${(e as Error).message}`);
+      return 1;
+    }
   }
   out(
     json(
