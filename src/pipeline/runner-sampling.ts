@@ -6,7 +6,9 @@
  */
 import { createProvider } from '../providers';
 import type { RequestEvent, SamplingProvider } from '../providers/types';
-import { readSamples, runSampling, SamplingController, type SamplingProgress } from './sampling';
+import { questionKeyBase, runSampling, SamplingController, type SamplingProgress } from './sampling';
+import { readQuestion } from './sample-cache';
+import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import type { SampleStage } from './runner-stages';
 import type { SampledRow } from './types';
 
@@ -28,6 +30,16 @@ function listening(provider: SamplingProvider, listen: (e: RequestEvent) => void
       }),
   };
 }
+
+/**
+ * Above this many samples per model, a run's rows (and so its report) keep each sample's
+ * extracted answer and confidence but not the raw reply: at 40,000 × 50 the raw texts alone are
+ * hundreds of megabytes in the worker and in the stored report. They stay in the sample cache.
+ */
+export const RAW_REPLIES_LIMIT = 100_000;
+
+/** Questions read back from the cache at once (one range read each). */
+const READ_CHUNK = 64;
 
 export const sampleWithProviders: SampleStage = async (args) => {
   const { dataset, sampling } = args;
@@ -86,25 +98,33 @@ export const sampleWithProviders: SampleStage = async (args) => {
     };
   }
 
-  const stored = await readSamples({ questions: dataset.questions, provider, settings, n: sampling.n, promptTemplate: sampling.prompt, cache: args.cache });
   const label = `${args.model.preset}/${args.model.model}`;
-  const rows: SampledRow[] = [];
   const seen = new Set<string>();
-  dataset.questions.forEach((q, i) => {
-    if (seen.has(q.id)) return;
-    seen.add(q.id);
-    const samples = stored[i].filter((s) => s !== undefined);
-    rows.push({
-      id: q.id,
-      question: q.question,
-      gold_answer: q.answer,
-      ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
-      model: label,
-      n_samples: samples.length,
-      results: samples.map((s) => s.raw),
-      answer_extracted: samples.map((s) => s.answer),
-      confidence_verbalized: samples.map((s) => s.confidence),
+  const unique = dataset.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
+  const keepRaw = unique.length * sampling.n <= RAW_REPLIES_LIMIT;
+  if (!keepRaw) args.onNote(`raw replies are not kept in the report of a run over ${RAW_REPLIES_LIMIT.toLocaleString('en')} samples per model; answers and confidences are`);
+  const template = sampling.prompt ?? DEFAULT_GENERATION_PROMPT;
+  const rows: SampledRow[] = [];
+  // Each stored sample is read once, straight into its row; only what the report needs is kept.
+  for (let from = 0; from < unique.length; from += READ_CHUNK) {
+    const chunk = unique.slice(from, from + READ_CHUNK);
+    const stored = await Promise.all(
+      chunk.map(async (q) => readQuestion(args.cache, result.keyBases.get(q.id) ?? (await questionKeyBase(provider, settings, template, q)), sampling.n)),
+    );
+    chunk.forEach((q, j) => {
+      const samples = stored[j].filter((s) => s !== undefined);
+      rows.push({
+        id: q.id,
+        question: q.question,
+        gold_answer: q.answer,
+        ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
+        model: label,
+        n_samples: samples.length,
+        results: keepRaw ? samples.map((s) => s.raw) : [],
+        answer_extracted: samples.map((s) => s.answer),
+        confidence_verbalized: samples.map((s) => s.confidence),
+      });
     });
-  });
+  }
   return { ok: true, value: rows };
 };

@@ -28,7 +28,10 @@ function authorsRows(m: ScoreModelInput): AuthorsRows {
 
 export function scoreRun(input: ScoreInput, options: ScoreOptions = { samples: 'raw' }, now: () => Date = () => new Date()): ReportDocument {
   const models = input.models.map((m) => {
-    const report = withEntropyConfidence(scoreAuthorsRows(authorsRows(m), options, m.model), options);
+    // A large run's rows carry no raw replies (runner-sampling.ts, RAW_REPLIES_LIMIT): its report keeps answers only, not empty raws.
+    const rawLess = m.clustered.some((r) => r.results.length === 0 && r.n_samples > 0);
+    const detail = options.samples === 'raw' && rawLess ? { ...options, samples: 'answers' as const } : options;
+    const report = withEntropyConfidence(scoreAuthorsRows(authorsRows(m), detail, m.model), detail);
     const overridden = new Set(m.overridden);
     for (const q of report.questions) if (overridden.has(q.id)) q.overridden = true;
     return { ...report, provider: m.provider };

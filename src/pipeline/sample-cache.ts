@@ -11,6 +11,36 @@ export interface SampleCache {
   get(keys: string[]): Promise<(Sample | undefined)[]>;
   /** Stores a batch; a key already present is overwritten with the same sample. */
   put(entries: { key: string; sample: Sample }[]): Promise<void>;
+  /**
+   * Optional fast paths over one question's keys `<base>#0 … <base>#(n-1)`: one range read instead
+   * of n lookups (IndexedDB). Without them, readQuestion / storedIndices fall back to `get`.
+   */
+  getQuestion?(base: string, n: number): Promise<(Sample | undefined)[]>;
+  /** Which of indices 0..n-1 are stored, without reading (deserializing) the samples. */
+  storedIndices?(base: string, n: number): Promise<boolean[]>;
+}
+
+/** The key of sample `index` under a question's key base (sampleKeyBase). */
+export const keyAt = (base: string, index: number): string => `${base}#${index}`;
+
+/** The index of a key under `base` (as keyAt wrote it), or -1 when it is not one of 0..n-1. */
+export function indexUnder(base: string, key: string, n: number): number {
+  if (key.length <= base.length + 1 || !key.startsWith(base) || key[base.length] !== '#') return -1;
+  const text = key.slice(base.length + 1);
+  const i = Number(text);
+  return Number.isInteger(i) && i >= 0 && i < n && String(i) === text ? i : -1;
+}
+
+/** The n samples of one question (undefined where missing), by the cache's fastest read. */
+export function readQuestion(cache: SampleCache, base: string, n: number): Promise<(Sample | undefined)[]> {
+  if (cache.getQuestion) return cache.getQuestion(base, n);
+  return cache.get(Array.from({ length: n }, (_, i) => keyAt(base, i)));
+}
+
+/** Which of a question's n samples are stored (without reading them where the cache can). */
+export async function storedIndices(cache: SampleCache, base: string, n: number): Promise<boolean[]> {
+  if (cache.storedIndices) return cache.storedIndices(base, n);
+  return (await readQuestion(cache, base, n)).map((s) => s !== undefined);
 }
 
 /** Everything a sample depends on. The API key is deliberately absent. */
@@ -62,7 +92,7 @@ export async function sampleKey(input: SampleKeyInput): Promise<string> {
 /** The keys of indices 0..n-1 of one question, with one digest. */
 export async function sampleKeys(input: Omit<SampleKeyInput, 'index'>, n: number): Promise<string[]> {
   const base = await sampleKeyBase(input);
-  return Array.from({ length: n }, (_, i) => `${base}#${i}`);
+  return Array.from({ length: n }, (_, i) => keyAt(base, i));
 }
 
 /** A SampleCache in memory (tests, one-off runs, and the layer under the JSONL file cache). */

@@ -10,7 +10,7 @@ import type { GenerationSettings, RequestEvent, SamplingProvider } from '../prov
 import { type Price, costOf, etaMs } from './cost.ts';
 import { extractSample } from './extract.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
-import { type SampleCache, sampleKeys } from './sample-cache.ts';
+import { type SampleCache, keyAt, readQuestion, sampleKeyBase, storedIndices } from './sample-cache.ts';
 import type { Question, Sample, StageError } from './types.ts';
 
 export type SamplingState = 'running' | 'paused' | 'done' | 'incomplete' | 'cancelled' | 'stopped';
@@ -85,6 +85,21 @@ export interface SamplingResult {
   /** Run-time capability findings (e.g. the n limit lowered). */
   notes: string[];
   incomplete: { questionId: string; missing: number; error?: StageError }[];
+  /**
+   * The key base of each question sampled (first row per id, in dataset order), so the caller
+   * reads the stored samples back (readSamples) without hashing every question again.
+   */
+  keyBases: Map<string, string>;
+}
+
+/** Questions hashed and checked at once in the first pass (each is one digest and one key read). */
+const KEY_PASS_CHUNK = 64;
+
+/** The key base of one question (its sample keys are `<base>#<index>`): one digest. */
+export function questionKeyBase(provider: Pick<SamplingProvider, 'config'>, settings: GenerationSettings, promptTemplate: string, q: Question): Promise<string> {
+  const prompt = fillPrompt(promptTemplate, q);
+  const { preset, baseUrl, model } = provider.config;
+  return sampleKeyBase({ preset, baseUrl, model, prompt, settings, questionId: q.id, question: q.question });
 }
 
 /** The n keys of one question, in index order. */
@@ -95,19 +110,23 @@ export async function questionKeys(
   q: Question,
   n: number,
 ): Promise<string[]> {
-  const prompt = fillPrompt(promptTemplate, q);
-  const { preset, baseUrl, model } = provider.config;
-  const base = { preset, baseUrl, model, prompt, settings, questionId: q.id, question: q.question };
-  return sampleKeys(base, n);
+  const base = await questionKeyBase(provider, settings, promptTemplate, q);
+  return Array.from({ length: n }, (_, i) => keyAt(base, i));
 }
 
-/** Stored samples of each question (undefined where one is missing), e.g. to write the authors' rows. */
+/**
+ * Stored samples of each question (undefined where one is missing), e.g. to write the authors' rows.
+ * `keyBases` (from runSampling) spares the digests; each question is one range read where the cache has one.
+ */
 export async function readSamples(
-  opts: Pick<SamplingOptions, 'questions' | 'provider' | 'settings' | 'n' | 'promptTemplate' | 'cache'>,
+  opts: Pick<SamplingOptions, 'questions' | 'provider' | 'settings' | 'n' | 'promptTemplate' | 'cache'> & { keyBases?: Map<string, string> },
 ): Promise<(Sample | undefined)[][]> {
   const template = opts.promptTemplate ?? DEFAULT_GENERATION_PROMPT;
   const out: (Sample | undefined)[][] = [];
-  for (const q of opts.questions) out.push(await opts.cache.get(await questionKeys(opts.provider, opts.settings, template, q, opts.n)));
+  for (const q of opts.questions) {
+    const base = opts.keyBases?.get(q.id) ?? (await questionKeyBase(opts.provider, opts.settings, template, q));
+    out.push(await readQuestion(opts.cache, base, opts.n));
+  }
   return out;
 }
 
@@ -118,7 +137,8 @@ function toStageError(e: unknown, where?: string): StageError {
 
 interface Pending {
   qi: number;
-  keys: string[];
+  /** Key base: sample i is stored under keyAt(base, i); n full keys per question are never kept. */
+  base: string;
   missing: number[];
   failures: number;
   error?: StageError;
@@ -165,6 +185,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
       incomplete: pending
         .filter((p) => p.missing.length > 0)
         .map((p) => ({ questionId: questions[p.qi].id, missing: p.missing.length, error: p.error })),
+      keyBases: new Map(pending.map((p) => [questions[p.qi].id, p.base])),
     };
   };
 
@@ -178,13 +199,22 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
 
   progress.samples.total = questions.length * opts.n;
   try {
-    for (let qi = 0; qi < questions.length; qi++) {
+    // One digest and one key-only range read per question, a chunk of questions at a time.
+    for (let from = 0; from < questions.length; from += KEY_PASS_CHUNK) {
       if (signal.aborted) break;
-      const keys = await questionKeys(opts.provider, opts.settings, template, questions[qi], opts.n);
-      const stored = await opts.cache.get(keys);
-      const missing = keys.map((_, i) => i).filter((i) => stored[i] === undefined);
-      progress.samples.cached += opts.n - missing.length;
-      pending.push({ qi, keys, missing, failures: 0 });
+      const chunk = questions.slice(from, from + KEY_PASS_CHUNK);
+      const found = await Promise.all(
+        chunk.map(async (q) => {
+          const base = await questionKeyBase(opts.provider, opts.settings, template, q);
+          return { base, stored: await storedIndices(opts.cache, base, opts.n) };
+        }),
+      );
+      found.forEach(({ base, stored }, j) => {
+        const missing: number[] = [];
+        for (let i = 0; i < opts.n; i++) if (!stored[i]) missing.push(i);
+        progress.samples.cached += opts.n - missing.length;
+        pending.push({ qi: from + j, base, missing, failures: 0 });
+      });
     }
   } catch (e) {
     return result('stopped', { kind: 'cache', message: `Could not read the sample cache: ${toStageError(e).message}` });
@@ -271,7 +301,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
         progress.tokens.output += c.usage.outputTokens;
         const got = c.replies.slice(0, indices.length);
         fetched += got.length;
-        got.forEach((r, j) => buffer.push({ questionId: q.id, index: indices[j], key: p.keys[indices[j]], sample: extractSample(r.text, r.finishReason) }));
+        got.forEach((r, j) => buffer.push({ questionId: q.id, index: indices[j], key: keyAt(p.base, indices[j]), sample: extractSample(r.text, r.finishReason) }));
         // Indices not served go back to the front of this question's list: made up by the next request.
         p.missing.unshift(...indices.slice(got.length));
         void flush();

@@ -12,7 +12,7 @@
  * When the page is hidden or unloaded, it asks the worker to `flush()` at once (best effort: a
  * closing tab may end the worker before the commit).
  */
-import type { SampleCache } from '../pipeline/sample-cache';
+import { indexUnder, keyAt, type SampleCache } from '../pipeline/sample-cache';
 import type { Sample } from '../pipeline/types';
 import { BatchWriter } from './batch';
 import type { SemeceDatabase } from './db';
@@ -26,6 +26,10 @@ import type { StoredSample } from './schema';
 export function questionGroup(sampleKey: string): string | undefined {
   const hash = sampleKey.lastIndexOf('#');
   return hash > 0 ? `${sampleKey.slice(0, hash)}#0#q` : undefined;
+}
+
+function questionRange(base: string): IDBKeyRange {
+  return IDBKeyRange.bound(`${base}#`, `${base}$`, false, true);
 }
 
 export class IdbSampleCache implements SampleCache {
@@ -52,6 +56,33 @@ export class IdbSampleCache implements SampleCache {
     // A stored sample is not written again: its question mapping (from describe) is no longer needed.
     found.forEach((s, i) => s && this.questionOf.delete(keys[i]));
     return found.map((s) => s?.sample);
+  }
+
+  /**
+   * One question's samples with one range read: every key under `<base>#` sorts between
+   * `<base>#` and `<base>$` ('$' follows '#'), so a 50-sample question is one getAll, not 50 gets.
+   */
+  async getQuestion(base: string, n: number): Promise<(Sample | undefined)[]> {
+    const found = await this.db.getAll('samples', questionRange(base));
+    const out: (Sample | undefined)[] = new Array(n).fill(undefined);
+    for (const s of found) {
+      const i = indexUnder(base, s.key, n);
+      if (i >= 0) out[i] = s.sample;
+    }
+    if (this.questionOf.size > 0) out.forEach((s, i) => s && this.questionOf.delete(keyAt(base, i)));
+    return out;
+  }
+
+  /** Which of a question's n samples are stored, from the keys alone (no sample is deserialized). */
+  async storedIndices(base: string, n: number): Promise<boolean[]> {
+    const keys = await this.db.getAllKeys('samples', questionRange(base));
+    const out: boolean[] = new Array(n).fill(false);
+    for (const k of keys) {
+      const i = indexUnder(base, k, n);
+      if (i >= 0) out[i] = true;
+    }
+    if (this.questionOf.size > 0) out.forEach((s, i) => s && this.questionOf.delete(keyAt(base, i)));
+    return out;
   }
 
   put(entries: { key: string; sample: Sample }[]): Promise<void> {

@@ -1,0 +1,84 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openStores, type Stores } from '../../../src/store';
+import { executeRun, newRun } from '../../../src/pipeline/runner';
+import { realStages } from '../../../src/pipeline/runner-impl';
+import { scoreRun } from '../../../src/pipeline/runner-score';
+import type { RunSpec } from '../../../src/pipeline/run-types';
+import type { SampleCache } from '../../../src/pipeline/sample-cache';
+import { questionKeyBase } from '../../../src/pipeline/sampling';
+import { MockProviderServer } from '../../mock/provider-server';
+
+const QUESTIONS = [
+  { id: 'q0', question: 'What is the capital of France?', answer: 'Paris', answers: { Paris: 0.7, Lyon: 0.3 } },
+  { id: 'q1', question: 'What is the capital of Spain?', answer: 'Madrid', answers: { Madrid: 0.5, 'Madrid, Spain': 0.5 } },
+  { id: 'q2', question: 'What is the capital of Italy?', answer: 'Rome', answers: { Milan: 0.6, Rome: 0.4 } },
+];
+let mock: MockProviderServer;
+beforeAll(async () => {
+  mock = await MockProviderServer.start({ questions: QUESTIONS.map((q) => ({ match: q.question, id: q.id, answers: q.answers })), apiKey: null });
+});
+afterAll(() => mock?.close());
+
+const spec = (baseUrl: string): RunSpec => ({
+  title: 'cached run',
+  dataset: { name: 'capitals', source: 'test', questions: QUESTIONS.map(({ id, question, answer }) => ({ id, question, answer })) },
+  models: [{ kind: 'openai', preset: 'openai', baseUrl, model: 'gpt-4o-mini' }],
+  // 12 samples: keys #10 and #11 sort between #1 and #2, which the range read must place right.
+  sampling: { n: 12, temperature: 1, maxTokens: 32, prompt: 'Question: {question}\nEnd with "Answer: …" and "Confidence: …%".', concurrency: 2 },
+  clustering: { method: 'exact' },
+  grading: { method: 'alias' },
+});
+const impl = realStages({ score: (input) => scoreRun(input, { samples: 'raw', B: 50, smooth: false }) });
+
+async function runWith(s: Stores, runSpec: RunSpec, samples: SampleCache = s.samples) {
+  const run = newRun(runSpec);
+  await s.runs.saveRun(run);
+  const done = await executeRun(run.id, {}, { runs: s.runs, samples, stages: s.stages, impl }, new AbortController().signal);
+  const report = await s.runs.getReport(run.id);
+  return { done, models: report?.models };
+}
+
+test('a run over a fully pre-filled sample cache requests nothing and gives the report of the run that sampled', async () => {
+  const first = await openStores(`cached-a-${Math.random()}`);
+  const sampled = await runWith(first, spec(`${mock.url}/v1`));
+  expect(sampled.done.status).toBe('done');
+  expect(mock.stats().served).toEqual({ q0: 12, q1: 12, q2: 12 });
+  const stored = await first.db.getAll('samples');
+  expect(stored).toHaveLength(36);
+
+  // The same samples in a fresh database (as after a batch ingest), the mock's address kept so the keys match.
+  const second = await openStores(`cached-b-${Math.random()}`);
+  await second.samples.put(stored.map(({ key, sample }) => ({ key, sample })));
+  await second.samples.flush();
+  mock.resetStats();
+  const cached = await runWith(second, spec(`${mock.url}/v1`));
+  expect(cached.done.status).toBe('done');
+  expect(mock.stats().requests).toBe(0);
+  expect(cached.done.progress.samples).toEqual({ done: 36, total: 36 });
+  expect(cached.models).toEqual(sampled.models);
+
+  // The read path before range reads (one get per key, no storedIndices/getQuestion) gives the same report.
+  const third = await openStores(`cached-c-${Math.random()}`);
+  await third.samples.put(stored.map(({ key, sample }) => ({ key, sample })));
+  await third.samples.flush();
+  const keyByKey: SampleCache = { get: (k) => third.samples.get(k), put: (e) => third.samples.put(e) };
+  const plain = await runWith(third, spec(`${mock.url}/v1`), keyByKey);
+  expect(mock.stats().requests).toBe(0);
+  expect(plain.models).toEqual(sampled.models);
+  expect(plain.models?.[0].questions.every((q) => q.samples?.length === 12 && q.samples.every((x) => x.raw !== undefined))).toBe(true);
+});
+
+test('range reads place every index, ignore indices ≥ n and other questions, and report what is missing', async () => {
+  const s = await openStores(`cached-d-${Math.random()}`);
+  const model = { config: { preset: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } };
+  const [a, b] = await Promise.all(QUESTIONS.slice(0, 2).map((q) => questionKeyBase(model, { temperature: 1, maxTokens: 8 }, '{question}', q)));
+  const sample = (raw: string) => ({ raw, answer: raw, confidence: null, finishReason: 'stop' });
+  await s.samples.put([0, 1, 2, 10, 11, 12].map((i) => ({ key: `${a}#${i}`, sample: sample(`a${i}`) })));
+  await s.samples.put([{ key: `${a}#007`, sample: sample('bad') }, { key: `${b}#3`, sample: sample('b3') }]);
+  await s.samples.flush();
+  const got = await s.samples.getQuestion(a, 12);
+  expect(got.map((x) => x?.raw)).toEqual(['a0', 'a1', 'a2', undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'a10', 'a11']);
+  expect(await s.samples.storedIndices(a, 12)).toEqual(got.map((x) => x !== undefined));
+  expect(await s.samples.storedIndices(b, 4)).toEqual([false, false, false, true]);
+});
