@@ -13,6 +13,9 @@
  *
  * Speed: the index buffer, the gathered differences and the ECE workspaces are allocated once;
  * a replicate allocates nothing. ECE bin means stay bit-exact (pairwise sums in row order).
+ * Indices come from a bulk WebAssembly Lemire (pcg64-bounded.ts) straight into the replicate
+ * kernel's memory (paired-kernel.ts); at 40,000 rows × B = 1000 with one extra signal the whole
+ * call takes about 0.4 s of CPU on the 2-core machine (1.5 s before).
  */
 import { equalWidthBinIndex, equalWidthEdges } from './binning';
 import { BinnedEceWorkspace, codeSignal, identityRows, type CodedSignal } from './ece-workspace';

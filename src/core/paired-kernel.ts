@@ -13,6 +13,12 @@
  * into per-bin buckets sized from the original bin counts plus 8 standard deviations of
  * resampling noise, so no counting pass is needed; in the (≈1e-15) event a bucket fills up the
  * replicate is redone with an exact two-pass counting sort, so the result never depends on it.
+ *
+ * Where WebAssembly runs (everywhere but under a CSP that forbids it), the fill is the same loop
+ * in a small module built for the data set (paired-kernel-wasm.ts), the rows are drawn straight
+ * into its memory, extra signals (e.g. verbalized, for its ECE interval) are filled in the same
+ * pass, and the pairwise sums run in WebAssembly SIMD (pairwise-wasm.ts). Tests check every one
+ * of these against the plain JS loop bit for bit.
  */
 import { BinnedEceWorkspace, Buckets, bucketRoom, eceOfGathered, startCursors, type CodedSignal } from './ece-workspace';
 import { wasmFill, type WasmFill } from './paired-kernel-wasm';

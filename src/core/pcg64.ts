@@ -101,8 +101,6 @@ export function bigToWords(value: bigint, words: Uint32Array, from: number): voi
 //       hi = hi + ih + (lo <u il)                                  ;; carry of the increment
 //       memory[32 + 8k] = rotr(hi ^ lo, hi >> 58)
 //     memory[0], [8] ← lo, hi)
-//   (func (export "g") (param $n i32) (param $rngExcl i64) (param $threshold i64) …)
-//     the same step, feeding numpy's buffered next32 and Lemire's bounded method (boundedBody).
 // It is assembled below from opcodes rather than shipped as an opaque blob.
 
 const ML = 0x4385df649fccf645n;
@@ -172,58 +170,16 @@ function fillBody(): number[] {
   return [...uleb(locals.length + body.length), ...locals, ...body];
 }
 
-/**
- * g(n, rngExcl, threshold): n bounded integers by numpy's buffered Lemire method on next32,
- * as uint32 at byte 64 + 4k. Memory: state and increment at 0..31, the buffered high half at
- * byte 32 and its flag at byte 36 (read at the start, written back at the end):
- *   loop while k < n:
- *     x = has ? buf : (step; out = output; buf = out >> 32; out & 0xffffffff); has = !has
- *     m = x · rngExcl; if (m & 0xffffffff) <u threshold: draw again
- *     memory[64 + 4k] = m >> 32; k++
- */
-function boundedBody(): number[] {
-  const N = 0, R = 1, T = 2, K = 3, HAS = 4;
-  const l = { LO: 5, HI: 6, IL: 7, IH: 8, A0: 9, A1: 10, P01: 11, P10: 12, MID: 13 };
-  const BUF = 14, X = 15, M = 16;
-  const body = [
-    ...load64(0), ...set(l.LO), ...load64(8), ...set(l.HI), ...load64(16), ...set(l.IL), ...load64(24), ...set(l.IH),
-    0x41, 0, 0x35, 2, 32, ...set(BUF), // i64.load32_u offset=32
-    0x41, 0, 0x28, 2, 36, ...set(HAS), // i32.load offset=36
-    0x02, 0x40, 0x03, 0x40, // block, loop
-    ...get(K), ...get(N), 0x4f, 0x0d, 1,
-    ...get(HAS), 0x04, 0x40, // if has
-    ...get(BUF), ...set(X), 0x41, 0, ...set(HAS),
-    0x05, // else
-    ...stepAndOutput(l), ...set(X),
-    ...get(X), ...S32, SHR_U, ...set(BUF),
-    ...get(X), ...M32, AND, ...set(X), 0x41, 1, ...set(HAS),
-    0x0b, // end if
-    ...get(X), ...get(R), MUL, 0x22, M, // local.tee m
-    ...M32, AND, ...get(T), 0x54, 0x0d, 0, // br_if (leftover <u threshold) back to the loop
-    ...get(K), 0x41, 2, 0x74, // address = k << 2
-    ...get(M), ...S32, SHR_U, 0xa7, // i32.wrap_i64
-    0x36, 2, 64, // i32.store align=4 offset=64
-    ...get(K), 0x41, 1, 0x6a, ...set(K),
-    0x0c, 0, 0x0b, 0x0b,
-    0x41, 0, ...get(l.LO), 0x37, 3, 0, 0x41, 0, ...get(l.HI), 0x37, 3, 8,
-    0x41, 0, ...get(BUF), 0x3e, 2, 32, // i64.store32 offset=32
-    0x41, 0, ...get(HAS), 0x36, 2, 36,
-    0x0b,
-  ];
-  const locals = [2, 2, 0x7f, 12, 0x7e]; // two i32 ($k, $has), twelve i64
-  return [...uleb(locals.length + body.length), ...locals, ...body];
-}
-
 function assemble(): Uint8Array {
   const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
   const name = (s: string) => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [2, 0x60, 1, 0x7f, 0, 0x60, 3, 0x7f, 0x7e, 0x7e, 0]), // (i32) -> (), (i32, i64, i64) -> ()
-    ...section(3, [2, 0, 1]),
+    ...section(1, [1, 0x60, 1, 0x7f, 0]), // (i32) -> ()
+    ...section(3, [1, 0]),
     ...section(5, [1, 0, 1]), // one page
-    ...section(7, [3, ...name('f'), 0, 0, ...name('g'), 0, 1, ...name('m'), 2, 0]),
-    ...section(10, [2, ...fillBody(), ...boundedBody()]),
+    ...section(7, [2, ...name('f'), 0, 0, ...name('m'), 2, 0]),
+    ...section(10, [1, ...fillBody()]),
   ]);
 }
 
@@ -245,9 +201,6 @@ interface WasmApi {
 
 /** Most outputs one WebAssembly call may write: one 64 KiB page minus the 32-byte header. */
 export const WASM_MAX_COUNT = (65536 - 32) / 8;
-/** Most bounded integers one call may write: the page minus the 64-byte header. */
-const WASM_MAX_BOUNDED = (65536 - 64) / 4;
-
 /**
  * numpy's buffered bounded Lemire on next32, `out.length` times: out[i] = low + a uniform integer
  * in [0, rngExcl). `words` (state, increment) must be positioned after the last consumed 64-bit
@@ -258,15 +211,14 @@ export type Lemire32Kernel = (
   words: Uint32Array, half: Uint32Array, rngExcl: number, threshold: number, low: number, out: Int32Array | Float64Array,
 ) => void;
 
-function makeWasmKernels(): { fill: Pcg64Kernel; bounded: Lemire32Kernel } | null {
+function makeWasmKernel(): Pcg64Kernel | null {
   const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
   if (!api) return null;
   try {
     const { exports } = new api.Instance(new api.Module(assemble()));
     const f = exports.f as (n: number) => void;
-    const g = exports.g as (n: number, rngExcl: bigint, threshold: bigint) => void;
     const memory = exports.m as { buffer: ArrayBuffer };
-    const fill: Pcg64Kernel = (words, out, count) => {
+    return (words, out, count) => {
       const mem = new Uint32Array(memory.buffer);
       for (let done = 0; done < count; ) {
         const chunk = Math.min(count - done, WASM_MAX_COUNT);
@@ -277,45 +229,20 @@ function makeWasmKernels(): { fill: Pcg64Kernel; bounded: Lemire32Kernel } | nul
         done += chunk;
       }
     };
-    const bounded: Lemire32Kernel = (words, half, rngExcl, threshold, low, out) => {
-      const mem = new Uint32Array(memory.buffer);
-      const r = BigInt(rngExcl), t = BigInt(threshold);
-      // Values below 2^31 copy straight into an Int32Array (the bootstrap's case).
-      const direct = low === 0 && out instanceof Int32Array;
-      for (let done = 0; done < out.length; ) {
-        const chunk = Math.min(out.length - done, WASM_MAX_BOUNDED);
-        mem.set(words, 0);
-        mem[8] = half[1];
-        mem[9] = half[0];
-        g(chunk, r, t);
-        words.set(mem.subarray(0, 4), 0);
-        half[1] = mem[8];
-        half[0] = mem[9];
-        if (direct) out.set(mem.subarray(16, 16 + chunk), done);
-        else for (let k = 0; k < chunk; k++) out[done + k] = low + mem[16 + k];
-        done += chunk;
-      }
-    };
-    return { fill, bounded };
   } catch {
     // A content security policy may forbid compiling WebAssembly; the fallback gives the same numbers.
     return null;
   }
 }
 
-const wasmKernels = makeWasmKernels();
-
 /** The WebAssembly kernel, or null where WebAssembly is unavailable. */
-export const pcg64FillWasm: Pcg64Kernel | null = wasmKernels?.fill ?? null;
-
-/** Bulk bounded integers in WebAssembly, one PCG step at a time (kept for tests and as a fallback). */
-export const lemire32WasmOneStep: Lemire32Kernel | null = wasmKernels?.bounded ?? null;
+export const pcg64FillWasm: Pcg64Kernel | null = makeWasmKernel();
 
 /**
  * Bulk bounded integers in WebAssembly, two PCG steps at a time (pcg64-bounded.ts), or null
  * where WebAssembly is unavailable (rng.ts then loops in JS).
  */
-export const lemire32Wasm: Lemire32Kernel | null = makePairedStepBounded() ?? lemire32WasmOneStep;
+export const lemire32Wasm: Lemire32Kernel | null = makePairedStepBounded();
 
 /** The fastest kernel available here. */
 export const pcg64Fill: Pcg64Kernel = pcg64FillWasm ?? pcg64FillJs;
