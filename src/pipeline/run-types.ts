@@ -37,6 +37,21 @@ export interface RunSpec {
   sampling: SamplingSpec;
   clustering: ClusteringSpec;
   grading: GradingSpec;
+  /**
+   * Set for a multiple-choice run (ConfidenceBench stated probability, src/pipeline/mc-job.ts)
+   * instead of the open-answer Sem-ECE pipeline; sampling/clustering/grading are then unused.
+   */
+  mc?: McJobSpec;
+}
+
+/** Settings of a multiple-choice run: repeated runs of the stated-probability prompt, optional Sem-ECE. */
+export interface McJobSpec {
+  runs: number;
+  /** Run r uses seed + r for its fallback letters. */
+  seed: number;
+  /** Sem-ECE samples per question on the same questions; 0 = off. */
+  samples: number;
+  logprobs: boolean;
 }
 
 /**
@@ -76,6 +91,8 @@ export interface RunProgress {
   notes: string[];
   /** The in-browser embedding model of the clustering stage, while it loads and once loaded. */
   model?: ModelLoadProgress;
+  /** A multiple-choice run: repeated runs done of all (over every model). */
+  mc?: { runsDone: number; runsTotal: number };
 }
 
 /** One file of a model being fetched (bytes from Transformers.js's progress events). */

@@ -11,6 +11,7 @@ import { checkConnection, runnerStages } from './run-stages';
 import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
 import { throttle } from './throttle';
 import { errorInfo } from './transfer';
+import { executeMcJob } from '../pipeline/mc-job';
 
 interface Job {
   controller: AbortController;
@@ -116,6 +117,8 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
       const s = await stores();
       prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
       try {
+        // A multiple-choice run (RunSpec.mc) goes through its own job, not the Sem-ECE runner.
+        if ((await s.runs.getRun(runId))?.spec.mc) return await executeMcJob(runId, keys, { runs: s.runs, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
         return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
       } catch (e) {
         const run = (await s.runs.getRun(runId))!;
