@@ -9,7 +9,8 @@ import { demoDataset } from '../../demo/questions';
 import { previewDataset, readDataset, type ColumnMapping, type DatasetPreview, type SkippedRow } from '../../formats/datasets';
 import { getPreset, PRESETS } from '../../providers/presets';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../pipeline/prompts';
-import type { ClusteringSpec, GradingSpec, ModelSpec, RunSpec, SamplingSpec } from '../../pipeline/run-types';
+import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, SamplingSpec } from '../../pipeline/run-types';
+import { mcProblems, hasMcOptions } from './mc-draft';
 import type { Dataset, StageError } from '../../pipeline/types';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
@@ -55,6 +56,18 @@ export class RunDraft {
   embeddingAllowRemote = $state(false);
   gradingMethod = $state<GradingSpec['method']>('alias');
   gradingJudge = $state<ModelDraft>(modelDraft());
+  /** Open answers (Sem-ECE) or, for a dataset with options, multiple choice (ConfidenceBench). */
+  mode = $state<'open' | 'mc'>('open');
+  mc = $state<McJobSpec>({ runs: 3, seed: 0, samples: 0, logprobs: true });
+
+  /** Every question has 2 to 10 options: the multiple-choice mode can be offered. */
+  get hasOptions(): boolean {
+    return hasMcOptions(this.dataset);
+  }
+
+  get isMc(): boolean {
+    return this.mode === 'mc' && this.hasOptions;
+  }
 
   get dataset(): Dataset | null {
     if (this.datasetChoice === 'demo') {
@@ -89,6 +102,7 @@ export class RunDraft {
 
   /** Models that take part in the run: the sampled ones and any judges. */
   get allModels(): ModelDraft[] {
+    if (this.isMc) return [...this.models];
     return [
       ...this.models,
       ...(this.clusteringMethod === 'judge' ? [this.clusteringJudge] : []),
@@ -114,6 +128,7 @@ export class RunDraft {
       sampling: $state.snapshot(this.sampling),
       clustering,
       grading,
+      ...(this.isMc ? { mc: $state.snapshot(this.mc) } : {}),
     };
   }
 
@@ -127,7 +142,8 @@ export class RunDraft {
       if (this.models.length === 0) out.push('Add at least one model.');
       for (const [i, m] of this.models.entries()) out.push(...modelProblems(m, `Model ${i + 1}`));
     }
-    if (step === 2) {
+    if (step === 2 && this.isMc) out.push(...mcProblems(this.mc, this.sampling));
+    else if (step === 2) {
       const s = this.sampling;
       if (!Number.isInteger(s.n) || s.n < 2 || s.n > 1000) out.push('Samples per question must be a whole number from 2 to 1000.');
       if (!(s.temperature >= 0 && s.temperature <= 2)) out.push('Temperature must be between 0 and 2.');

@@ -7,6 +7,7 @@ import { capabilitiesFor } from '../../providers/capabilities';
 import { costOf, priceFor, type PriceTable } from '../../pipeline/cost';
 import { fillPrompt } from '../../pipeline/prompts';
 import { modelLabel, type ModelSpec, type RunSpec } from '../../pipeline/run-types';
+import { estimateMcRows } from './mc-estimate';
 
 /** Tokens of a typical reply that ends with the Answer and Confidence lines. */
 export const TYPICAL_REPLY_TOKENS = 60;
@@ -54,10 +55,11 @@ function judge(label: string, model: ModelSpec, calls: number, prices: PriceTabl
 }
 
 export function estimateRun(spec: RunSpec, prices: PriceTable): { rows: Estimate[]; total: Estimate } {
-  const rows = spec.models.map((m) => sampling(spec, m, prices));
+  // A multiple-choice run has no judges: its requests are counted by mc-estimate.ts.
+  const rows = spec.mc ? estimateMcRows({ ...spec, mc: spec.mc }, prices) : spec.models.map((m) => sampling(spec, m, prices));
   const perModelQuestions = spec.dataset.questions.length * spec.models.length;
-  if (spec.clustering.method === 'judge') rows.push(judge(`clustering judge ${modelLabel(spec.clustering.judge)}`, spec.clustering.judge, perModelQuestions, prices));
-  if (spec.grading.method === 'judge') rows.push(judge(`grading judge ${modelLabel(spec.grading.judge)}`, spec.grading.judge, perModelQuestions, prices));
+  if (!spec.mc && spec.clustering.method === 'judge') rows.push(judge(`clustering judge ${modelLabel(spec.clustering.judge)}`, spec.clustering.judge, perModelQuestions, prices));
+  if (!spec.mc && spec.grading.method === 'judge') rows.push(judge(`grading judge ${modelLabel(spec.grading.judge)}`, spec.grading.judge, perModelQuestions, prices));
   const sum = (f: (e: Estimate) => number) => rows.reduce((s, e) => s + f(e), 0);
   const sumCost = (f: (e: Estimate) => number | null) => (rows.some((e) => f(e) === null) ? null : rows.reduce((s, e) => s + (f(e) ?? 0), 0));
   return {
