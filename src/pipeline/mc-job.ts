@@ -17,9 +17,12 @@ import type { ReportDocument } from '../formats/report-document';
 import type { RunStore } from '../store/runs';
 import { emptyProgress, keyId, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord } from './run-types';
 import type { StageError } from './types';
+import { costOf, priceFor, type PriceTable } from './cost';
 
 export interface McJobDeps {
   runs: Pick<RunStore, 'getRun' | 'saveRun' | 'saveReport'>;
+  /** For the cost so far; without it (or without a model's price) the cost is unknown. */
+  prices?: PriceTable;
   onProgress?: (progress: RunProgress, run: RunRecord) => void;
 }
 
@@ -44,7 +47,9 @@ export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps
   const progress: RunProgress = { ...emptyProgress(perModel * spec.models.length), stage: 'sample', mc: { runsDone: 0, runsTotal: mc.runs * spec.models.length } };
   progress.stages.dataset = { status: 'done', done: spec.dataset.questions.length, total: spec.dataset.questions.length, cached: 0 };
   progress.stages.sample = { status: 'running', done: 0, total: perModel * spec.models.length, cached: 0 };
+  // No clustering or grading stage: the chosen letter is the class and is graded against the gold letter.
   for (const s of ['cluster', 'grade'] as const) progress.stages[s].status = 'skipped';
+  progress.cost = 0;
   for (const s of set.skipped) progress.notes.push(`skipped ${s.where}: ${s.reason}`);
   const run: RunRecord = { ...stored, status: 'running', progress, error: undefined, updatedAt: new Date().toISOString() };
   const emit = () => deps.onProgress?.(progress, run);
@@ -65,7 +70,8 @@ export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps
 
   const docs: ReportDocument[] = [];
   for (const [m, model] of spec.models.entries()) {
-    const provider = counted(createProvider(withKey(model, keys)), progress, emit);
+    const price = deps.prices ? priceFor(deps.prices, model.preset, model.model) : null;
+    const provider = counted(createProvider(withKey(model, keys)), progress, price, emit);
     const label = modelLabel(model);
     const settings = { runs: mc.runs, seed: mc.seed, temperature: spec.sampling.temperature, maxTokens: spec.sampling.maxTokens, logprobs: mc.logprobs, signal };
     const base = await runMcBaseline(provider, set.questions, {
@@ -97,6 +103,8 @@ export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps
     docs.push(doc);
   }
   progress.stages.sample.status = 'done';
+  // Scoring happened per model above (runMcBaseline, runMcSemEce).
+  progress.stages.score = { status: 'done', done: spec.models.length, total: spec.models.length, cached: 0 };
   progress.stage = 'report';
   progress.stages.report = { status: 'running', done: 0, total: 1, cached: 0 };
   emit();
@@ -113,7 +121,7 @@ function withKey(model: ModelSpec, keys: RunKeys) {
 }
 
 /** The provider with every request counted into the progress, failures with their cause. */
-function counted<P extends ChatProvider & { notes?: () => string[] }>(provider: P, progress: RunProgress, emit: () => void): ChatProvider & { notes?: () => string[] } {
+function counted<P extends ChatProvider & { notes?: () => string[] }>(provider: P, progress: RunProgress, price: ReturnType<typeof priceFor>, emit: () => void): ChatProvider & { notes?: () => string[] } {
   return {
     config: provider.config,
     notes: provider.notes ? () => provider.notes!() : undefined,
@@ -122,6 +130,10 @@ function counted<P extends ChatProvider & { notes?: () => string[] }>(provider: 
         const c = await provider.complete(request);
         progress.requests.done++;
         progress.samples.done++;
+        progress.tokens.input += c.usage.inputTokens;
+        progress.tokens.output += c.usage.outputTokens;
+        const cost = costOf({ input: c.usage.inputTokens, output: c.usage.outputTokens }, price);
+        progress.cost = progress.cost === null || cost === null ? null : progress.cost + cost;
         progress.stages.sample.done++;
         return c;
       } catch (e) {

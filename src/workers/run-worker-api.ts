@@ -118,7 +118,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
       prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
       try {
         // A multiple-choice run (RunSpec.mc) goes through its own job, not the Sem-ECE runner.
-        if ((await s.runs.getRun(runId))?.spec.mc) return await executeMcJob(runId, keys, { runs: s.runs, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
+        if ((await s.runs.getRun(runId))?.spec.mc) return await executeMcJob(runId, keys, { runs: s.runs, prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
         return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
       } catch (e) {
         const run = (await s.runs.getRun(runId))!;

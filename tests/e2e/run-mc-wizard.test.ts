@@ -64,8 +64,8 @@ function savedReport(page: Page, runId: string): Promise<ReportDocument> {
   );
 }
 
-test('a multiple-choice CSV through the wizard to the stated-probability panel, against the loopback mock', async () => {
-  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+/** Dataset and model steps of the wizard, up to the settings step. */
+async function toSettings(page: Page, key: string) {
   await page.goto(`${inject('appUrl')}#/new`);
   await page.getByRole('heading', { name: 'New run' }).waitFor();
   await page.getByLabel('A file of my own').check();
@@ -76,8 +76,13 @@ test('a multiple-choice CSV through the wizard to the stated-probability panel, 
   await page.getByLabel('Provider').selectOption('openai');
   await page.getByLabel('Model id').fill('gpt-4o-mini');
   await page.getByLabel('Base URL').fill(`${mock.url}/v1`);
-  await page.getByLabel(/^API key/).fill('mock-key');
+  await page.getByLabel(/^API key/).fill(key);
   await next(page);
+}
+
+test('a multiple-choice CSV through the wizard to the stated-probability panel, against the loopback mock', async () => {
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  await toSettings(page, 'mock-key');
 
   // The mode choice is offered because every question has options; open answers stay the default.
   await page.getByLabel(/^Open answers \(Sem-ECE\)/).waitFor();
@@ -103,6 +108,7 @@ test('a multiple-choice CSV through the wizard to the stated-probability panel, 
   await page.locator('[data-status="done"], [data-status="failed"]').waitFor({ timeout: 60_000 });
   expect(await page.locator('main').innerText()).not.toMatch(/The run stopped/);
   expect(await page.getByTestId('mc-runs').textContent()).toContain('3 / 3');
+  expect(await page.getByTestId('samples-done').textContent()).toBe('15 / 15');
   await screenshot(page, 'run-mc-run-page-done');
 
   const doc = await savedReport(page, runId);
@@ -139,6 +145,24 @@ test('a multiple-choice CSV through the wizard to the stated-probability panel, 
   expect(row).toContain('3 × 3 runs (multiple choice)');
 
   expect(consoleErrors).toEqual([]);
+  expect(offLoopback).toEqual([]);
+  await context.close();
+});
+
+test('a multiple-choice run with a key the provider refuses stops with the cause on the run page', async () => {
+  const { page, context, offLoopback } = await openPage(browser);
+  await toSettings(page, 'wrong-key');
+  await page.getByLabel(/^Multiple choice: stated probability/).check();
+  await next(page);
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await page.waitForURL(/#\/run\//);
+  await page.locator('[data-status="done"], [data-status="failed"]').waitFor({ timeout: 60_000 });
+  expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('failed');
+  const text = await page.locator('main').innerText();
+  expect(text).toMatch(/The run stopped: .*(key|auth|401)/i);
+  expect(text).not.toContain('wrong-key');
+  expect(await page.getByRole('link', { name: 'Open the report' }).count()).toBe(0);
+  await screenshot(page, 'run-mc-run-page-failed');
   expect(offLoopback).toEqual([]);
   await context.close();
 });
