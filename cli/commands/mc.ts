@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { toJson } from '../json';
 import { readDataset } from '../../src/formats/datasets';
 import { createProvider, getPreset } from '../../src/providers/index';
-import { toMcQuestion, type McQuestion } from '../../src/baselines/mc-prompt';
+import type { McQuestion } from '../../src/baselines/mc-prompt';
+import { toMcQuestions } from '../../src/baselines/mc-questions';
 import { MC_DEFAULTS, runMcBaseline, type McRunOptions } from '../../src/baselines/mc-run';
 import { runMcSemEce } from '../../src/baselines/mc-sem-run';
 import { summarizeComparison } from '../../src/baselines/compare-summary';
@@ -109,13 +110,9 @@ export default async function run(argv: string[], io: { out?: (s: string) => voi
     err(`semece mc: ${read.error.where ? read.error.where + ': ' : ''}${read.error.message}`);
     return 2;
   }
-  const questions: McQuestion[] = [];
-  const skipped = [...read.value.skipped];
-  for (const q of read.value.dataset.questions) {
-    const m = toMcQuestion(q);
-    if (m.ok) questions.push(m.value);
-    else skipped.push({ where: m.error.where ?? q.id, reason: m.error.message });
-  }
+  const mc = toMcQuestions(read.value.dataset.questions);
+  const questions: McQuestion[] = mc.questions;
+  const skipped = [...read.value.skipped, ...mc.skipped];
   for (const s of skipped) err(`skipped ${s.where}: ${s.reason}`);
   if (questions.length === 0) {
     err('semece mc: the dataset has no usable multiple-choice question (each needs 2 to 10 options and a gold letter or option text)');
