@@ -8,6 +8,7 @@ import type { Dataset } from '../../../../src/pipeline/types';
 
 const dataset: Dataset = {
   name: 'mc',
+  source: 'test',
   questions: [
     { id: 'q1', question: 'one?', answer: 'A', options: ['a', 'b', 'c', 'd'] },
     { id: 'q2', question: 'two?', answer: 'B', options: ['yes', 'no'] },
