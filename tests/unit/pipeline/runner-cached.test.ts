@@ -7,9 +7,10 @@ import { scoreRun } from '../../../src/pipeline/runner-score';
 import type { RunSpec } from '../../../src/pipeline/run-types';
 import type { SampleCache } from '../../../src/pipeline/sample-cache';
 import { questionKeyBase } from '../../../src/pipeline/sampling';
+import { extractSample } from '../../../src/pipeline/extract';
 import { MockProviderServer } from '../../mock/provider-server';
 
-const QUESTIONS = [
+const QUESTIONS: { id: string; question: string; answer: string; answers: Record<string, number> }[] = [
   { id: 'q0', question: 'What is the capital of France?', answer: 'Paris', answers: { Paris: 0.7, Lyon: 0.3 } },
   { id: 'q1', question: 'What is the capital of Spain?', answer: 'Madrid', answers: { Madrid: 0.5, 'Madrid, Spain': 0.5 } },
   { id: 'q2', question: 'What is the capital of Italy?', answer: 'Rome', answers: { Milan: 0.6, Rome: 0.4 } },
@@ -71,14 +72,14 @@ test('a run over a fully pre-filled sample cache requests nothing and gives the 
 
 test('range reads place every index, ignore indices ≥ n and other questions, and report what is missing', async () => {
   const s = await openStores(`cached-d-${Math.random()}`);
-  const model = { config: { preset: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } };
+  const model = { config: { kind: 'openai' as const, preset: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } };
   const [a, b] = await Promise.all(QUESTIONS.slice(0, 2).map((q) => questionKeyBase(model, { temperature: 1, maxTokens: 8 }, '{question}', q)));
-  const sample = (raw: string) => ({ raw, answer: raw, confidence: null, finishReason: 'stop' });
+  const sample = (raw: string) => extractSample(`Answer: ${raw}`, 'stop');
   await s.samples.put([0, 1, 2, 10, 11, 12].map((i) => ({ key: `${a}#${i}`, sample: sample(`a${i}`) })));
   await s.samples.put([{ key: `${a}#007`, sample: sample('bad') }, { key: `${b}#3`, sample: sample('b3') }]);
   await s.samples.flush();
   const got = await s.samples.getQuestion(a, 12);
-  expect(got.map((x) => x?.raw)).toEqual(['a0', 'a1', 'a2', undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'a10', 'a11']);
+  expect(got.map((x) => x?.answer)).toEqual(['a0', 'a1', 'a2', undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'a10', 'a11']);
   expect(await s.samples.storedIndices(a, 12)).toEqual(got.map((x) => x !== undefined));
   expect(await s.samples.storedIndices(b, 4)).toEqual([false, false, false, true]);
 });
