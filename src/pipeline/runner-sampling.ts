@@ -7,7 +7,7 @@
 import { createProvider } from '../providers';
 import type { RequestEvent, SamplingProvider } from '../providers/types';
 import { questionKeyBase, runSampling, SamplingController, type SamplingProgress } from './sampling';
-import { readQuestion } from './sample-cache';
+import { readQuestions } from './sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import type { SampleStage } from './runner-stages';
 import type { SampledRow } from './types';
@@ -38,7 +38,7 @@ function listening(provider: SamplingProvider, listen: (e: RequestEvent) => void
  */
 export const RAW_REPLIES_LIMIT = 100_000;
 
-/** Questions read back from the cache at once (one range read each). */
+/** Questions read back from the cache at once (one range read each, one transaction). */
 const READ_CHUNK = 64;
 
 export const sampleWithProviders: SampleStage = async (args) => {
@@ -108,9 +108,8 @@ export const sampleWithProviders: SampleStage = async (args) => {
   // Each stored sample is read once, straight into its row; only what the report needs is kept.
   for (let from = 0; from < unique.length; from += READ_CHUNK) {
     const chunk = unique.slice(from, from + READ_CHUNK);
-    const stored = await Promise.all(
-      chunk.map(async (q) => readQuestion(args.cache, result.keyBases.get(q.id) ?? (await questionKeyBase(provider, settings, template, q)), sampling.n)),
-    );
+    const bases = await Promise.all(chunk.map(async (q) => result.keyBases.get(q.id) ?? questionKeyBase(provider, settings, template, q)));
+    const stored = await readQuestions(args.cache, bases, sampling.n);
     chunk.forEach((q, j) => {
       const samples = stored[j].filter((s) => s !== undefined);
       rows.push({

@@ -12,12 +12,13 @@ export interface SampleCache {
   /** Stores a batch; a key already present is overwritten with the same sample. */
   put(entries: { key: string; sample: Sample }[]): Promise<void>;
   /**
-   * Optional fast paths over one question's keys `<base>#0 … <base>#(n-1)`: one range read instead
-   * of n lookups (IndexedDB). Without them, readQuestion / storedIndices fall back to `get`.
+   * Optional fast paths over questions' keys `<base>#0 … <base>#(n-1)`: one range read per
+   * question, all in one transaction, instead of n lookups each (IndexedDB). Without them,
+   * readQuestions / storedIndices fall back to `get`.
    */
-  getQuestion?(base: string, n: number): Promise<(Sample | undefined)[]>;
-  /** Which of indices 0..n-1 are stored, without reading (deserializing) the samples. */
-  storedIndices?(base: string, n: number): Promise<boolean[]>;
+  getQuestions?(bases: string[], n: number): Promise<(Sample | undefined)[][]>;
+  /** Which of indices 0..n-1 of each question are stored, without reading (deserializing) the samples. */
+  storedIndices?(bases: string[], n: number): Promise<boolean[][]>;
 }
 
 /** The key of sample `index` under a question's key base (sampleKeyBase). */
@@ -31,16 +32,17 @@ export function indexUnder(base: string, key: string, n: number): number {
   return Number.isInteger(i) && i >= 0 && i < n && String(i) === text ? i : -1;
 }
 
-/** The n samples of one question (undefined where missing), by the cache's fastest read. */
-export function readQuestion(cache: SampleCache, base: string, n: number): Promise<(Sample | undefined)[]> {
-  if (cache.getQuestion) return cache.getQuestion(base, n);
-  return cache.get(Array.from({ length: n }, (_, i) => keyAt(base, i)));
+/** The n samples of each question (undefined where missing), by the cache's fastest read. */
+export async function readQuestions(cache: SampleCache, bases: string[], n: number): Promise<(Sample | undefined)[][]> {
+  if (cache.getQuestions) return cache.getQuestions(bases, n);
+  const all = await cache.get(bases.flatMap((base) => Array.from({ length: n }, (_, i) => keyAt(base, i))));
+  return bases.map((_, q) => all.slice(q * n, (q + 1) * n));
 }
 
-/** Which of a question's n samples are stored (without reading them where the cache can). */
-export async function storedIndices(cache: SampleCache, base: string, n: number): Promise<boolean[]> {
-  if (cache.storedIndices) return cache.storedIndices(base, n);
-  return (await readQuestion(cache, base, n)).map((s) => s !== undefined);
+/** Which of each question's n samples are stored (without reading them where the cache can). */
+export async function storedIndices(cache: SampleCache, bases: string[], n: number): Promise<boolean[][]> {
+  if (cache.storedIndices) return cache.storedIndices(bases, n);
+  return (await readQuestions(cache, bases, n)).map((samples) => samples.map((s) => s !== undefined));
 }
 
 /** Everything a sample depends on. The API key is deliberately absent. */

@@ -10,7 +10,7 @@ import type { GenerationSettings, RequestEvent, SamplingProvider } from '../prov
 import { type Price, costOf, etaMs } from './cost.ts';
 import { extractSample } from './extract.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
-import { type SampleCache, keyAt, readQuestion, sampleKeyBase, storedIndices } from './sample-cache.ts';
+import { type SampleCache, keyAt, readQuestions, sampleKeyBase, storedIndices } from './sample-cache.ts';
 import type { Question, Sample, StageError } from './types.ts';
 
 export type SamplingState = 'running' | 'paused' | 'done' | 'incomplete' | 'cancelled' | 'stopped';
@@ -92,7 +92,7 @@ export interface SamplingResult {
   keyBases: Map<string, string>;
 }
 
-/** Questions hashed and checked at once in the first pass (each is one digest and one key read). */
+/** Questions hashed and read at once (one digest each, one transaction for the chunk). */
 const KEY_PASS_CHUNK = 64;
 
 /** The key base of one question (its sample keys are `<base>#<index>`): one digest. */
@@ -123,9 +123,10 @@ export async function readSamples(
 ): Promise<(Sample | undefined)[][]> {
   const template = opts.promptTemplate ?? DEFAULT_GENERATION_PROMPT;
   const out: (Sample | undefined)[][] = [];
-  for (const q of opts.questions) {
-    const base = opts.keyBases?.get(q.id) ?? (await questionKeyBase(opts.provider, opts.settings, template, q));
-    out.push(await readQuestion(opts.cache, base, opts.n));
+  for (let from = 0; from < opts.questions.length; from += KEY_PASS_CHUNK) {
+    const chunk = opts.questions.slice(from, from + KEY_PASS_CHUNK);
+    const bases = await Promise.all(chunk.map(async (q) => opts.keyBases?.get(q.id) ?? questionKeyBase(opts.provider, opts.settings, template, q)));
+    out.push(...(await readQuestions(opts.cache, bases, opts.n)));
   }
   return out;
 }
@@ -203,15 +204,11 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
     for (let from = 0; from < questions.length; from += KEY_PASS_CHUNK) {
       if (signal.aborted) break;
       const chunk = questions.slice(from, from + KEY_PASS_CHUNK);
-      const found = await Promise.all(
-        chunk.map(async (q) => {
-          const base = await questionKeyBase(opts.provider, opts.settings, template, q);
-          return { base, stored: await storedIndices(opts.cache, base, opts.n) };
-        }),
-      );
-      found.forEach(({ base, stored }, j) => {
+      const bases = await Promise.all(chunk.map((q) => questionKeyBase(opts.provider, opts.settings, template, q)));
+      const stored = await storedIndices(opts.cache, bases, opts.n);
+      bases.forEach((base, j) => {
         const missing: number[] = [];
-        for (let i = 0; i < opts.n; i++) if (!stored[i]) missing.push(i);
+        for (let i = 0; i < opts.n; i++) if (!stored[j][i]) missing.push(i);
         progress.samples.cached += opts.n - missing.length;
         pending.push({ qi: from + j, base, missing, failures: 0 });
       });

@@ -59,30 +59,44 @@ export class IdbSampleCache implements SampleCache {
   }
 
   /**
-   * One question's samples with one range read: every key under `<base>#` sorts between
-   * `<base>#` and `<base>$` ('$' follows '#'), so a 50-sample question is one getAll, not 50 gets.
+   * Questions' samples with one range read each, in one transaction: every key under `<base>#`
+   * sorts between `<base>#` and `<base>$` ('$' follows '#'), so a 50-sample question is one
+   * getAll, not 50 gets.
    */
-  async getQuestion(base: string, n: number): Promise<(Sample | undefined)[]> {
-    const found = await this.db.getAll('samples', questionRange(base));
-    const out: (Sample | undefined)[] = new Array(n).fill(undefined);
-    for (const s of found) {
-      const i = indexUnder(base, s.key, n);
-      if (i >= 0) out[i] = s.sample;
-    }
-    if (this.questionOf.size > 0) out.forEach((s, i) => s && this.questionOf.delete(keyAt(base, i)));
-    return out;
+  async getQuestions(bases: string[], n: number): Promise<(Sample | undefined)[][]> {
+    const tx = this.db.transaction('samples', 'readonly');
+    const found = await Promise.all(bases.map((base) => tx.store.getAll(questionRange(base))));
+    await tx.done;
+    return bases.map((base, q) => {
+      const out: (Sample | undefined)[] = new Array(n).fill(undefined);
+      for (const s of found[q]) {
+        const i = indexUnder(base, s.key, n);
+        if (i >= 0) out[i] = s.sample;
+      }
+      this.forgetStored(base, out);
+      return out;
+    });
   }
 
-  /** Which of a question's n samples are stored, from the keys alone (no sample is deserialized). */
-  async storedIndices(base: string, n: number): Promise<boolean[]> {
-    const keys = await this.db.getAllKeys('samples', questionRange(base));
-    const out: boolean[] = new Array(n).fill(false);
-    for (const k of keys) {
-      const i = indexUnder(base, k, n);
-      if (i >= 0) out[i] = true;
-    }
-    if (this.questionOf.size > 0) out.forEach((s, i) => s && this.questionOf.delete(keyAt(base, i)));
-    return out;
+  /** Which of each question's n samples are stored, from the keys alone (no sample is deserialized). */
+  async storedIndices(bases: string[], n: number): Promise<boolean[][]> {
+    const tx = this.db.transaction('samples', 'readonly');
+    const found = await Promise.all(bases.map((base) => tx.store.getAllKeys(questionRange(base))));
+    await tx.done;
+    return bases.map((base, q) => {
+      const out: boolean[] = new Array(n).fill(false);
+      for (const k of found[q]) {
+        const i = indexUnder(base, k, n);
+        if (i >= 0) out[i] = true;
+      }
+      this.forgetStored(base, out);
+      return out;
+    });
+  }
+
+  /** A stored sample is not written again: its question mapping (from describe) is no longer needed. */
+  private forgetStored(base: string, stored: unknown[]): void {
+    if (this.questionOf.size > 0) stored.forEach((s, i) => s && this.questionOf.delete(keyAt(base, i)));
   }
 
   put(entries: { key: string; sample: Sample }[]): Promise<void> {
