@@ -5,7 +5,8 @@ import { executeRun, newRun } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/pipeline/runner-impl';
 import { scoreRun } from '../../../src/pipeline/runner-score';
 import type { RunSpec } from '../../../src/pipeline/run-types';
-import type { SampleCache } from '../../../src/pipeline/sample-cache';
+import { MemorySampleCache, type SampleCache } from '../../../src/pipeline/sample-cache';
+import { RAW_REPLIES_LIMIT } from '../../../src/pipeline/runner-sampling';
 import { questionKeyBase } from '../../../src/pipeline/sampling';
 import { extractSample } from '../../../src/pipeline/extract';
 import { MockProviderServer } from '../../mock/provider-server';
@@ -85,3 +86,31 @@ test('range reads place every index, ignore indices ≥ n and other questions, a
   expect(storedA).toEqual(got.map((x) => x !== undefined));
   expect(storedB.slice(0, 4)).toEqual([false, false, false, true]);
 });
+
+test('a run over RAW_REPLIES_LIMIT samples keeps answers and confidences but no raw replies in its rows and report', async () => {
+  const n = 50;
+  const count = Math.floor(RAW_REPLIES_LIMIT / n) + 1;
+  const s = await openStores(`cached-e-${Math.random()}`);
+  const closed = 'http://127.0.0.1:9/v1';
+  const big: RunSpec = {
+    ...spec(closed),
+    dataset: { name: 'big', source: 'test', questions: Array.from({ length: count }, (_, i) => ({ id: `q${i}`, question: `Question ${i}?`, answer: i % 2 ? 'Paris' : 'Rome' })) },
+    sampling: { ...spec(closed).sampling, n },
+  };
+  // Pre-filled in memory: the get-only fallback path, with every sample present.
+  const cache = new MemorySampleCache();
+  const model = { config: big.models[0] };
+  const settings = { temperature: big.sampling.temperature, maxTokens: big.sampling.maxTokens };
+  for (const q of big.dataset.questions) {
+    const base = await questionKeyBase(model, settings, big.sampling.prompt, q);
+    await cache.put(Array.from({ length: n }, (_, i) => ({ key: `${base}#${i}`, sample: extractSample(`Because.\nAnswer: ${i % 3 ? 'Paris' : 'Rome'}\nConfidence: ${40 + i}%`, 'stop') })));
+  }
+  const { done, models } = await runWith(s, big, cache);
+  expect(done.status).toBe('done');
+  expect(done.progress.requests.done).toBe(0);
+  expect(done.progress.notes.some((x) => x.includes('raw replies are not kept'))).toBe(true);
+  const questions = models?.[0].questions ?? [];
+  expect(questions).toHaveLength(count);
+  expect(questions.every((q) => q.samples?.length === n && q.samples.every((x) => x.raw === undefined && (x.answer === 'Paris' || x.answer === 'Rome')))).toBe(true);
+  expect(questions[0].samples?.[1].confidence).toBeCloseTo(0.41, 12);
+}, 120_000);
