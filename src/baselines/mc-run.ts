@@ -28,9 +28,11 @@ export interface McRunOptions {
   signal?: AbortSignal;
   /** Called after each reply is read (done, total). */
   onProgress?: (done: number, total: number) => void;
+  /** Called once a whole run has completed (runs completed so far); a run a fatal error stops does not count. */
+  onRunDone?: (runsDone: number) => void;
 }
 
-export const MC_DEFAULTS: Omit<McRunOptions, 'signal' | 'onProgress'> = { runs: 3, seed: 0, temperature: 1, maxTokens: 400, logprobs: true };
+export const MC_DEFAULTS: Omit<McRunOptions, 'signal' | 'onProgress' | 'onRunDone'> = { runs: 3, seed: 0, temperature: 1, maxTokens: 400, logprobs: true };
 
 /** One row per question per run: what was sent back, what was read, and the logprob signal. */
 export interface McRow extends McOutcome {
@@ -121,6 +123,7 @@ export async function runMcBaseline(provider: ProviderLike, questions: readonly 
   for (let run = 0; run < opts.runs; run++) {
     rows.push(...(await Promise.all(questions.map((q) => ask(q, run)))));
     if (fatal) return { ok: false, error: fatal };
+    opts.onRunDone?.(run + 1);
   }
   const perRun = Array.from({ length: opts.runs }, (_, r) => mcRunScores(rows.filter((row) => row.run === r)));
   const withLogprob = rows.filter((r) => r.logprob !== null);

@@ -76,8 +76,9 @@ export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps
     const settings = { runs: mc.runs, seed: mc.seed, temperature: spec.sampling.temperature, maxTokens: spec.sampling.maxTokens, logprobs: mc.logprobs, signal };
     const base = await runMcBaseline(provider, set.questions, {
       ...settings,
-      onProgress: (done) => {
-        progress.mc!.runsDone = m * mc.runs + Math.floor(done / set.questions.length);
+      // Replies (failed ones included) move the request counters; a run counts only once it completed.
+      onRunDone: (runsDone) => {
+        progress.mc!.runsDone = m * mc.runs + runsDone;
         emit();
       },
     });

@@ -109,6 +109,13 @@ test('a multiple-choice CSV through the wizard to the stated-probability panel, 
   expect(await page.locator('main').innerText()).not.toMatch(/The run stopped/);
   expect(await page.getByTestId('mc-runs').textContent()).toContain('3 / 3');
   expect(await page.getByTestId('samples-done').textContent()).toBe('15 / 15');
+  // The panel speaks of asking questions: no sampling, clustering or grading rows.
+  const stageNames = (await page.locator('section.progress .stages .name').allInnerTexts()).map((t) => t.replace(/\s*✓$/, '').trim());
+  expect(stageNames).toEqual(['Dataset', 'Asking the questions', 'Scoring', 'Saving the report']);
+  expect(await page.getByTestId('mc-stage-runs').textContent()).toBe('runs done: 3 / 3');
+  const panelText = await page.locator('section.progress').innerText();
+  expect(panelText).not.toMatch(/Sampling answers|Grouping by meaning|Grading|Samples/);
+  expect(panelText).toContain('Questions asked');
   await screenshot(page, 'run-mc-run-page-done');
 
   const doc = await savedReport(page, runId);
@@ -162,6 +169,9 @@ test('a multiple-choice run with a key the provider refuses stops with the cause
   expect(text).toMatch(/The run stopped: .*(key|auth|401)/i);
   expect(text).not.toContain('wrong-key');
   expect(await page.getByRole('link', { name: 'Open the report' }).count()).toBe(0);
+  // Run 1's replies were all read, as failures: no run completed.
+  expect(await page.getByTestId('mc-runs').textContent()).toContain('0 / 3');
+  expect(await page.getByTestId('mc-stage-runs').textContent()).toBe('runs done: 0 / 3');
   await screenshot(page, 'run-mc-run-page-failed');
   expect(offLoopback).toEqual([]);
   await context.close();

@@ -120,4 +120,26 @@ describe('repeated multiple-choice runs against the loopback mock', () => {
       expect(JSON.stringify(r.error)).not.toContain('sk-wrong-key-123456789');
     }
   });
+
+  test('runs done counts completed runs only: every run of a good key, none when run 1 stops on a refused key', async () => {
+    mock.responder = (req, j) => SCRIPT[questionOf(req)]?.[j];
+    const good: number[] = [];
+    const ok = await runMcBaseline(provider('vllm'), QUESTIONS, { ...MC_DEFAULTS, runs: 3, logprobs: false, onRunDone: (n) => good.push(n) });
+    expect(ok.ok).toBe(true);
+    expect(good).toEqual([1, 2, 3]);
+
+    mock.responder = undefined;
+    const refused: number[] = [];
+    let replies = 0;
+    const r = await runMcBaseline(provider('vllm', 'openai', 'sk-wrong-key-123456789'), QUESTIONS, {
+      ...MC_DEFAULTS,
+      runs: 3,
+      onProgress: () => replies++,
+      onRunDone: (n) => refused.push(n),
+    });
+    expect(r.ok).toBe(false);
+    // Every question of run 1 was read (as a failure), yet no run completed.
+    expect(replies).toBe(QUESTIONS.length);
+    expect(refused).toEqual([]);
+  });
 });
