@@ -194,7 +194,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     return 1;
   }
 
-  const stored = await readSamples({ questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache });
+  // The key bases runSampling computed spare a digest per question on the read back.
+  const stored = await readSamples({ questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, keyBases: result.keyBases });
   const rows: SampledRow[] = questions.map((q, i) => {
     const samples = stored[i] as Sample[];
     return {

@@ -6,8 +6,8 @@
  */
 import type { RunSpec } from '../pipeline/run-types.ts';
 import { clusteringKey } from '../pipeline/runner-keys.ts';
-import type { SampleCache } from '../pipeline/sample-cache.ts';
-import { questionKeys } from '../pipeline/sampling.ts';
+import { type SampleCache, readQuestions } from '../pipeline/sample-cache.ts';
+import { questionKeyBase } from '../pipeline/sampling.ts';
 import type { Question, Result } from '../pipeline/types.ts';
 import type { StageCache } from '../store/stage-cache.ts';
 import type { BatchClient } from './client.ts';
@@ -24,6 +24,9 @@ export interface JudgePlan {
   counts: { rows: number; cached: number; unsampled: number };
 }
 
+/** Questions read from the sample cache at once (one range read each, one transaction, where the cache has it). */
+const READ_CHUNK = 64;
+
 export async function planRunJudge(spec: RunSpec, samples: SampleCache, stages: StageCache): Promise<Result<JudgePlan>> {
   const c = spec.clustering;
   if (c.method !== 'judge') return { ok: false, error: { kind: 'settings', message: 'This run does not group answers with an LLM judge.' } };
@@ -36,19 +39,24 @@ export async function planRunJudge(spec: RunSpec, samples: SampleCache, stages: 
   const seen = new Set<string>();
   const questions = spec.dataset.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
   for (const model of spec.models) {
-    for (const q of questions) {
-      const stored = await samples.get(await questionKeys({ config: model }, settings, s.prompt, q, s.n));
-      if (stored.some((x) => x === undefined)) {
-        counts.unsampled++;
-        continue;
+    for (let from = 0; from < questions.length; from += READ_CHUNK) {
+      const chunk = questions.slice(from, from + READ_CHUNK);
+      const bases = await Promise.all(chunk.map((q) => questionKeyBase({ config: model }, settings, s.prompt, q)));
+      const read = await readQuestions(samples, bases, s.n);
+      for (const [j, q] of chunk.entries()) {
+        const stored = read[j];
+        if (stored.some((x) => x === undefined)) {
+          counts.unsampled++;
+          continue;
+        }
+        const answers = stored.map((x) => x!.answer);
+        const [hit] = await stages.getClusterings([await clusteringKey(q, answers, c)]);
+        if (hit?.result.ok) {
+          counts.cached++;
+          continue;
+        }
+        rows.push({ id: q.id, question: q.question, answer_extracted: answers });
       }
-      const answers = stored.map((x) => x!.answer);
-      const [hit] = await stages.getClusterings([await clusteringKey(q, answers, c)]);
-      if (hit?.result.ok) {
-        counts.cached++;
-        continue;
-      }
-      rows.push({ id: q.id, question: q.question, answer_extracted: answers });
     }
   }
   counts.rows = rows.length;
