@@ -13,7 +13,6 @@
  * `error` field; the scorer excludes and counts it. Exit codes: 0 all clustered, 1 some questions
  * failed (rows written anyway), 2 bad usage or input.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
@@ -26,8 +25,9 @@ import { createExactClusterer } from '../../src/clustering/exact.ts';
 import { createTransformersEmbedder } from '../../src/clustering/feature-extraction.ts';
 import { createJudgeClusterer } from '../../src/clustering/judge.ts';
 import type { Clusterer } from '../../src/clustering/types.ts';
-import type { ChatProvider } from '../../src/providers/types.ts';
-import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
+import { presetIds } from '../../src/providers/index.ts';
+import { readInputText, writeJsonl, type Io } from '../command-io.ts';
+import { intOption, providerFromArgs } from '../provider-options.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
   judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
@@ -35,25 +35,6 @@ export const USAGE = `usage: semece cluster --method judge|embedding|exact --in 
               [--model-dir DIR] (default public/models) [--allow-remote-models]
 Presets: ${presetIds().join(', ')}.
 The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
-
-type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv };
-
-/** Provider options shared with `grade`: the key comes from the environment only. */
-export function providerFromArgs(a: { provider?: string; model?: string; 'base-url'?: string }, env: NodeJS.ProcessEnv, concurrency: number): ChatProvider {
-  if (!a.provider || !a.model) throw new Error('--provider and --model are required for the judge');
-  const preset = getPreset(a.provider);
-  if (!preset) throw new Error(`unknown --provider ${JSON.stringify(a.provider)} (one of ${presetIds().join(', ')})`);
-  const apiKey = (preset.keyEnv ? env[preset.keyEnv] : undefined) ?? env.SEMECE_API_KEY;
-  if (preset.needsKey && !apiKey) throw new Error(`no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'} (or SEMECE_API_KEY)`);
-  return createProvider({ kind: preset.kind, preset: preset.id, baseUrl: a['base-url'] ?? preset.baseUrl, model: a.model, apiKey, concurrency });
-}
-
-export function intOption(v: string | undefined, name: string, dflt: number, min: number): number {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got ${JSON.stringify(v)}`);
-  return n;
-}
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const out = io.out ?? ((s: string) => process.stdout.write(s + '\n'));
@@ -98,13 +79,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     return 2;
   }
 
-  let text: string;
-  try {
-    text = await readFile(a.in, 'utf8');
-  } catch (e) {
-    err(`semece cluster: cannot read --in ${a.in}: ${(e as Error).message}`);
-    return 2;
-  }
+  const text = await readInputText('cluster', a.in, err);
+  if (text === undefined) return 2;
   const rows = readSampledJsonl(text, a.in);
   if (!rows.ok) {
     err(`semece cluster: ${rows.error.where}: ${rows.error.message}`);
@@ -129,7 +105,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     ),
   );
   const written: ClusteredRowOut[] = results.map((r) => r.row);
-  await writeFile(a.out, written.map((r) => JSON.stringify(r)).join('\n') + (written.length ? '\n' : ''), 'utf8');
+  await writeJsonl(a.out, written);
   const failures = results.filter((r) => !r.ok).map((r) => ({ id: r.row.id, reason: r.row.error }));
   out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, usage }, null, 2));
   return failures.length > 0 ? 1 : 0;

@@ -11,7 +11,6 @@
  * get grade null and Y null with an `error` field; the scorer excludes and counts them.
  * Exit codes: 0 all graded, 1 some rows not graded (rows written anyway), 2 bad usage or input.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
 import { readJsonlObjects } from '../../src/clustering/cluster-rows.ts';
@@ -21,13 +20,12 @@ import { createAliasGrader } from '../../src/grading/alias.ts';
 import { gradeRow, type ClusteredRowIn, type GradedRowOut } from '../../src/grading/graded-rows.ts';
 import { createJudgeGrader } from '../../src/grading/judge.ts';
 import type { Grader } from '../../src/grading/types.ts';
-import { intOption, providerFromArgs } from './cluster.ts';
+import { readInputText, writeJsonl, type Io } from '../command-io.ts';
+import { intOption, providerFromArgs } from '../provider-options.ts';
 
 export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
   judge:  --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
 The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
-
-type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv };
 
 const optionalStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
 
@@ -62,13 +60,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     return 2;
   }
 
-  let text: string;
-  try {
-    text = await readFile(a.in, 'utf8');
-  } catch (e) {
-    err(`semece grade: cannot read --in ${a.in}: ${(e as Error).message}`);
-    return 2;
-  }
+  const text = await readInputText('grade', a.in, err);
+  if (text === undefined) return 2;
   const lines = readJsonlObjects(text, a.in);
   if (!lines.ok) {
     err(`semece grade: ${lines.error.where}: ${lines.error.message}`);
@@ -101,7 +94,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       }),
     ),
   );
-  await writeFile(a.out, graded.map((r) => JSON.stringify(r)).join('\n') + (graded.length ? '\n' : ''), 'utf8');
+  await writeJsonl(a.out, graded);
   const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
   for (const r of graded) counts[r.grade ?? 'ungraded']++;
   const ungraded = graded.filter((r) => r.grade === null).map((r) => ({ id: r.id, reason: r.error }));
