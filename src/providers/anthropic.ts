@@ -10,12 +10,11 @@ import {
   type WireContext,
   type WireInput,
   badShape,
+  errorBody,
   isRecord,
   joinUrl,
   num,
   parseJsonBody,
-  textExcerpt,
-  tryJson,
 } from './wire.ts';
 
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 1024;
@@ -67,9 +66,7 @@ export function parseAnthropicResponse(ctx: WireContext, text: string, status: n
 const SPEND = /enforced_spend_limit|spend_limit|billing|credit balance/i;
 
 export function anthropicError(ctx: WireContext, status: number, text: string, retryAfterMs: number | null): ProviderError {
-  const json = tryJson(text);
-  const err = isRecord(json) && isRecord(json.error) ? json.error : undefined;
-  const detail = err ? String(err.message ?? '') : textExcerpt(text);
+  const { err, detail } = errorBody(text);
   const details = err && isRecord(err.details) ? String(err.details.error_code ?? '') : '';
   const signature = `${String(err?.type ?? '')} ${details} ${detail}`;
   let kind = kindFromStatus(status);

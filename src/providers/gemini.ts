@@ -11,12 +11,11 @@ import {
   type WireContext,
   type WireInput,
   badShape,
+  errorBody,
   isRecord,
   joinUrl,
   num,
   parseJsonBody,
-  textExcerpt,
-  tryJson,
 } from './wire.ts';
 
 export function geminiBody(_ctx: WireContext, input: WireInput): Record<string, unknown> {
@@ -90,9 +89,7 @@ function retryDelayMs(details: unknown[]): number | null {
 }
 
 export function geminiError(ctx: WireContext, status: number, text: string, retryAfterMs: number | null): ProviderError {
-  const json = tryJson(text);
-  const err = isRecord(json) && isRecord(json.error) ? json.error : undefined;
-  const detail = err ? String(err.message ?? '') : textExcerpt(text);
+  const { err, detail } = errorBody(text);
   const details = err && Array.isArray(err.details) ? err.details : [];
   const reasons = JSON.stringify(details);
   let kind = kindFromStatus(status);

@@ -11,12 +11,11 @@ import {
   type WireContext,
   type WireInput,
   badShape,
+  errorBody,
   isRecord,
   joinUrl,
   num,
   parseJsonBody,
-  textExcerpt,
-  tryJson,
 } from './wire.ts';
 
 export function openaiBody(ctx: WireContext, input: WireInput): Record<string, unknown> {
@@ -84,9 +83,7 @@ export function parseOpenaiResponse(ctx: WireContext, text: string, status: numb
 const QUOTA_CODES = /insufficient_quota|billing_hard_limit|insufficient_balance|quota_exceeded/;
 
 export function openaiError(ctx: WireContext, status: number, text: string, retryAfterMs: number | null): ProviderError {
-  const json = tryJson(text);
-  const err = isRecord(json) && isRecord(json.error) ? json.error : undefined;
-  const detail = err ? String(err.message ?? '') : textExcerpt(text);
+  const { err, detail } = errorBody(text);
   const code = err ? `${String(err.code ?? '')} ${String(err.type ?? '')}` : '';
   let kind = kindFromStatus(status);
   // A 429 "insufficient_quota" means the money ran out: waiting does not help.

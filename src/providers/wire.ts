@@ -73,3 +73,14 @@ export function num(v: unknown): number {
 export function textExcerpt(text: string): string {
   return text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
 }
+
+/**
+ * An HTTP error reply's `error` object (all three wire formats nest it so) and the message to
+ * show: the provider's own, or an excerpt of the raw body when it is not that JSON (a proxy's
+ * HTML page, say).
+ */
+export function errorBody(text: string): { err: Record<string, unknown> | undefined; detail: string } {
+  const json = tryJson(text);
+  const err = isRecord(json) && isRecord(json.error) ? json.error : undefined;
+  return { err, detail: err ? String(err.message ?? '') : textExcerpt(text) };
+}
