@@ -6,32 +6,29 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Route } from 'playwright-core';
-import { launchChromium, openPage, screenshot } from './chromium';
+import { openPage, screenshot } from './chromium';
 import { startRunThroughWizard } from './run-helpers';
-import { MockProviderServer } from '../mock/provider-server';
+import { capitalsCsv, capitalsMockQuestions, closeWithMock, launchWithMock, type Capital } from './wizard-helpers';
+import type { MockProviderServer } from '../mock/provider-server';
 
-const CAPITALS: [string, string, Record<string, number>][] = [
+const CAPITALS: Capital[] = [
   ['France', 'Paris', { Paris: 0.7, 'the city of Paris': 0.3 }],
   ['Italy', 'Rome', { Milan: 0.6, Rome: 0.4 }],
   ['Canada', 'Ottawa', { Toronto: 0.5, Ottawa: 0.3, Montreal: 0.2 }],
 ];
-const CSV = ['id,question,answer', ...CAPITALS.map(([country, city], i) => `c${i + 1},What is the capital of ${country}?,${city}`)].join('\n');
+const CSV = capitalsCsv(CAPITALS);
 const ONNX = 'onnx/model_quantized.onnx';
 
 let browser: Browser;
 let mock: MockProviderServer;
 beforeAll(async () => {
-  browser = await launchChromium();
-  mock = await MockProviderServer.start({
+  ({ browser, mock } = await launchWithMock({
     apiKey: 'mock-key',
     latencyMs: 10,
-    questions: CAPITALS.map(([country], i) => ({ match: `What is the capital of ${country}?`, id: `c${i + 1}`, answers: CAPITALS[i][2] })),
-  });
+    questions: capitalsMockQuestions(CAPITALS),
+  }));
 });
-afterAll(async () => {
-  await mock?.close();
-  await browser?.close();
-});
+afterAll(() => closeWithMock(browser, mock));
 
 test('the run page shows the embedding model download per file, then the backend and why', async () => {
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);

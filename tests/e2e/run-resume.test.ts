@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, screenshot } from './chromium';
+import type { Browser } from 'playwright-core';
+import { openPage, screenshot } from './chromium';
 import { startRunThroughWizard, storedSamplesByQuestion } from './run-helpers';
-import { MockProviderServer } from '../mock/provider-server';
+import { closeWithMock, demoMockQuestions, holdUntilSettled, launchWithMock, servedDemoSamples, storedSamplesTotal } from './wizard-helpers';
+import type { MockProviderServer } from '../mock/provider-server';
 import { ALL_RETRYABLE_FAULTS } from '../mock/faults';
 import { DEMO_QUESTIONS } from '../../src/demo/questions';
 
@@ -12,43 +13,18 @@ const N = 50;
 let browser: Browser;
 let mock: MockProviderServer;
 beforeAll(async () => {
-  browser = await launchChromium();
-  mock = await MockProviderServer.start({
+  ({ browser, mock } = await launchWithMock({
     apiKey: 'mock-key',
     latencyMs: 30,
     // Five replies per request at most, so each question takes several requests and the fault rate bites.
     maxN: { openai: 5 },
     faults: { probability: 0.2, kinds: ALL_RETRYABLE_FAULTS, slowMs: 300, retryAfterSeconds: 1, seed: 11 },
-    questions: QUESTIONS.map((q) => ({ match: q.question, id: q.id, answers: Object.fromEntries(q.plausible.map((p) => [p.label, p.weight])) })),
-  });
+    questions: demoMockQuestions(QUESTIONS),
+  }));
 });
-afterAll(async () => {
-  await mock?.close();
-  await browser?.close();
-});
+afterAll(() => closeWithMock(browser, mock));
 
-const servedTotal = () => Object.entries(mock.stats().served).reduce((s, [id, n]) => (id.startsWith('demo-') ? s + n : s), 0);
-const storedTotal = async (page: Page) => Object.values(await storedSamplesByQuestion(page)).reduce((a, b) => a + b, 0);
-
-/**
- * Holds every new request at the mock, then waits until all that was delivered is stored: a
- * reload now loses only requests that were never answered, so a resumed run must ask for exactly the rest.
- */
-async function holdUntilSettled(page: Page) {
-  mock.configure({ latencyMs: 600_000 });
-  let last = -1;
-  await expect
-    .poll(
-      async () => {
-        const served = servedTotal();
-        const settled = served === last && served === (await storedTotal(page));
-        last = served;
-        return settled;
-      },
-      { timeout: 30_000, interval: 500 },
-    )
-    .toBe(true);
-}
+const servedTotal = () => servedDemoSamples(mock);
 
 test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run and resumed: exactly 50 stored per question, none served twice', async () => {
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);
@@ -57,7 +33,7 @@ test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run 
   await expect.poll(servedTotal, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(300);
   await screenshot(page, 'run-resume-mid-run');
 
-  await holdUntilSettled(page);
+  await holdUntilSettled(mock, page, 500);
   const beforeReload = servedTotal();
   expect(beforeReload).toBeLessThan(QUESTIONS.length * N);
 
@@ -92,7 +68,7 @@ test('with the key remembered, a run cut off by a reload carries on by itself', 
   const questions = QUESTIONS.slice(0, 4);
   await startRunThroughWizard(page, inject('appUrl'), { demoCount: questions.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', remember: true, n: 20, concurrency: 2 });
   await expect.poll(servedTotal, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(10);
-  await holdUntilSettled(page);
+  await holdUntilSettled(mock, page, 500);
   expect(servedTotal()).toBeLessThan(questions.length * 20);
   await page.reload();
   mock.configure({ latencyMs: 30 });
@@ -117,7 +93,7 @@ test('pause keeps what is in flight and stops; resume finishes with exactly n pe
   // Paused: nothing more is asked, and everything delivered is stored.
   const atPause = servedTotal();
   expect(atPause).toBeLessThan(questions.length * 30);
-  expect(await storedTotal(page)).toBe(atPause);
+  expect(await storedSamplesTotal(page)).toBe(atPause);
   await new Promise((r) => setTimeout(r, 500));
   expect(servedTotal()).toBe(atPause);
 
@@ -158,7 +134,7 @@ test('reloaded at an arbitrary moment, nothing held: every question ends with ex
   // The old page's requests have all ended (answered into a closed socket or not at all).
   await expect.poll(() => mock.stats().inFlight, { timeout: 15_000, interval: 50 }).toBe(0);
   const servedBefore = servedTotal();
-  const storedBefore = await storedTotal(page);
+  const storedBefore = await storedSamplesTotal(page);
   const lost = servedBefore - storedBefore;
   expect(servedBefore).toBeLessThan(questions.length * n);
   expect(lost).toBeGreaterThanOrEqual(0);

@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, screenshot } from './chromium';
+import { openPage, screenshot } from './chromium';
 import { startRunThroughWizard, storedSamplesByQuestion } from './run-helpers';
-import { MockProviderServer } from '../mock/provider-server';
+import { closeWithMock, demoMockQuestions, holdUntilSettled, launchWithMock, servedDemoSamples } from './wizard-helpers';
+import type { MockProviderServer } from '../mock/provider-server';
 import { DEMO_QUESTIONS } from '../../src/demo/questions';
 
 const QUESTIONS = DEMO_QUESTIONS.slice(0, 6);
@@ -18,21 +19,16 @@ const CONCURRENCY = 2;
 let browser: Browser;
 let mock: MockProviderServer;
 beforeAll(async () => {
-  browser = await launchChromium();
-  mock = await MockProviderServer.start({
+  ({ browser, mock } = await launchWithMock({
     apiKey: 'mock-key',
     latencyMs: 150,
     maxN: { openai: 5 },
-    questions: QUESTIONS.map((q) => ({ match: q.question, id: q.id, answers: Object.fromEntries(q.plausible.map((p) => [p.label, p.weight])) })),
-  });
+    questions: demoMockQuestions(QUESTIONS),
+  }));
 });
-afterAll(async () => {
-  await mock?.close();
-  await browser?.close();
-});
+afterAll(() => closeWithMock(browser, mock));
 
-const servedTotal = () => Object.entries(mock.stats().served).reduce((s, [id, n]) => (id.startsWith('demo-') ? s + n : s), 0);
-const storedTotal = async (page: Page) => Object.values(await storedSamplesByQuestion(page)).reduce((a, b) => a + b, 0);
+const servedTotal = () => servedDemoSamples(mock);
 const shownSamples = async (page: Page) => Number((await page.getByTestId('samples-done').textContent())?.split('/')[0].replace(/\D/g, ''));
 
 test('a second tab watches the run the first tab is running, then takes it over when that tab closes', async () => {
@@ -62,19 +58,7 @@ test('a second tab watches the run the first tab is running, then takes it over 
   await second.getByText('This run is running in another tab.').waitFor({ timeout: 15_000 });
 
   // Hold new requests and let everything delivered be stored, so closing the tab loses nothing.
-  mock.configure({ latencyMs: 600_000 });
-  let last = -1;
-  await expect
-    .poll(
-      async () => {
-        const served = servedTotal();
-        const settled = served === last && served === (await storedTotal(second));
-        last = served;
-        return settled;
-      },
-      { timeout: 30_000, interval: 400 },
-    )
-    .toBe(true);
+  await holdUntilSettled(mock, second, 400);
   expect(servedTotal()).toBeLessThan(QUESTIONS.length * N);
   await first.close();
   mock.configure({ latencyMs: 20 });
