@@ -1,7 +1,16 @@
-/** The file reading and writing that the row-transforming CLI commands (`cluster`, `grade`) share. */
+/** What every CLI command shares: its output streams (injectable for tests), and reading and writing rows. */
 import { readFile, writeFile } from 'node:fs/promises';
 
-export type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv };
+export type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv; signal?: AbortSignal };
+
+/** The command's stdout and stderr line writers and environment, defaulting to the process's own. */
+export function resolveIo(io: Io): { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv } {
+  return {
+    out: io.out ?? ((s: string) => process.stdout.write(`${s}\n`)),
+    err: io.err ?? ((s: string) => process.stderr.write(`${s}\n`)),
+    env: io.env ?? process.env,
+  };
+}
 
 /** The command's --in file as text, or undefined once an unreadable file is reported (a usage error, exit 2). */
 export async function readInputText(command: string, file: string, err: (s: string) => void): Promise<string | undefined> {

@@ -26,7 +26,7 @@ import { createTransformersEmbedder } from '../../src/clustering/feature-extract
 import { createJudgeClusterer } from '../../src/clustering/judge.ts';
 import type { Clusterer } from '../../src/clustering/types.ts';
 import { presetIds } from '../../src/providers/index.ts';
-import { readInputText, writeJsonl, type Io } from '../command-io.ts';
+import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
@@ -37,9 +37,7 @@ Presets: ${presetIds().join(', ')}.
 The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
-  const out = io.out ?? ((s: string) => process.stdout.write(s + '\n'));
-  const err = io.err ?? ((s: string) => process.stderr.write(s + '\n'));
-  const env = io.env ?? process.env;
+  const { out, err, env } = resolveIo(io);
   let a;
   let clusterer: Clusterer;
   let concurrency: number;

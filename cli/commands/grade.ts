@@ -20,7 +20,7 @@ import { createAliasGrader } from '../../src/grading/alias.ts';
 import { gradeRow, type ClusteredRowIn, type GradedRowOut } from '../../src/grading/graded-rows.ts';
 import { createJudgeGrader } from '../../src/grading/judge.ts';
 import type { Grader } from '../../src/grading/types.ts';
-import { readInputText, writeJsonl, type Io } from '../command-io.ts';
+import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
 
 export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
@@ -30,9 +30,7 @@ The judge's key is read from the preset's environment variable (e.g. OPENAI_API_
 const optionalStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
-  const out = io.out ?? ((s: string) => process.stdout.write(s + '\n'));
-  const err = io.err ?? ((s: string) => process.stderr.write(s + '\n'));
-  const env = io.env ?? process.env;
+  const { out, err, env } = resolveIo(io);
   let a;
   let grader: Grader;
   let concurrency: number;

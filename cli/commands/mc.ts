@@ -23,6 +23,7 @@ import { SIGNAL_LABEL } from '../../src/ui/charts/signals';
 import { mcReportDocument } from '../../src/baselines/mc-report';
 import { reportToJson } from '../../src/formats/report-export';
 import type { McSemResult } from '../../src/baselines/mc-sem-run';
+import { resolveIo, type Io } from '../command-io.ts';
 
 export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset FILE [options]
   --base-url URL       API base URL (default: the preset's)
@@ -58,10 +59,8 @@ function numArg(v: string | undefined, name: string, dflt: number): number {
   return n;
 }
 
-export default async function run(argv: string[], io: { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<number> {
-  const out = io.out ?? ((s: string) => process.stdout.write(s + '\n'));
-  const err = io.err ?? ((s: string) => process.stderr.write(s + '\n'));
-  const env = io.env ?? process.env;
+export default async function run(argv: string[], io: Io = {}): Promise<number> {
+  const { out, err, env } = resolveIo(io);
   let a;
   let settings: McRunOptions & { samples: number; concurrency: number };
   try {

@@ -31,6 +31,7 @@ import { DEFAULT_GENERATION_PROMPT } from '../../src/pipeline/prompts.ts';
 import type { Question, Sample, SampledRow } from '../../src/pipeline/types.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
 import { JsonlSampleCache } from './sample.ts';
+import { resolveIo, type Io } from '../command-io.ts';
 
 export const USAGE = `usage: semece sample --batch write|read|submit --provider PRESET --model MODEL --dataset FILE [options]
   --batch write --out-requests FILE   write the batch request file (add --out FILE to leave out cached samples)
@@ -41,7 +42,6 @@ export const USAGE = `usage: semece sample --batch write|read|submit --provider 
   --base-url URL, --samples N, --temperature T, --top-p P, --max-tokens N, --prompt FILE, --concurrency N
 Batch services: OpenAI (openai preset), Anthropic, Gemini. Keys come from the preset's environment variable.`;
 
-type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv; signal?: AbortSignal };
 
 function num(v: string | undefined, name: string, dflt: number, min: number, max: number, whole = false): number {
   if (v === undefined) return dflt;
@@ -66,9 +66,7 @@ function fileLines(path: string): AsyncIterable<string> {
 }
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
-  const out = io.out ?? ((s: string) => process.stdout.write(`${s}\n`));
-  const err = io.err ?? ((s: string) => process.stderr.write(`${s}\n`));
-  const env = io.env ?? process.env;
+  const { out, err, env } = resolveIo(io);
   let o;
   try {
     const { values } = parseArgs({

@@ -18,6 +18,7 @@ import type { SampleCache } from '../../src/pipeline/sample-cache.ts';
 import { SamplingController, type SamplingProgress, readSamples, runSampling } from '../../src/pipeline/sampling.ts';
 import type { Sample, SampledRow } from '../../src/pipeline/types.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
+import { resolveIo, type Io } from '../command-io.ts';
 
 export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE --out FILE [options]
   --base-url URL       API base URL (default: the preset's)
@@ -89,12 +90,9 @@ function progressLine(p: SamplingProgress): string {
   return `samples ${p.samples.done}/${p.samples.total} (requests ${p.requests.done} done, ${p.requests.failed} failed, ${p.requests.retrying} retrying; tokens ${p.tokens.input} in / ${p.tokens.output} out${cost}${eta})`;
 }
 
-type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv; signal?: AbortSignal };
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
-  const out = io.out ?? ((s: string) => process.stdout.write(`${s}\n`));
-  const err = io.err ?? ((s: string) => process.stderr.write(`${s}\n`));
-  const env = io.env ?? process.env;
+  const { out, err, env } = resolveIo(io);
   // Batch mode (write/read/submit through the providers' batch services) lives in its own module.
   if (argv.some((a) => a === '--batch' || a.startsWith('--batch='))) return (await import('./sample-batch.ts')).default(argv, io);
   let opts;

@@ -13,6 +13,7 @@ import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
 import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score.ts';
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-output.ts';
 import { toJson } from '../json.ts';
+import { resolveIo, type Io } from '../command-io.ts';
 
 export const USAGE = `usage: semece score --clustered FILE --graded FILE [options]
   --R N                Sem2 splits per question (default 10)
@@ -25,7 +26,6 @@ export const USAGE = `usage: semece score --clustered FILE --graded FILE [option
   --pretty             indent the JSON
 Prints one JSON document on stdout; NaN is written as null.`;
 
-type Io = { out?: (s: string) => void; err?: (s: string) => void };
 
 class UsageError extends Error {}
 
@@ -48,8 +48,7 @@ async function readText(file: string, flag: string): Promise<string> {
 }
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
-  const out = io.out ?? ((s: string) => process.stdout.write(s + '\n'));
-  const err = io.err ?? ((s: string) => process.stderr.write(s + '\n'));
+  const { out, err } = resolveIo(io);
   try {
     let a;
     try {
