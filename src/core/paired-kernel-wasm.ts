@@ -17,11 +17,7 @@
  * differences (f64) and one region of bucket values (f64) shared by the four sets.
  */
 
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports?: object) => { exports: Record<string, unknown> };
-  Memory: new (d: { initial: number }) => { buffer: ArrayBuffer };
-}
+import { name, section, sleb, uleb, wasmApi } from './wasm-bytes';
 
 export interface WasmFillLayout {
   N: number;
@@ -57,26 +53,6 @@ export interface WasmFill {
   diffsAt: number;
 }
 
-const uleb = (v: number): number[] => {
-  const out: number[] = [];
-  do {
-    let byte = v & 0x7f;
-    v = Math.floor(v / 128);
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
-};
-const sleb = (v: number): number[] => {
-  const out: number[] = [];
-  for (;;) {
-    const byte = v & 0x7f;
-    v >>= 7;
-    const done = (v === 0 && (byte & 0x40) === 0) || (v === -1 && (byte & 0x40) !== 0);
-    out.push(done ? byte : byte | 0x80);
-    if (done) return out;
-  }
-};
 const align8 = (x: number) => Math.ceil(x / 8) * 8;
 
 // Opcodes used below.
@@ -151,8 +127,6 @@ function assemble(L: number, shift: number, at: Offsets, extras: { codes: number
   ];
   const locals = [3, 11, 0x7f, 2, 0x7c, 2, 0x7e]; // eleven i32, two f64, two i64
   const func = [...uleb(locals.length + body.length), ...locals, ...body];
-  const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
-  const name = (s: string) => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, [1, 0x60, 1, 0x7f, 1, 0x7f]), // (i32) -> i32
@@ -165,7 +139,7 @@ function assemble(L: number, shift: number, at: Offsets, extras: { codes: number
 
 /** The WebAssembly fill for this layout, or null where WebAssembly is unavailable or refused. */
 export function wasmFill(layout: WasmFillLayout): WasmFill | null {
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  const api = wasmApi();
   if (!api) return null;
   const { N, bins: L, shift, packed, t1, t2, capacity, extras } = layout;
   const n = Math.max(1, N);

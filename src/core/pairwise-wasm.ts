@@ -11,10 +11,7 @@
  * `start` is a byte offset. Returns null where WebAssembly or its SIMD is unavailable.
  */
 
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports?: object) => { exports: Record<string, unknown> };
-}
+import { name, section, uleb, wasmApi } from './wasm-bytes';
 
 /** Sum of the n doubles at byte offset `start` of the memory given to `pairwiseSumWasm`. */
 export type WasmPairwiseSum = (start: number, n: number) => number;
@@ -59,8 +56,6 @@ function assemble(): Uint8Array {
   ];
   const locals = [3, 4, 0x7f, 1, 0x7c, 4, 0x7b];
   const func = [...uleb(locals.length + body.length), ...locals, ...body];
-  const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
-  const name = (s: string) => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, [1, 0x60, 2, 0x7f, 0x7f, 1, 0x7c]), // (i32, i32) -> f64
@@ -71,22 +66,11 @@ function assemble(): Uint8Array {
   ]);
 }
 
-function uleb(v: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
-}
-
 let compiled: object | null | undefined;
 
 /** The SIMD pairwise sum over `memory` (a WebAssembly.Memory), or null where unavailable. */
 export function pairwiseSumWasm(memory: object): WasmPairwiseSum | null {
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  const api = wasmApi();
   if (!api) return null;
   try {
     if (compiled === undefined) compiled = new api.Module(assemble());

@@ -11,11 +11,7 @@
  * (M + 1)·inc at 40, 48; outputs (u32) from byte 128.
  */
 import type { Lemire32Kernel } from './pcg64';
-
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports?: object) => { exports: Record<string, unknown> };
-}
+import { i64c, name, section, uleb, wasmApi } from './wasm-bytes';
 
 const MASK64 = (1n << 64n) - 1n;
 const MASK128 = (1n << 128n) - 1n;
@@ -24,27 +20,6 @@ const MULT2 = (MULT * MULT) & MASK128;
 const OUT = 128;
 const MAX_COUNT = (65536 - OUT) / 4;
 
-function sleb(value: bigint): number[] {
-  const bytes: number[] = [];
-  for (;;) {
-    const byte = Number(value & 0x7fn);
-    value >>= 7n;
-    const done = (value === 0n && (byte & 0x40) === 0) || (value === -1n && (byte & 0x40) !== 0);
-    bytes.push(done ? byte : byte | 0x80);
-    if (done) return bytes;
-  }
-}
-const i64c = (v: bigint): number[] => [0x42, ...sleb(BigInt.asIntN(64, v))];
-const uleb = (v: number): number[] => {
-  const out: number[] = [];
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
-};
 
 const GET = 0x20, SET = 0x21, TEE = 0x22;
 const MUL = 0x7e, ADD = 0x7c, AND = 0x83, XOR = 0x85, SHR_U = 0x88, ROTR = 0x8a, LT_U = 0x54;
@@ -126,8 +101,6 @@ function assemble(): Uint8Array {
   const code = body();
   const locals = [2, 2, 0x7f, 19, 0x7e];
   const func = [...uleb(locals.length + code.length), ...locals, ...code];
-  const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
-  const name = (s: string) => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, [1, 0x60, 3, 0x7f, 0x7e, 0x7e, 0]),
@@ -140,7 +113,7 @@ function assemble(): Uint8Array {
 
 /** The two-states-at-a-time bounded kernel, or null where WebAssembly is unavailable. */
 export function makePairedStepBounded(): Lemire32Kernel | null {
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  const api = wasmApi();
   if (!api) return null;
   try {
     const { exports } = new api.Instance(new api.Module(assemble()));

@@ -12,6 +12,7 @@
  */
 
 import { makePairedStepBounded } from './pcg64-bounded';
+import { i64c, name, section, uleb, wasmApi } from './wasm-bytes';
 
 const MULT = 0x2360ed051fc65da44385df649fccf645n;
 const MASK128 = (1n << 128n) - 1n;
@@ -108,19 +109,6 @@ const MH = 0x2360ed051fc65da4n;
 const B0 = ML & 0xffffffffn;
 const B1 = ML >> 32n;
 
-function sleb(value: bigint): number[] {
-  const bytes: number[] = [];
-  for (;;) {
-    const byte = Number(value & 0x7fn);
-    value >>= 7n; // arithmetic shift on bigint
-    const done = (value === 0n && (byte & 0x40) === 0) || (value === -1n && (byte & 0x40) !== 0);
-    bytes.push(done ? byte : byte | 0x80);
-    if (done) return bytes;
-  }
-}
-
-/** i64.const of an unsigned 64-bit constant (wasm reads it as signed two's complement). */
-const i64c = (v: bigint): number[] => [0x42, ...sleb(BigInt.asIntN(64, v))];
 
 const MUL = 0x7e, ADD = 0x7c, AND = 0x83, XOR = 0x85, SHR_U = 0x88, ROTR = 0x8a;
 const get = (l: number) => [0x20, l];
@@ -171,8 +159,6 @@ function fillBody(): number[] {
 }
 
 function assemble(): Uint8Array {
-  const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
-  const name = (s: string) => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, [1, 0x60, 1, 0x7f, 0]), // (i32) -> ()
@@ -181,22 +167,6 @@ function assemble(): Uint8Array {
     ...section(7, [2, ...name('f'), 0, 0, ...name('m'), 2, 0]),
     ...section(10, [1, ...fillBody()]),
   ]);
-}
-
-function uleb(value: number): number[] {
-  const bytes: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (value !== 0);
-  return bytes;
-}
-
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports?: object) => { exports: Record<string, unknown> };
 }
 
 /** Most outputs one WebAssembly call may write: one 64 KiB page minus the 32-byte header. */
@@ -212,7 +182,7 @@ export type Lemire32Kernel = (
 ) => void;
 
 function makeWasmKernel(): Pcg64Kernel | null {
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  const api = wasmApi();
   if (!api) return null;
   try {
     const { exports } = new api.Instance(new api.Module(assemble()));
