@@ -21,9 +21,9 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { build, preview } from 'vite';
 import { SampleRequestSet } from '../src/batch/request-set';
-import { MemorySampleCache } from '../src/pipeline/sample-cache';
+import { MemorySampleCache } from '../src/model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from '../src/pipeline/prompts';
-import type { Question } from '../src/pipeline/types';
+import type { Question } from '../src/model/rows';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/chromium';
 

@@ -12,7 +12,7 @@ import { realStages } from '../src/pipeline/runner-impl';
 import { scoreRun } from '../src/pipeline/runner-score';
 import { questionKeys } from '../src/pipeline/sampling';
 import { extractSample } from '../src/pipeline/extract';
-import type { RunSpec } from '../src/pipeline/run-types';
+import type { RunSpec } from '../src/model/run-spec';
 import { pathToFileURL } from 'node:url';
 
 const N = 50;

@@ -13,7 +13,7 @@ import { defaultRng } from '../src/core/rng';
 import { simulateSet } from '../src/core/simulate-families';
 import { smoothEce } from '../src/core/smooth-ece';
 import type { Regime } from '../src/core/types';
-import type { ReportQuestion } from '../src/formats/report-document';
+import type { ReportQuestion } from '../src/model/report';
 import { modelMetrics } from '../src/pipeline/score';
 
 const SAMPLES = 50;

@@ -18,7 +18,7 @@ import { readAuthorsRows } from '../src/formats/authors-rows';
 import { reportToJson } from '../src/formats/report-export';
 import { scoreAuthorsRows } from '../src/pipeline/score';
 import { buildReport, importedSettings } from '../src/pipeline/score-output';
-import type { ReportDocument } from '../src/formats/report-document';
+import type { ReportDocument } from '../src/model/report';
 import { startApp } from './report-app-server';
 
 const QUESTIONS = 40_000;

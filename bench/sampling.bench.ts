@@ -8,10 +8,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MemorySampleCache } from '../src/pipeline/sample-cache';
+import { MemorySampleCache } from '../src/model/sample-cache';
 import { runSampling } from '../src/pipeline/sampling';
 import { createProvider } from '../src/providers/index';
-import type { ProviderKind } from '../src/providers/types';
+import type { ProviderKind } from '../src/model/provider';
 import type { MockConfig, MockStats } from '../tests/mock/provider-server';
 
 /** The mock runs in its own process (tests/mock/serve.ts), as it does for the browser tests. */

@@ -2,7 +2,7 @@
  * Options shared by the CLI commands that call a judge model (`cluster`, `grade`): the provider
  * preset, model and base URL from the command line, the key from the environment only.
  */
-import type { ChatProvider } from '../src/providers/types.ts';
+import type { ChatProvider } from '../src/model/provider.ts';
 import { createProvider, getPreset, presetIds } from '../src/providers/index.ts';
 
 export function providerFromArgs(a: { provider?: string; model?: string; 'base-url'?: string }, env: NodeJS.ProcessEnv, concurrency: number): ChatProvider {

@@ -19,7 +19,7 @@ import pLimit from 'p-limit';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../../src/clustering/agglomerative.ts';
 import { clusterRow, readSampledJsonl, type ClusteredRowOut } from '../../src/clustering/cluster-rows.ts';
 import { createEmbeddingClusterer } from '../../src/clustering/embedding.ts';
-import { MemoryEmbeddingCache } from '../../src/clustering/embedding-cache.ts';
+import { MemoryEmbeddingCache } from '../../src/model/embedding-cache.ts';
 import { DEFAULT_EMBEDDING_MODEL } from '../../src/clustering/embedding-models.ts';
 import { createExactClusterer } from '../../src/clustering/exact.ts';
 import { createTransformersEmbedder } from '../../src/clustering/feature-extraction.ts';

@@ -12,11 +12,11 @@ import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readDataset } from '../../src/formats/datasets.ts';
-import { DEFAULT_PRICES, priceFor } from '../../src/pipeline/cost.ts';
+import { DEFAULT_PRICES, priceFor } from '../../src/model/cost.ts';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../src/pipeline/prompts.ts';
-import type { SampleCache } from '../../src/pipeline/sample-cache.ts';
+import type { SampleCache } from '../../src/model/sample-cache.ts';
 import { SamplingController, type SamplingProgress, readSamples, runSampling } from '../../src/pipeline/sampling.ts';
-import type { Sample, SampledRow } from '../../src/pipeline/types.ts';
+import type { Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
 import { resolveIo, type Io } from '../command-io.ts';
 

@@ -16,8 +16,8 @@ import { equalWidthBinIndex, equalWidthEdges } from '../core/binning';
 import { forEachReplicate, percentileInterval, type BootstrapOptions } from '../core/bootstrap';
 import { BinnedEceWorkspace, codeSignal, identityRows } from '../core/ece';
 import type { Interval } from '../core/types';
-import type { ModelReport, SignalName } from '../formats/report-document';
-import { signalColumns } from './signals';
+import type { ModelReport, SignalName } from '../model/report';
+import { signalColumns } from '../model/signals';
 
 export interface SignalComparison {
   /** Questions compared (all compared signals defined). */

@@ -4,7 +4,7 @@
  * Labels are passed in (the UI owns them: src/ui/charts/signals.ts).
  */
 import type { Interval } from '../core/types';
-import type { SignalName } from '../formats/report-document';
+import type { SignalName } from '../model/report';
 import type { SignalComparison } from './compare-signals';
 
 export type Verdict = 'best' | 'worse' | 'indistinguishable';

@@ -3,7 +3,7 @@
  * log-probabilities, the model refused them, or they were asked for and did not come back.
  */
 import { capabilitiesFor } from '../providers/capabilities';
-import type { ProviderConfig, Reply } from '../providers/types';
+import type { ProviderConfig, Reply } from '../model/provider';
 
 const BY_PRESET: Record<string, string> = {
   anthropic: "Anthropic's Messages API returns no token log-probabilities.",

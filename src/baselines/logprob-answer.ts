@@ -11,7 +11,7 @@
  * This is the joint probability of the answer string (not length-normalised), so longer answers
  * get lower values; that is the quantity a greedy decoder assigns to having said exactly this.
  */
-import type { TokenLogprob } from '../providers/types';
+import type { TokenLogprob } from '../model/provider';
 import { tokenSpans, tokenText } from './token-spans';
 
 export type AnswerLogprobResult =

@@ -20,7 +20,7 @@
  * each of their own log-probabilities, so the result is then a lower bound. The absent letters are
  * always reported so the view can say how many were missing.
  */
-import type { TokenLogprob } from '../providers/types';
+import type { TokenLogprob } from '../model/provider';
 import { tokenAt, tokenSpans, tokenText } from './token-spans';
 
 export type AbsentLetters = 'zero' | 'floor';

@@ -4,7 +4,7 @@
  * sample SD across runs); this only reshapes them and sorts the uniform-guess fallbacks into the
  * three kinds the report names: unparsable replies, refusals, failed requests.
  */
-import type { McBaselineSection } from '../formats/report-document';
+import type { McBaselineSection } from '../model/report';
 import type { McRunResult } from './mc-run';
 import type { Spread } from './mc-runs';
 

@@ -3,8 +3,8 @@
  * letter and states, in percent, its probability that the chosen option is correct, as one JSON
  * object `{"answer": "<letter>", "probability": <0-100>}` (ConfidenceBench §3.2; wording ours).
  */
-import type { Question, Result } from '../pipeline/types';
-import type { ChatMessage } from '../providers/types';
+import type { Question, Result } from '../model/rows';
+import type { ChatMessage } from '../model/provider';
 
 export const MIN_OPTIONS = 2;
 export const MAX_OPTIONS = 10;

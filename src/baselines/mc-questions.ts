@@ -3,7 +3,7 @@
  * that do not qualify are listed with why, never dropped silently. Shared by `semece mc` and the
  * app's multiple-choice run.
  */
-import type { Question } from '../pipeline/types';
+import type { Question } from '../model/rows';
 import { toMcQuestion, type McQuestion } from './mc-prompt';
 
 export interface McQuestionSet {

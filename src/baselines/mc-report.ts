@@ -4,7 +4,7 @@
  * the class) with every signal scored. Without sampling the model has no Sem-ECE rows: its metrics
  * are those of zero questions (undefined, null in JSON) and the report view shows the baseline alone.
  */
-import type { ReportDocument, ReportSettings } from '../formats/report-document';
+import type { ReportDocument, ReportSettings } from '../model/report';
 import { buildReport } from '../pipeline/score-output';
 import { modelMetrics, SCORE_DEFAULTS, type ScoreOptions } from '../pipeline/score';
 import type { McRunResult } from './mc-run';

@@ -7,8 +7,8 @@
  * option letters at the answer token, logprob-mc.ts), scored with the same Brier rule against the
  * same correctness; when they do not come back the summary says why (logprob-absence.ts).
  */
-import type { Result, StageError } from '../pipeline/types';
-import type { ChatProvider, GenerationSettings, ProviderErrorInfo, Reply } from '../providers/types';
+import type { Result, StageError } from '../model/rows';
+import type { ChatProvider, GenerationSettings, ProviderErrorInfo, Reply } from '../model/provider';
 import { buildMcMessages, type McQuestion } from './mc-prompt';
 import { mcOutcome, type McOutcome } from './mc-outcome';
 import { mcRunScores, type McRunScores } from './mc-scoring';

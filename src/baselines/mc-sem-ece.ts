@@ -21,13 +21,13 @@ import { classesToRowFields } from '../clustering/row-fields';
 import { estimateQuestion, type EstimateOptions } from '../core/estimators';
 import { pairwiseMean } from '../core/pairwise';
 import type { QuestionEstimates } from '../core/types';
-import type { SignalName } from '../formats/report-document';
-import type { ClusteredRow, GradedRow } from '../pipeline/types';
-import type { TokenLogprob } from '../providers/types';
+import type { SignalName } from '../model/report';
+import type { ClusteredRow, GradedRow } from '../model/rows';
+import type { TokenLogprob } from '../model/provider';
 import type { McQuestion } from './mc-prompt';
 import { parseMcReply } from './mc-reply';
 import { mcLogprobConfidence } from './logprob-mc';
-import { entropyConfidence } from './signals';
+import { entropyConfidence } from '../model/signals';
 
 export const NO_OPTION = '(no option)';
 

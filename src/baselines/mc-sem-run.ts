@@ -5,13 +5,13 @@
  * the authors' clustered and graded rows with the extra signals (mc-sem-ece.ts), and a comparison
  * of every signal's calibration on these questions (compare-signals.ts).
  */
-import type { Result, StageError } from '../pipeline/types';
-import type { ChatProvider, ProviderErrorInfo, TokenLogprob } from '../providers/types';
+import type { Result, StageError } from '../model/rows';
+import type { ChatProvider, ProviderErrorInfo, TokenLogprob } from '../model/provider';
 import { buildMcMessages, type McQuestion } from './mc-prompt';
 import { mcSemEceQuestion, type McSemQuestion } from './mc-sem-ece';
 import { compareSignals, type SignalComparison } from './compare-signals';
-import type { SignalName } from '../formats/report-document';
-import { entropyConfidence } from './signals';
+import type { SignalName } from '../model/report';
+import { entropyConfidence } from '../model/signals';
 import { pairwiseMean } from '../core/pairwise';
 import { logprobAbsence } from './logprob-absence';
 

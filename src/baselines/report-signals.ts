@@ -10,9 +10,9 @@
  * others; compare-signals.ts says so in its `excluded` list.
  */
 import { modelMetrics, scoreAuthorsRows, type ScoreOptions } from '../pipeline/score';
-import type { ModelReport, SignalName } from '../formats/report-document';
+import type { ModelReport, SignalName } from '../model/report';
 import type { McSemQuestion } from './mc-sem-ece';
-import { entropyConfidence, SIGNAL_NAMES, signalValue } from './signals';
+import { entropyConfidence, SIGNAL_NAMES, signalValue } from '../model/signals';
 
 export type ExtraSignals = Record<string, Partial<Record<SignalName, number>>>;
 

@@ -3,7 +3,7 @@
  * logprobs describe. Character spans of the tokens in that text let a position in the reply
  * (where the answer letter or the answer span is) be mapped to the token(s) that produced it.
  */
-import type { TokenLogprob } from '../providers/types';
+import type { TokenLogprob } from '../model/provider';
 
 export interface TokenSpan {
   start: number;

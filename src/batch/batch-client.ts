@@ -1,6 +1,6 @@
 /** The page's handle on the batch worker, created on first use (pages that never batch never load it). */
 import * as Comlink from 'comlink';
-import type { RunSpec } from '../pipeline/run-types.ts';
+import type { RunSpec } from '../model/run-spec.ts';
 import type { BatchProgress, BatchWorkerApi } from './batch.worker.ts';
 
 let remote: Comlink.Remote<BatchWorkerApi> | undefined;

@@ -4,8 +4,8 @@
  * ({ok: false, error} for expected failures); progress comes through the callback passed in.
  */
 import * as Comlink from 'comlink';
-import type { RunSpec } from '../pipeline/run-types.ts';
-import type { Result, StageError } from '../pipeline/types.ts';
+import type { RunSpec } from '../model/run-spec.ts';
+import type { Result, StageError } from '../model/rows.ts';
 import { createProvider } from '../providers/index.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { openStores, type Stores } from '../store/index.ts';

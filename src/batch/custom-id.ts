@@ -10,8 +10,8 @@
  * refused line by line instead of being stored under the wrong keys. <question> (12 hex) hashes
  * the question's id and text, so a dataset edited since the requests were written is noticed too.
  */
-import { canonicalJson } from '../pipeline/sample-cache.ts';
-import { sha256Hex } from '../store/hash.ts';
+import { canonicalJson } from '../model/sample-cache.ts';
+import { sha256Hex } from '../model/hash.ts';
 
 export const TAG_HEX = 8;
 export const QUESTION_HEX = 12;

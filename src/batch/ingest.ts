@@ -5,8 +5,8 @@
  * Writes go out in batches and are awaited, so memory stays bounded however long the file is.
  */
 import { extractSample } from '../pipeline/extract.ts';
-import type { SampleCache } from '../pipeline/sample-cache.ts';
-import type { Sample } from '../pipeline/types.ts';
+import type { SampleCache } from '../model/sample-cache.ts';
+import type { Sample } from '../model/rows.ts';
 import { type LineSource, linesOf } from './lines.ts';
 import type { SampleRequestSet } from './request-set.ts';
 import { parseResultLine } from './result-lines.ts';

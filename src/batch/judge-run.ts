@@ -4,11 +4,11 @@
  * cache under the runner's keys. Questions the batch could not cluster are left to the run, whose
  * cluster stage calls the judge interactively (with its retries) for whatever is not cached.
  */
-import type { RunSpec } from '../pipeline/run-types.ts';
+import type { RunSpec } from '../model/run-spec.ts';
 import { clusteringKey } from '../pipeline/runner-keys.ts';
-import { type SampleCache, readQuestions } from '../pipeline/sample-cache.ts';
+import { type SampleCache, readQuestions } from '../model/sample-cache.ts';
 import { questionKeyBase } from '../pipeline/sampling.ts';
-import type { Question, Result } from '../pipeline/types.ts';
+import type { Question, Result } from '../model/rows.ts';
 import type { StageCache } from '../store/stage-cache.ts';
 import type { BatchClient } from './client.ts';
 import { JudgeRequestSet, clusteringEntries } from './judge-batch.ts';

@@ -12,7 +12,7 @@ import { capabilitiesFor } from '../providers/capabilities.ts';
 import { geminiBody } from '../providers/gemini.ts';
 import { openaiBody } from '../providers/openai.ts';
 import { getPreset } from '../providers/presets.ts';
-import type { ChatMessage, GenerationSettings } from '../providers/types.ts';
+import type { ChatMessage, GenerationSettings } from '../model/provider.ts';
 import type { WireContext } from '../providers/wire.ts';
 import type { BatchApi } from './types.ts';
 

@@ -7,11 +7,11 @@
  * so 2 million samples do not mean 2 million keys in memory.
  */
 import { capabilitiesFor, effectiveSettings } from '../providers/capabilities.ts';
-import type { GenerationSettings } from '../providers/types.ts';
+import type { GenerationSettings } from '../model/provider.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from '../pipeline/prompts.ts';
-import { type SampleCache, sampleKey } from '../pipeline/sample-cache.ts';
+import { type SampleCache, sampleKey } from '../model/sample-cache.ts';
 import { questionKeys } from '../pipeline/sampling.ts';
-import type { Question, Result } from '../pipeline/types.ts';
+import type { Question, Result } from '../model/rows.ts';
 import { decodeCustomId, questionHash, requestSetTag, sampleCustomId } from './custom-id.ts';
 import { type BatchModel, requestLine, wireContextFor } from './request-lines.ts';
 

@@ -8,7 +8,7 @@
  *              | {"type": "errored", "error": {"type": "error", "error": {type, message}}} | {"type": "canceled" | "expired"}
  *   Gemini     {"key", "response": {GenerateContentResponse}} | {"key", "error" | "status": {code, message, status}}
  */
-import type { Reply } from '../providers/types.ts';
+import type { Reply } from '../model/provider.ts';
 import { isRecord, num } from '../providers/wire.ts';
 import type { BatchApi, LineProblem, ResultOutcome } from './types.ts';
 

@@ -2,8 +2,8 @@
  * From a run (RunSpec) to the batch request set of one of its models: the settings exactly as the
  * run's sample stage passes them to sampling (runner-sampling.ts), so batch and run share keys.
  */
-import type { RunSpec } from '../pipeline/run-types.ts';
-import type { Result } from '../pipeline/types.ts';
+import type { RunSpec } from '../model/run-spec.ts';
+import type { Result } from '../model/rows.ts';
 import type { BatchApi } from './types.ts';
 import { SampleRequestSet } from './request-set.ts';
 

@@ -9,10 +9,10 @@
  * repeating a command after a crash never pays for the same samples twice.
  */
 import { runSampling, type SamplingResult } from '../pipeline/sampling.ts';
-import type { SampleCache } from '../pipeline/sample-cache.ts';
-import type { StageError } from '../pipeline/types.ts';
+import type { SampleCache } from '../model/sample-cache.ts';
+import type { StageError } from '../model/rows.ts';
 import { ProviderError } from '../providers/errors.ts';
-import type { SamplingProvider } from '../providers/types.ts';
+import type { SamplingProvider } from '../model/provider.ts';
 import type { BatchClient, BatchStatus } from './client.ts';
 import { type IngestReport, ingestSampleResults } from './ingest.ts';
 import { inParts } from './parts.ts';

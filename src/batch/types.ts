@@ -2,7 +2,7 @@
  * Shared shapes of batch mode: which batch service, one planned request, what a result line
  * says, and a problem found on a line of a request or result file (always with file and line).
  */
-import type { Reply, Usage } from '../providers/types.ts';
+import type { Reply, Usage } from '../model/provider.ts';
 
 /** The three batch services, by the wire format they speak. */
 export type BatchApi = 'openai' | 'anthropic' | 'gemini';

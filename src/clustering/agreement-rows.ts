@@ -3,7 +3,7 @@
  * on the same samples), joined on id. Questions that cannot be compared — missing on one side, a
  * failed clustering, different sample counts — are listed with the reason, not silently dropped.
  */
-import type { ClusteredRow } from '../pipeline/types';
+import type { ClusteredRow } from '../model/rows';
 import { clusteringAgreement, summarizeAgreement, type AgreementSummary, type ClusteringAgreement } from './agreement';
 
 type Row = Pick<ClusteredRow, 'id' | 'n_clusters' | 'cluster_assignments'> & { error?: string };

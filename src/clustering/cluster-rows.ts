@@ -6,8 +6,8 @@
  * `modal_cluster_label: ""` and an `error` field holding the reason. The score reader
  * (src/formats/authors-rows.ts) excludes and counts such rows.
  */
-import type { ClusteredRow, Result, SampledRow, StageError } from '../pipeline/types';
-import type { Usage } from '../providers/types';
+import type { ClusteredRow, Result, SampledRow, StageError } from '../model/rows';
+import type { Usage } from '../model/provider';
 import { FieldError, id, int, str, strings, type Obj } from '../formats/authors-fields';
 import { classesToRowFields } from './row-fields';
 import type { Clusterer } from './types';

@@ -4,9 +4,9 @@
  * one vector per distinct normalized answer (cached by model and text), then average-linkage
  * agglomerative clustering on cosine similarity. Classes are listed by first appearance.
  */
-import type { SemanticClass } from '../pipeline/types';
+import type { SemanticClass } from '../model/rows';
 import { agglomerativeAverage, DEFAULT_SIMILARITY_THRESHOLD } from './agglomerative';
-import type { EmbeddingCache } from './embedding-cache';
+import type { EmbeddingCache } from '../model/embedding-cache';
 import { normalizeAnswer } from './normalize';
 import type { ClusterOutcome, Clusterer } from './types';
 

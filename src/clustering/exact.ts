@@ -6,7 +6,7 @@
  * letter. Replies that name no option fall back to their normalized text.
  * Classes are listed in order of first appearance; the label is the first member's text.
  */
-import type { SemanticClass } from '../pipeline/types';
+import type { SemanticClass } from '../model/rows';
 import { normalizeAnswer } from './normalize';
 import type { ClusterContext, ClusterOutcome, Clusterer } from './types';
 

@@ -5,7 +5,7 @@
  * closing the brackets; if that loses any index, strict validation rejects it — nothing is
  * guessed.
  */
-import type { Result, SemanticClass } from '../pipeline/types';
+import type { Result, SemanticClass } from '../model/rows';
 
 export interface ParsedJson {
   value: unknown;

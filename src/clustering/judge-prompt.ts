@@ -3,7 +3,7 @@
  * by the user: `JudgePrompt` is plain data, and `{question}`, `{answers}`, `{n}`, `{last}` are
  * filled in by `buildJudgeMessages`.
  */
-import type { ChatMessage } from '../providers/types';
+import type { ChatMessage } from '../model/provider';
 
 export interface JudgePrompt {
   system: string;

@@ -5,8 +5,8 @@
  * this cuts the prompt and the reply to a fraction and cannot change the partition (the judge
  * could only have put identical texts together anyway, or split them, which the rules forbid).
  */
-import type { SemanticClass, StageError } from '../pipeline/types';
-import type { ChatProvider, Usage } from '../providers/types';
+import type { SemanticClass, StageError } from '../model/rows';
+import type { ChatProvider, Usage } from '../model/provider';
 import { readJudgeReply } from './judge-parse';
 import { buildJudgeMessages, buildRetryMessages, DEFAULT_JUDGE_PROMPT, type JudgePrompt } from './judge-prompt';
 import type { ClusterOutcome, Clusterer } from './types';

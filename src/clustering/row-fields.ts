@@ -2,7 +2,7 @@
  * Semantic classes → the clustering fields of the authors' clustered rows, so a clustering made
  * here reads exactly like one made by their pipeline.
  */
-import type { ClusteredRow, SemanticClass } from '../pipeline/types';
+import type { ClusteredRow, SemanticClass } from '../model/rows';
 
 export type ClusterRowFields = Pick<
   ClusteredRow,

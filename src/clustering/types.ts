@@ -3,8 +3,8 @@
  * of one question in, semantic classes out, in the order the clusterer lists them. That order is
  * the class numbering the estimators use (SEMECE.md: never renumber), so it is kept as returned.
  */
-import type { Result, SemanticClass } from '../pipeline/types';
-import type { Usage } from '../providers/types';
+import type { Result, SemanticClass } from '../model/rows';
+import type { Usage } from '../model/provider';
 
 /** Per-question extras some clusterers need (multiple-choice options, in order A, B, C …). */
 export interface ClusterContext {

@@ -7,7 +7,7 @@
  *
  * This is demo data: the model names say "simulated", and no real model produced any of it.
  */
-import type { ClusteredRow, GradedRow } from '../pipeline/types';
+import type { ClusteredRow, GradedRow } from '../model/rows';
 import { classDistribution, type DemoQuestion } from './questions';
 
 /** A simulated model: how sure its answers are and how it states confidence. */

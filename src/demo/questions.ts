@@ -6,7 +6,7 @@
  * questions (one dominant class) and hard ones (close runners-up, sometimes a wrong favourite),
  * so the demo report shows both regimes. They describe no real model.
  */
-import type { Dataset, Question } from '../pipeline/types';
+import type { Dataset, Question } from '../model/rows';
 
 /** One semantic class a simulated model may answer with. */
 export interface DemoAnswer {

@@ -5,7 +5,7 @@
  * every "<" is therefore written as the JSON escape \u003c, which JSON.parse reads back as "<".
  * U+2028/U+2029 are escaped too, so the text is also safe if ever read as a JS literal.
  */
-import type { ReportDocument } from '../formats/report-document';
+import type { ReportDocument } from '../model/report';
 import { reportToJson } from '../formats/report-export';
 
 export const REPORT_MARKER = '__SEMECE_REPORT_JSON__';

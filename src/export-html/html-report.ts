@@ -2,8 +2,8 @@
  * The app side of the offline report: fetch the viewer template (built into dist/ next to the
  * app, loaded only on demand) and put the report in it.
  */
-import type { ReportDocument } from '../formats/report-document';
-import type { Result } from '../pipeline/types';
+import type { ReportDocument } from '../model/report';
+import type { Result } from '../model/rows';
 import { VIEWER_TEMPLATE_FILE, embedReport } from './embed';
 
 let template: Promise<string> | null = null;

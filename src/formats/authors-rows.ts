@@ -16,7 +16,7 @@
  *   length disagrees with n_samples or n_clusters, a modal_cluster that is not the first
  *   largest class, Y not 0/1/null. Blank lines are allowed (and skipped); nothing else is.
  */
-import type { ClusteredRow, Result, StageError } from '../pipeline/types';
+import type { ClusteredRow, Result, StageError } from '../model/rows';
 import {
   FieldError,
   arr,

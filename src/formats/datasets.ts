@@ -7,7 +7,7 @@
  * counted over the file's data rows including skipped ones, so ids stay put when filters change.
  * A repeated id keeps its first row (as the spec joins rows) and the later ones are listed as skipped.
  */
-import type { Dataset, Question, Result } from '../pipeline/types.ts';
+import type { Dataset, Question, Result } from '../model/rows.ts';
 import { type ColumnMapping, type ColumnRole, type Layout, asList, categoryOf, columnPaths, detectLayout, field } from './datasets/layouts.ts';
 import { type Table, parseTable } from './datasets/table.ts';
 

@@ -4,7 +4,7 @@
  * to the chart components.
  */
 import Papa from 'papaparse';
-import type { ReportDocument, SignalName } from './report-document';
+import type { ReportDocument, SignalName } from '../model/report';
 
 /**
  * The document as JSON text. NaN (an undefined statistic) becomes null, which parseReport reads

@@ -19,8 +19,8 @@ import {
   REPORT_FORMAT,
   REPORT_VERSION,
   type ReportDocument,
-} from './report-document';
-import type { Result, StageError } from '../pipeline/types';
+} from '../model/report';
+import type { Result, StageError } from '../model/rows';
 
 export const MAX_REPORT_BYTES = 200 * 1024 * 1024;
 export const MAX_STRING_LENGTH = 100_000;

@@ -13,7 +13,7 @@
  *    alias lists usually carry the short forms, and the judge grader is there for the rest.
  * 5. Otherwise INCORRECT.
  */
-import type { Grade } from '../pipeline/types';
+import type { Grade } from '../model/rows';
 import { answerTokens, normalizeAnswer } from '../clustering/normalize';
 import { chosenOption, OPTION_LETTERS } from '../clustering/exact';
 import type { GradeItem, GradeOutcome, Grader } from './types';

@@ -2,8 +2,8 @@
  * Clustered rows → the authors' graded rows. Rows whose clustering failed are written with
  * grade null / Y null and their reason, never graded on an empty label.
  */
-import type { ClusteredRow, GradedRow } from '../pipeline/types';
-import type { Usage } from '../providers/types';
+import type { ClusteredRow, GradedRow } from '../model/rows';
+import type { Usage } from '../model/provider';
 import type { Grader } from './types';
 import { gradeToY } from './types';
 

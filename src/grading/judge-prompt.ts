@@ -2,7 +2,7 @@
  * The grading judge's prompt, worded here and editable (plain data). Placeholders: {question},
  * {gold}, {aliases}, {predicted}.
  */
-import type { ChatMessage } from '../providers/types';
+import type { ChatMessage } from '../model/provider';
 import type { GradeItem } from './types';
 
 export interface GraderPrompt {

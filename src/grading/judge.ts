@@ -5,8 +5,8 @@
  * (any case; "NOT ATTEMPTED" with a space is the same word). Anything else is retried once with a
  * reminder, then the grade is null (Y null: excluded from scores and counted).
  */
-import type { Grade, StageError } from '../pipeline/types';
-import type { ChatProvider, Usage } from '../providers/types';
+import type { Grade, StageError } from '../model/rows';
+import type { ChatProvider, Usage } from '../model/provider';
 import { buildGraderMessages, DEFAULT_GRADER_PROMPT, type GraderPrompt } from './judge-prompt';
 import type { GradeItem, GradeOutcome, Grader } from './types';
 

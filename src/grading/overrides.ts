@@ -3,7 +3,7 @@
  * export section), so regrading with another grader or prompt never erases a user's correction:
  * the computed rows are recomputed, then the overrides are applied on top.
  */
-import type { Grade, GradedRow } from '../pipeline/types';
+import type { Grade, GradedRow } from '../model/rows';
 import { gradeToY } from './types';
 
 export interface GradeOverride {

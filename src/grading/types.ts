@@ -3,8 +3,8 @@
  * giving CORRECT / INCORRECT / NOT_ATTEMPTED. Y = 1 only for CORRECT; a grader failure gives
  * grade null and Y null, and the scorer excludes and counts such rows.
  */
-import type { Grade, Result } from '../pipeline/types';
-import type { Usage } from '../providers/types';
+import type { Grade, Result } from '../model/rows';
+import type { Usage } from '../model/provider';
 
 export interface GradeItem {
   id?: string;

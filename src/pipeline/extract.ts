@@ -8,7 +8,7 @@
  * Markdown: `**Answer:** x` / `**Confidence:** 80%` (emphasis around the label) are read the same
  * way, and emphasis wrapping the whole answer is removed. Plain replies are unaffected.
  */
-import type { Sample } from './types.ts';
+import type { Sample } from '../model/rows.ts';
 
 export const FALLBACK_TAIL_CHARS = 200;
 

@@ -8,16 +8,16 @@
  * beginning when resumed (its runs are cheap: one short reply per question per run).
  */
 import { createProvider } from '../providers/index';
-import type { ChatProvider, CompletionRequest, ProviderErrorInfo } from '../providers/types';
+import type { ChatProvider, CompletionRequest, ProviderErrorInfo } from '../model/provider';
 import { runMcBaseline } from '../baselines/mc-run';
 import { runMcSemEce, type McSemResult } from '../baselines/mc-sem-run';
 import { mcReportDocument } from '../baselines/mc-report';
 import { toMcQuestions } from '../baselines/mc-questions';
-import type { ReportDocument } from '../formats/report-document';
+import type { ReportDocument } from '../model/report';
 import type { RunStore } from '../store/runs';
-import { emptyProgress, keyId, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord } from './run-types';
-import type { StageError } from './types';
-import { costOf, priceFor, type PriceTable } from './cost';
+import { emptyProgress, keyId, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord } from '../model/run-spec';
+import type { StageError } from '../model/rows';
+import { costOf, priceFor, type PriceTable } from '../model/cost';
 
 export interface McJobDeps {
   runs: Pick<RunStore, 'getRun' | 'saveRun' | 'saveReport'>;

@@ -4,9 +4,9 @@
  * stage's own `modelMetrics` (confidences, margins and regimes do not depend on Y, so the rows
  * hold all that is needed: no run and no samples are required). The input is not modified.
  */
-import type { ModelReport, ReportDocument, SignalName } from '../formats/report-document';
+import type { ModelReport, ReportDocument, SignalName } from '../model/report';
 import { modelMetrics } from './score';
-import type { Grade, Result } from './types';
+import type { Grade, Result } from '../model/rows';
 
 /** The model's metrics from its rows, with the document's settings and the signals it had. */
 export function recomputeMetrics(model: ModelReport, settings: ReportDocument['settings']) {

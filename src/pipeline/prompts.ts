@@ -2,8 +2,8 @@
  * The generation prompt: asks for a short final answer and a stated confidence on the last two
  * lines, the contract extract.ts reads. The user may edit it; it must keep the {question} slot.
  */
-import type { ChatMessage } from '../providers/types.ts';
-import type { Question, Result } from './types.ts';
+import type { ChatMessage } from '../model/provider.ts';
+import type { Question, Result } from '../model/rows.ts';
 
 export const QUESTION_SLOT = '{question}';
 

@@ -3,11 +3,11 @@
  * ETA from the rate observed since the current stage started. Pure: the worker throttles and
  * posts snapshots, tests read them directly.
  */
-import type { Usage } from '../providers/types';
+import type { Usage } from '../model/provider';
 import type { SampleCounters } from './runner-stages';
-import { priceFor, type PriceTable } from './cost';
-import { emptyProgress, type ModelSpec, type RunProgress, type StageName } from './run-types';
-import type { StageError } from './types';
+import { priceFor, type PriceTable } from '../model/cost';
+import { emptyProgress, type ModelSpec, type RunProgress, type StageName } from '../model/run-spec';
+import type { StageError } from '../model/rows';
 
 const MAX_ERRORS = 50;
 

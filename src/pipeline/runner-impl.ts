@@ -5,14 +5,14 @@
  */
 import { createExactClusterer } from '../clustering/exact';
 import { createEmbeddingClusterer, type Embedder } from '../clustering/embedding';
-import type { EmbeddingCache } from '../clustering/embedding-cache';
+import type { EmbeddingCache } from '../model/embedding-cache';
 import { createJudgeClusterer } from '../clustering/judge';
 import type { Clusterer } from '../clustering/types';
 import { createAliasGrader } from '../grading/alias';
 import { createJudgeGrader } from '../grading/judge';
 import type { Grader } from '../grading/types';
 import { createProvider } from '../providers';
-import type { ClusteringSpec, GradingSpec, RunKeys } from './run-types';
+import type { ClusteringSpec, GradingSpec, RunKeys } from '../model/run-spec';
 import { withItsKey } from './runner';
 import { sampleWithProviders } from './runner-sampling';
 import type { ClustererHooks, RunnerStages } from './runner-stages';

@@ -5,10 +5,10 @@
  * than by sample keys: equal samples give equal answers, and content keys also let two runs
  * whose samples differ only in ignored fields share a clustering.
  */
-import type { ClusteringSpec, GradingSpec, ModelSpec } from './run-types';
-import { canonicalJson } from './sample-cache';
-import type { Question } from './types';
-import { sha256Hex } from '../store/hash';
+import type { ClusteringSpec, GradingSpec, ModelSpec } from '../model/run-spec';
+import { canonicalJson } from '../model/sample-cache';
+import type { Question } from '../model/rows';
+import { sha256Hex } from '../model/hash';
 
 /** The parts of a model spec that change its output (not concurrency or timeouts). */
 function modelIdentity(m: ModelSpec) {

@@ -1,6 +1,6 @@
 /** The settings a report records about the run that produced it: effective values, no secrets. */
-import type { ReportSettings } from '../formats/report-document';
-import { modelLabel, type RunSpec } from './run-types';
+import type { ReportSettings } from '../model/report';
+import { modelLabel, type RunSpec } from '../model/run-spec';
 
 export function reportSettings(spec: RunSpec): ReportSettings {
   const c = spec.clustering;

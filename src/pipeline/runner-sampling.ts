@@ -5,12 +5,12 @@
  * already paid for is thrown away.
  */
 import { createProvider } from '../providers';
-import type { RequestEvent, SamplingProvider } from '../providers/types';
+import type { RequestEvent, SamplingProvider } from '../model/provider';
 import { questionKeyBase, runSampling, SamplingController, type SamplingProgress } from './sampling';
-import { readQuestions } from './sample-cache';
+import { readQuestions } from '../model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import type { SampleStage } from './runner-stages';
-import type { SampledRow } from './types';
+import type { SampledRow } from '../model/rows';
 
 /** Passes every request event to `listen` as well as to the orchestrator. */
 function listening(provider: SamplingProvider, listen: (e: RequestEvent) => void): SamplingProvider {

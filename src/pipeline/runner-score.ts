@@ -5,7 +5,7 @@
  * excluded and counted with their reason; overridden grades are flagged.
  */
 import type { AuthorsRows, JoinedQuestion } from '../formats/authors-rows';
-import type { ReportDocument } from '../formats/report-document';
+import type { ReportDocument } from '../model/report';
 import { scoreAuthorsRows, type ScoreOptions } from './score';
 import { buildReport } from './score-output';
 import { withEntropyConfidence } from '../baselines/report-signals';

@@ -4,13 +4,13 @@
  * behind this seam lets the runner stay free of DOM and network code and run in Node tests.
  */
 import type { Clusterer } from '../clustering/types';
-import type { ReportDocument, ReportSettings } from '../formats/report-document';
+import type { ReportDocument, ReportSettings } from '../model/report';
 import type { Grader } from '../grading/types';
-import type { ProviderConfig } from '../providers/types';
-import type { Price } from './cost';
-import type { ClusteringSpec, GradingSpec, ModelLoadProgress, RunKeys, SamplingSpec } from './run-types';
-import type { SampleCache } from './sample-cache';
-import type { ClusteredRow, Dataset, GradedRow, Result, SampledRow, StageError } from './types';
+import type { ProviderConfig } from '../model/provider';
+import type { Price } from '../model/cost';
+import type { ClusteringSpec, GradingSpec, ModelLoadProgress, RunKeys, SamplingSpec } from '../model/run-spec';
+import type { SampleCache } from '../model/sample-cache';
+import type { ClusteredRow, Dataset, GradedRow, Result, SampledRow, StageError } from '../model/rows';
 
 /** A sample stage's cumulative counters for one model (this execution only). */
 export interface SampleCounters {

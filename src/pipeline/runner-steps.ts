@@ -10,10 +10,10 @@ import type { Clusterer } from '../clustering/types';
 import type { StoredClustering, StoredGrade } from '../store/schema';
 import type { StageCache } from '../store/stage-cache';
 import type { RunMeter } from './run-meter';
-import type { RunSpec } from './run-types';
+import type { RunSpec } from '../model/run-spec';
 import { clusteringKey, gradeKey } from './runner-keys';
 import type { Grader } from '../grading/types';
-import type { ClusteredRow, GradedRow, Question, SampledRow } from './types';
+import type { ClusteredRow, GradedRow, Question, SampledRow } from '../model/rows';
 
 const WRITE_BATCH = 100;
 /** A judge's clustering or grade was paid for: it waits at most this long before it is stored. */

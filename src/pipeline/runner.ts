@@ -9,12 +9,12 @@ import type { RunStore } from '../store/runs';
 import type { PriceTable } from '../store/settings';
 import type { StageCache } from '../store/stage-cache';
 import { RunMeter } from './run-meter';
-import { emptyProgress, keyId, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from './run-types';
+import { emptyProgress, keyId, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
 import { clusterStage, gradeStage, type ClusterResult } from './runner-steps';
 import type { RunnerStages, SampleCounters, ScoreModelInput } from './runner-stages';
-import { priceFor } from './cost';
-import type { SampleCache } from './sample-cache';
-import type { GradedRow, SampledRow, StageError } from './types';
+import { priceFor } from '../model/cost';
+import type { SampleCache } from '../model/sample-cache';
+import type { GradedRow, SampledRow, StageError } from '../model/rows';
 import { reportSettings } from './runner-report';
 
 export interface RunnerDeps {

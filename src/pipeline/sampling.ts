@@ -6,12 +6,12 @@
  * that come back short are made up by further requests. Pause, resume and cancel at any moment.
  */
 import { ProviderError, stopsRun } from '../providers/errors.ts';
-import type { GenerationSettings, RequestEvent, SamplingProvider } from '../providers/types.ts';
-import { type Price, costOf, etaMs } from './cost.ts';
+import type { GenerationSettings, RequestEvent, SamplingProvider } from '../model/provider.ts';
+import { type Price, costOf, etaMs } from '../model/cost.ts';
 import { extractSample } from './extract.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
-import { type SampleCache, keyAt, readQuestions, sampleKeyBase, storedIndices } from './sample-cache.ts';
-import type { Question, Sample, StageError } from './types.ts';
+import { type SampleCache, keyAt, readQuestions, sampleKeyBase, storedIndices } from '../model/sample-cache.ts';
+import type { Question, Sample, StageError } from '../model/rows.ts';
 
 export type SamplingState = 'running' | 'paused' | 'done' | 'incomplete' | 'cancelled' | 'stopped';
 

@@ -11,7 +11,7 @@ import {
   type ReportDocument,
   type ReportSettings,
   type SignalName,
-} from '../formats/report-document';
+} from '../model/report';
 import { PAPER_SIGNALS, SCORE_DEFAULTS, type ScoreOptions } from './score';
 
 export interface ReportMeta {

@@ -20,8 +20,8 @@ import type {
   ReportQuestion,
   ReportSample,
   SignalName,
-} from '../formats/report-document';
-import type { Grade } from './types';
+} from '../model/report';
+import type { Grade } from '../model/rows';
 
 export interface ScoreOptions {
   /** Sem2 splits per question (default 10). */

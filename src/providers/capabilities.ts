@@ -3,7 +3,7 @@
  * (shared/research/providers-peers-datasets.md, A.1–A.10). The table is a starting point:
  * the run-time check in index.ts lowers the n limit when a provider returns fewer choices.
  */
-import type { GenerationSettings } from './types.ts';
+import type { GenerationSettings } from '../model/provider.ts';
 
 export interface Capabilities {
   /** Replies one request can return (1 = no `n`, so parallel requests). */

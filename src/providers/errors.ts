@@ -2,7 +2,7 @@
  * ProviderError: every way a request can fail, as one typed value with a message that says what
  * to do. Messages never contain the API key: every text that may echo it goes through scrubKey.
  */
-import type { ProviderErrorInfo, ProviderErrorKind } from './types.ts';
+import type { ProviderErrorInfo, ProviderErrorKind } from '../model/provider.ts';
 
 export class ProviderError extends Error implements ProviderErrorInfo {
   readonly kind: ProviderErrorKind;

@@ -6,7 +6,7 @@
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import { ProviderError, adviceFor, parseRetryAfter, scrubKey } from './errors.ts';
-import type { RequestEvent } from './types.ts';
+import type { RequestEvent } from '../model/provider.ts';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */

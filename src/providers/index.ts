@@ -19,7 +19,7 @@ import type {
   ProviderKind,
   RequestEvent,
   SamplingProvider,
-} from './types.ts';
+} from '../model/provider.ts';
 import { type ParsedCompletion, type WireContext, type WireInput, badShape } from './wire.ts';
 import type { WireCall } from './http.ts';
 

@@ -5,7 +5,7 @@
  */
 import { ProviderError, httpError, kindFromStatus } from './errors.ts';
 import type { WireCall } from './http.ts';
-import type { Reply, TokenLogprob } from './types.ts';
+import type { Reply, TokenLogprob } from '../model/provider.ts';
 import {
   type ParsedCompletion,
   type WireContext,

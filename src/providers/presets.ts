@@ -3,7 +3,7 @@
  * environment variable the CLI reads its key from, and whether it needs a key at all
  * (local servers usually do not).
  */
-import type { ProviderKind } from './types.ts';
+import type { ProviderKind } from '../model/provider.ts';
 
 export interface Preset {
   id: string;

@@ -4,7 +4,7 @@
  */
 import { ProviderError, adviceFor, scrubKey } from './errors.ts';
 import type { Capabilities } from './capabilities.ts';
-import type { ChatMessage, GenerationSettings, Reply, Usage } from './types.ts';
+import type { ChatMessage, GenerationSettings, Reply, Usage } from '../model/provider.ts';
 
 export interface WireContext {
   preset: string;

@@ -14,10 +14,10 @@
  * are all checked, so a crafted link is refused with a message, never run or half-shown.
  */
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
-import type { ReportDocument } from '../formats/report-document';
+import type { ReportDocument } from '../model/report';
 import { parseReport } from '../formats/report-schema';
 import { reportToJson } from '../formats/report-export';
-import type { Result } from '../pipeline/types';
+import type { Result } from '../model/rows';
 
 export const MAX_SHARE_URL_LENGTH = 32 * 1024;
 /** Longest payload a link may carry when opened (crafted links included); browsers cap near 2 MB. */

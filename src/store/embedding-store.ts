@@ -2,7 +2,7 @@
  * The clustering engineer's EmbeddingCache over IndexedDB: vectors keyed by (model, text),
  * stored as Float32Array (IndexedDB clones typed arrays natively), written in batches.
  */
-import type { EmbeddingCache, EmbeddingEntry, EmbeddingKey } from '../clustering/embedding-cache';
+import type { EmbeddingCache, EmbeddingEntry, EmbeddingKey } from '../model/embedding-cache';
 import { BatchWriter } from './batch';
 import type { SemeceDatabase } from './db';
 

@@ -3,13 +3,13 @@
  * passed through `sanitizeRun` before it is written, so no API key can reach storage even if a
  * caller hands one over by mistake.
  */
-import type { ReportDocument } from '../formats/report-document';
-import { withoutKey, type RunRecord } from '../pipeline/run-types';
-import type { Dataset, Grade } from '../pipeline/types';
-import { canonicalJson } from '../pipeline/sample-cache';
+import type { ReportDocument } from '../model/report';
+import { withoutKey, type RunRecord } from '../model/run-spec';
+import type { Dataset, Grade } from '../model/rows';
+import { canonicalJson } from '../model/sample-cache';
 import type { SemeceDatabase } from './db';
 import type { StoredDataset, StoredGradeOverride } from './schema';
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../model/hash';
 
 /** A copy of a run record with every model spec stripped of any `apiKey` field. */
 export function sanitizeRun(run: RunRecord): RunRecord {

@@ -12,8 +12,8 @@
  * When the page is hidden or unloaded, it asks the worker to `flush()` at once (best effort: a
  * closing tab may end the worker before the commit).
  */
-import { indexUnder, keyAt, type SampleCache } from '../pipeline/sample-cache';
-import type { Sample } from '../pipeline/types';
+import { indexUnder, keyAt, type SampleCache } from '../model/sample-cache';
+import type { Sample } from '../model/rows';
 import { BatchWriter } from './batch';
 import type { SemeceDatabase } from './db';
 import type { StoredSample } from './schema';

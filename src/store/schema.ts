@@ -4,9 +4,9 @@
  * only the caches downstream of it. Run records hold settings and progress, never a key.
  */
 import type { DBSchema } from 'idb';
-import type { ReportDocument } from '../formats/report-document';
-import type { RunRecord } from '../pipeline/run-types';
-import type { Dataset, Grade, Sample, SemanticClass, StageError } from '../pipeline/types';
+import type { ReportDocument } from '../model/report';
+import type { RunRecord } from '../model/run-spec';
+import type { Dataset, Grade, Sample, SemanticClass, StageError } from '../model/rows';
 
 export const DB_NAME = 'semece';
 export const DB_VERSION = 1;

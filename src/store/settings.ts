@@ -2,10 +2,10 @@
  * Small named settings: the editable price table, and API keys the user explicitly chose to
  * remember on this device. Nothing else ever writes a key to storage.
  */
-import type { PriceTable } from '../pipeline/cost';
+import type { PriceTable } from '../model/cost';
 import type { SemeceDatabase } from './db';
 
-export type { PriceTable } from '../pipeline/cost';
+export type { PriceTable } from '../model/cost';
 
 const PRICE_TABLE = 'priceTable';
 const KEY_PREFIX = 'key:';

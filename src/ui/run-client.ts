@@ -4,8 +4,8 @@
  * functions.
  */
 import * as Comlink from 'comlink';
-import type { ModelSpec, RunKeys, RunSpec } from '../pipeline/run-types';
-import type { PriceTable } from '../pipeline/cost';
+import type { ModelSpec, RunKeys, RunSpec } from '../model/run-spec';
+import type { PriceTable } from '../model/cost';
 import type { ProgressListener, RunWorkerApi } from '../workers/protocol';
 import { registerErrorTransfer } from '../workers/transfer';
 

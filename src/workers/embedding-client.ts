@@ -6,8 +6,8 @@
 import * as Comlink from 'comlink';
 import type { Embedder } from '../clustering/embedding';
 import { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type ModelProgress } from '../clustering/embedding-models';
-import type { ModelLoadProgress } from '../pipeline/run-types';
-import type { Result } from '../pipeline/types';
+import type { ModelLoadProgress } from '../model/run-spec';
+import type { Result } from '../model/rows';
 import type { EmbeddingBackendInfo, EmbeddingWorkerApi } from './embedding.worker';
 import { applyModelProgress, modelFailed, modelLoaded, startModelLoad } from './model-load';
 

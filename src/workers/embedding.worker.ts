@@ -14,7 +14,7 @@ import * as Comlink from 'comlink';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { embedTexts, loadFeatureExtractor, PROBE_TEXTS, vectorsAgree, type EmbeddingDtype, type ModelProgress, type ModelSource } from '../clustering/feature-extraction';
-import type { Result } from '../pipeline/types';
+import type { Result } from '../model/rows';
 import { WEBGPU_CHECK } from './model-load';
 
 export interface EmbeddingWorkerConfig {

@@ -4,7 +4,7 @@
  * total, then the backend chosen. Pure and copy-on-write, so each state can be posted as it is.
  */
 import type { ModelProgress } from '../clustering/embedding-models';
-import type { ModelFileProgress, ModelLoadProgress } from '../pipeline/run-types';
+import type { ModelFileProgress, ModelLoadProgress } from '../model/run-spec';
 
 /** Sent by the embedding worker (not Transformers.js) when it goes on to try WebGPU. */
 export const WEBGPU_CHECK = 'webgpu-check';

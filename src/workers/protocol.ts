@@ -4,8 +4,8 @@
  * is lost crossing the boundary (Comlink alone carries only an error's name and message).
  * Progress comes separately, through a throttled callback the page passes in.
  */
-import type { RunKeys, RunProgress, RunRecord, RunSpec, RunStatus, ModelSpec } from '../pipeline/run-types';
-import type { Result } from '../pipeline/types';
+import type { RunKeys, RunProgress, RunRecord, RunSpec, RunStatus, ModelSpec } from '../model/run-spec';
+import type { Result } from '../model/rows';
 import type { PriceTable } from '../store/settings';
 
 export interface RunUpdate {

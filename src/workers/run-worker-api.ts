@@ -4,9 +4,9 @@
  * API runs in the module worker (run.worker.ts) and in Node tests over a MessageChannel.
  */
 import { executeRun, newRun } from '../pipeline/runner';
-import type { RunKeys, RunProgress, RunRecord } from '../pipeline/run-types';
+import type { RunKeys, RunProgress, RunRecord } from '../model/run-spec';
 import { flushWrites, openStores, type Stores } from '../store';
-import { DEFAULT_PRICES, type PriceTable } from '../pipeline/cost';
+import { DEFAULT_PRICES, type PriceTable } from '../model/cost';
 import { checkConnection, runnerStages } from './run-stages';
 import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
 import { throttle } from './throttle';

@@ -5,7 +5,7 @@
  * (see protocol.ts); this is the safety net for the rest.
  */
 import * as Comlink from 'comlink';
-import type { StageError } from '../pipeline/types';
+import type { StageError } from '../model/rows';
 
 /** What a worker error becomes on the page. */
 export class RunWorkerError extends Error implements StageError {

@@ -8,7 +8,7 @@ import { launchChromium, openPage, screenshot } from './chromium';
 import { embedReport } from '../../src/export-html/embed';
 import { sampleReport } from '../unit/share/report-fixture';
 import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';
-import type { ReportDocument } from '../../src/formats/report-document';
+import type { ReportDocument } from '../../src/model/report';
 import { demoDocument } from './report-fixture';
 
 let browser: Browser;

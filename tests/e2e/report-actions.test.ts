@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { demoDocument, openHome } from './report-fixture';
 import { parseReport } from '../../src/formats/report-schema';
-import type { ReportDocument } from '../../src/formats/report-document';
+import type { ReportDocument } from '../../src/model/report';
 import { expectHeadlineNumbers } from './share-report-checks';
 
 let browser: Browser;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildDemoReport, type DemoFiles } from '../../src/ui/report/demo-report';
 import type { DemoManifest } from '../../src/demo/manifest';
-import type { ReportDocument } from '../../src/formats/report-document';
+import type { ReportDocument } from '../../src/model/report';
 import { openPage } from './chromium';
 
 export function demoDocument(): ReportDocument {

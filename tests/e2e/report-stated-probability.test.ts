@@ -5,7 +5,7 @@ import path from 'node:path';
 import { launchChromium, openPage } from './chromium';
 import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
-import type { ReportDocument } from '../../src/formats/report-document';
+import type { ReportDocument } from '../../src/model/report';
 import { mcReportDocument } from '../../src/baselines/mc-report';
 import { mcBaselineSection } from '../../src/baselines/mc-baseline-section';
 import { mcOutcome } from '../../src/baselines/mc-outcome';

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import Papa from 'papaparse';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { MockProviderServer } from '../mock/provider-server';
-import type { ReportDocument } from '../../src/formats/report-document';
+import type { ReportDocument } from '../../src/model/report';
 
 const OPTS4 = ['red', 'green', 'blue', 'black'];
 const QUESTIONS = [

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { ReportDocument } from '../../src/formats/report-document';
+import type { ReportDocument } from '../../src/model/report';
 
 const three = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
 

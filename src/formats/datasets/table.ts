@@ -3,7 +3,7 @@
  * from ("file.csv line 12", "file.json item 3") so every later complaint can say where.
  */
 import Papa from 'papaparse';
-import type { Result } from '../../pipeline/types.ts';
+import type { Result } from '../../model/rows.ts';
 
 export type TableFormat = 'csv' | 'tsv' | 'json' | 'jsonl';
 

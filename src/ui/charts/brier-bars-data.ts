@@ -3,7 +3,7 @@
  * sample SD as a whisker). Undefined values (NaN: a run with no questions, SD of one run) draw no
  * bar or whisker rather than a zero that would read as a perfect score.
  */
-import type { RunSpread } from '../../formats/report-document';
+import type { RunSpread } from '../../model/report';
 
 export interface BrierBar {
   key: string;

@@ -8,7 +8,7 @@
  * percentile range, so a 40,000-question report draws a few dozen marks, not 40,000.
  */
 import { JENSEN_THRESHOLD } from '../../core/regimes';
-import type { ReportQuestion } from '../../formats/report-document';
+import type { ReportQuestion } from '../../model/report';
 
 export interface GapPoint {
   id: string;

@@ -1,6 +1,6 @@
 /** Plain data for the ECE-by-margin-regime bars, from a model's `byRegime` metrics. */
 import type { Regime } from '../../core/types';
-import type { ModelMetrics, SignalName } from '../../formats/report-document';
+import type { ModelMetrics, SignalName } from '../../model/report';
 
 export const REGIME_ORDER: Regime[] = ['jensen', 'low-margin', 'large-margin'];
 

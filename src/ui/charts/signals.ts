@@ -1,5 +1,5 @@
 /** Display names and colours of the confidence signals, shared by every chart and table. */
-import type { SignalName } from '../../formats/report-document';
+import type { SignalName } from '../../model/report';
 
 export const SIGNAL_LABEL: Record<SignalName, string> = {
   sem1: 'Sem1 (same-sample)',

@@ -10,8 +10,8 @@
  */
 import { agreementByQuestion, type RowsAgreement } from '../../clustering/agreement-rows';
 import { parseClusteredJsonl } from '../../formats/authors-rows';
-import type { ModelReport } from '../../formats/report-document';
-import type { Result } from '../../pipeline/types';
+import type { ModelReport } from '../../model/report';
+import type { Result } from '../../model/rows';
 
 type ClusteringRow = { id: string; n_clusters: number; cluster_assignments: number[]; error?: string };
 

@@ -5,10 +5,10 @@
  * same computation runs on the main thread. Results are memoised per row array, so switching
  * views does not recompute; a grade override gives a new row array and a fresh comparison.
  */
-import type { ModelReport, ReportSettings, SignalName } from '../../formats/report-document';
+import type { ModelReport, ReportSettings, SignalName } from '../../model/report';
 import { compareSignals, type CompareOptions, type SignalComparison } from '../../baselines/compare-signals';
-import { signalColumns } from '../../baselines/signals';
-import type { Result } from '../../pipeline/types';
+import { signalColumns } from '../../model/signals';
+import type { Result } from '../../model/rows';
 
 export interface CompareRequest {
   id: number;

@@ -3,7 +3,7 @@
  * imports, so the router can start the fetch while the first page's code is still loading.
  */
 import type { DemoManifest } from '../../demo/manifest';
-import type { Result, StageError } from '../../pipeline/types';
+import type { Result, StageError } from '../../model/rows';
 
 export interface DemoFiles {
   manifest: DemoManifest;

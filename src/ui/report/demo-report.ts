@@ -6,8 +6,8 @@
  * The same `buildDemoReport` runs in the page (over fetched files) and in Node tests and
  * benchmarks (over files read from disk), so both see the same document.
  */
-import type { ReportDocument } from '../../formats/report-document';
-import type { Result } from '../../pipeline/types';
+import type { ReportDocument } from '../../model/report';
+import type { Result } from '../../model/rows';
 import { prefetchDemoFiles, type DemoFiles } from './demo-files';
 import { readAuthorsRows } from '../../formats/authors-rows';
 import { scoreAuthorsRows } from '../../pipeline/score';

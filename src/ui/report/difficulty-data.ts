@@ -3,7 +3,7 @@
  * asks for it when shown, and the report asks for it while the page is idle, so switching to
  * the view on a 40,000-question report only has to draw.
  */
-import type { ModelReport, SignalName } from '../../formats/report-document';
+import type { ModelReport, SignalName } from '../../model/report';
 import { gapData, regimeBoundaries, typicalN, type GapData } from '../charts/gap-data';
 import { regimeBars, type RegimeBar } from '../charts/regime-data';
 import { SIGNAL_ORDER } from '../charts/signals';

@@ -3,8 +3,8 @@
  * the document's rows so 40,000 rows stay responsive (only one page is ever rendered).
  */
 import type { Regime } from '../../core/types';
-import type { ReportQuestion, SignalName } from '../../formats/report-document';
-import { signalValue } from '../../baselines/signals';
+import type { ReportQuestion, SignalName } from '../../model/report';
+import { signalValue } from '../../model/signals';
 import { SIGNAL_ORDER } from '../charts/signals';
 
 export type SortKey = 'order' | 'id' | 'question' | SignalName | 'margin' | 'correct' | 'nClasses' | 'gap';

@@ -3,10 +3,10 @@
  * responsive on large reports. Where no worker can be started (e.g. a page opened from a
  * file that forbids workers), the same computation runs on the main thread.
  */
-import type { ModelMetrics, ModelReport, ReportSettings, SignalName } from '../../formats/report-document';
+import type { ModelMetrics, ModelReport, ReportSettings, SignalName } from '../../model/report';
 import type { ScoreOptions } from '../../pipeline/score';
 import { recomputeMetrics } from '../../pipeline/overrides-recompute';
-import type { Result } from '../../pipeline/types';
+import type { Result } from '../../model/rows';
 import { packRows, transferables, type PackedRows } from './recompute-rows';
 
 export interface RecomputeRequest {

@@ -4,7 +4,7 @@
  * costs a few milliseconds instead of a structured clone of every row object.
  */
 import type { Regime } from '../../core/types';
-import type { ReportQuestion, SignalName } from '../../formats/report-document';
+import type { ReportQuestion, SignalName } from '../../model/report';
 
 const REGIME_CODES: Regime[] = ['jensen', 'low-margin', 'large-margin'];
 

@@ -2,7 +2,7 @@
  * The sentences of the stated-probability panel, built from the baseline section alone so that the
  * panel and its tests read the same words. Numbers use the report's formatting (— when undefined).
  */
-import type { McBaselineSection } from '../../formats/report-document';
+import type { McBaselineSection } from '../../model/report';
 import { fmt, pct } from './format';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;

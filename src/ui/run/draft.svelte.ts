@@ -9,9 +9,9 @@ import { demoDataset } from '../../demo/questions';
 import { previewDataset, readDataset, type ColumnMapping, type DatasetPreview, type SkippedRow } from '../../formats/datasets';
 import { getPreset, PRESETS } from '../../providers/presets';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../pipeline/prompts';
-import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, SamplingSpec } from '../../pipeline/run-types';
+import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, SamplingSpec } from '../../model/run-spec';
 import { mcProblems, hasMcOptions } from './mc-draft';
-import type { Dataset, StageError } from '../../pipeline/types';
+import type { Dataset, StageError } from '../../model/rows';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
 

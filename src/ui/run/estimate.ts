@@ -4,9 +4,9 @@
  * is a range, from a typical short reply to every reply using the whole token budget.
  */
 import { capabilitiesFor } from '../../providers/capabilities';
-import { costOf, priceFor, type PriceTable } from '../../pipeline/cost';
+import { costOf, priceFor, type PriceTable } from '../../model/cost';
 import { fillPrompt } from '../../pipeline/prompts';
-import { modelLabel, type ModelSpec, type RunSpec } from '../../pipeline/run-types';
+import { modelLabel, type ModelSpec, type RunSpec } from '../../model/run-spec';
 import { estimateMcRows } from './mc-estimate';
 
 /** Tokens of a typical reply that ends with the Answer and Confidence lines. */

@@ -1,7 +1,7 @@
 /** The New run wizard's multiple-choice mode: when it can be offered, and what stops it going on. */
 import { MAX_OPTIONS, MIN_OPTIONS } from '../../baselines/mc-prompt';
-import type { McJobSpec, SamplingSpec } from '../../pipeline/run-types';
-import type { Dataset } from '../../pipeline/types';
+import type { McJobSpec, SamplingSpec } from '../../model/run-spec';
+import type { Dataset } from '../../model/rows';
 
 export function hasMcOptions(dataset: Dataset | null): boolean {
   return !!dataset && dataset.questions.length > 0 && dataset.questions.every((q) => !!q.options && q.options.length >= MIN_OPTIONS && q.options.length <= MAX_OPTIONS);

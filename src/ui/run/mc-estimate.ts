@@ -4,10 +4,10 @@
  * most choices per request, and one greedy request per question for the logprob signal.
  */
 import { capabilitiesFor } from '../../providers/capabilities';
-import { costOf, priceFor, type PriceTable } from '../../pipeline/cost';
+import { costOf, priceFor, type PriceTable } from '../../model/cost';
 import { buildMcMessages } from '../../baselines/mc-prompt';
 import { toMcQuestions } from '../../baselines/mc-questions';
-import { modelLabel, type McJobSpec, type RunSpec } from '../../pipeline/run-types';
+import { modelLabel, type McJobSpec, type RunSpec } from '../../model/run-spec';
 import type { Estimate } from './estimate';
 
 /** Tokens of a typical `{"answer": "B", "probability": 70}` reply. */

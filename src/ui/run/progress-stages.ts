@@ -3,7 +3,7 @@
  * by meaning and grades; a multiple-choice run (RunProgress.mc) only asks its questions, so the
  * clustering and grading rows, which it never enters, are left out.
  */
-import { STAGES, type RunProgress, type StageName } from '../../pipeline/run-types';
+import { STAGES, type RunProgress, type StageName } from '../../model/run-spec';
 
 export interface StageRow {
   stage: StageName;

@@ -3,7 +3,7 @@
  * for a provider, which stores that one key in IndexedDB settings until "forget". Keys are
  * looked up by keyId (preset + origin), so a key is only ever handed out for its own provider.
  */
-import { keyId, type ModelSpec, type RunKeys } from '../../pipeline/run-types';
+import { keyId, type ModelSpec, type RunKeys } from '../../model/run-spec';
 import { openStores } from '../../store';
 
 export class KeyRing {

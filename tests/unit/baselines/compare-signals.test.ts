@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { compareReportSignals, compareSignals } from '../../../src/baselines/compare-signals';
-import { entropyConfidence, signalColumns, signalValue } from '../../../src/baselines/signals';
+import { entropyConfidence, signalColumns, signalValue } from '../../../src/model/signals';
 import { eceIntervals } from '../../../src/core/bootstrap';
 import { eceEqualWidth } from '../../../src/core/ece';
-import type { ReportQuestion } from '../../../src/formats/report-document';
+import type { ReportQuestion } from '../../../src/model/report';
 
 /** 200 rows, exactly 150 correct, in a fixed scattered order. */
 const Y = Float64Array.from({ length: 200 }, (_, i) => ((i * 37) % 200 < 150 ? 1 : 0));

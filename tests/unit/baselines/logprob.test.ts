@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { mcLogprobConfidence, softmax } from '../../../src/baselines/logprob-mc';
 import { answerLogprobConfidence, locateAnswer } from '../../../src/baselines/logprob-answer';
 import { logprobAbsence } from '../../../src/baselines/logprob-absence';
-import type { TokenLogprob } from '../../../src/providers/types';
+import type { TokenLogprob } from '../../../src/model/provider';
 
 const t = (token: string, logprob = -0.01, top?: { token: string; logprob: number }[]): TokenLogprob => ({ token, logprob, top });
 

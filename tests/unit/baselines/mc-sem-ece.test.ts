@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { toMcQuestion, type McQuestion } from '../../../src/baselines/mc-prompt';
 import { mcSemEceQuestion, NO_OPTION } from '../../../src/baselines/mc-sem-ece';
-import type { TokenLogprob } from '../../../src/providers/types';
+import type { TokenLogprob } from '../../../src/model/provider';
 
 function mcq(answer: string): McQuestion {
   const r = toMcQuestion({ id: 'q1', question: 'Which?', answer, options: ['w', 'x', 'y', 'z'] });

@@ -4,7 +4,7 @@ import { mcSemEceQuestion } from '../../../src/baselines/mc-sem-ece';
 import { mcSemEceReport, scorableSignals } from '../../../src/baselines/report-signals';
 import { compareReportSignals } from '../../../src/baselines/compare-signals';
 import { eceEqualWidth } from '../../../src/core/ece';
-import type { TokenLogprob } from '../../../src/providers/types';
+import type { TokenLogprob } from '../../../src/model/provider';
 
 /** Question i: 10 samples, A chosen (i mod 10) + 1 times, each stating 80%; gold A. */
 function rows(withLogprobs: (i: number) => boolean) {

@@ -1,5 +1,5 @@
 /** Shared inputs of the batch unit tests: a few questions, settings, and result lines in each service's shape. */
-import type { Question } from '../../../src/pipeline/types.ts';
+import type { Question } from '../../../src/model/rows.ts';
 import type { BatchApi } from '../../../src/batch/types.ts';
 import type { BatchModel } from '../../../src/batch/request-lines.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBatchClient } from '../../../src/batch/clients.ts';
 import { SampleRequestSet } from '../../../src/batch/request-set.ts';
 import { submitSampleBatches } from '../../../src/batch/run-batch.ts';
-import { MemorySampleCache } from '../../../src/pipeline/sample-cache.ts';
+import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import { readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
 import { createProvider } from '../../../src/providers/index.ts';
 import type { BatchApi } from '../../../src/batch/types.ts';

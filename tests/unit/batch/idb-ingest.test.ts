@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { ingestSampleResults } from '../../../src/batch/ingest.ts';
 import { SampleRequestSet } from '../../../src/batch/request-set.ts';
-import { MemorySampleCache } from '../../../src/pipeline/sample-cache.ts';
+import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import { extractSample } from '../../../src/pipeline/extract.ts';
 import { openSemeceDb } from '../../../src/store/db.ts';
 import { IdbSampleCache } from '../../../src/store/sample-store.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SampleRequestSet } from '../../../src/batch/request-set.ts';
 import { ingestSampleResults } from '../../../src/batch/ingest.ts';
 import { parseResultLine } from '../../../src/batch/result-lines.ts';
-import { MemorySampleCache } from '../../../src/pipeline/sample-cache.ts';
+import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import { readSamples } from '../../../src/pipeline/sampling.ts';
 import { extractSample } from '../../../src/pipeline/extract.ts';
 import { MODELS, QUESTIONS, SETTINGS, errorLine, reply, successLine } from './fixtures.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SampleRequestSet } from '../../../src/batch/request-set.ts';
 import { decodeCustomId } from '../../../src/batch/custom-id.ts';
-import { MemorySampleCache } from '../../../src/pipeline/sample-cache.ts';
+import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import { questionKeys } from '../../../src/pipeline/sampling.ts';
 import { extractSample } from '../../../src/pipeline/extract.ts';
 import { DEFAULT_GENERATION_PROMPT } from '../../../src/pipeline/prompts.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createTransformersEmbedder, embedTexts, loadFeatureExtractor, TINY_EMBEDDING_MODEL, vectorsAgree, PROBE_TEXTS, type ModelProgress } from '../../../src/clustering/feature-extraction';
 import { createEmbeddingClusterer } from '../../../src/clustering/embedding';
-import { MemoryEmbeddingCache } from '../../../src/clustering/embedding-cache';
+import { MemoryEmbeddingCache } from '../../../src/model/embedding-cache';
 import { cosineSimilarity } from '../../../src/clustering/agglomerative';
 
 const localModelPath = path.resolve('public/models') + path.sep;

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { isRefusal, matchAliases } from '../../../src/grading/alias';
 import { applyOverrides, type GradeOverride } from '../../../src/grading/overrides';
 import { parseVerdict } from '../../../src/grading/judge';
-import type { GradedRow } from '../../../src/pipeline/types';
+import type { GradedRow } from '../../../src/model/rows';
 
 const item = (predicted: string, gold: string, aliases: string[] = [], options?: string[]) => ({ question: 'q', gold, aliases, predicted, options });
 

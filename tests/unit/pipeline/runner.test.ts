@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openStores, type Stores } from '../../../src/store';
 import { executeRun, newRun, type RunnerDeps } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/pipeline/runner-impl';
-import { keyId, type RunKeys, type RunSpec } from '../../../src/pipeline/run-types';
+import { keyId, type RunKeys, type RunSpec } from '../../../src/model/run-spec';
 import type { RunnerStages, ScoreInput } from '../../../src/pipeline/runner-stages';
-import type { ReportDocument } from '../../../src/formats/report-document';
+import type { ReportDocument } from '../../../src/model/report';
 import { scoreRun } from '../../../src/pipeline/runner-score';
 import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemorySampleCache, type SampleCache } from '../../../src/pipeline/sample-cache.ts';
+import { MemorySampleCache, type SampleCache } from '../../../src/model/sample-cache.ts';
 import { SamplingController, type SamplingProgress, readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
-import type { Question } from '../../../src/pipeline/types.ts';
-import type { ProviderKind } from '../../../src/providers/types.ts';
+import type { Question } from '../../../src/model/rows.ts';
+import type { ProviderKind } from '../../../src/model/provider.ts';
 import { type MockConfig, MockProviderServer } from '../../mock/provider-server.ts';
 import { KEY, providerFor } from '../providers/helpers.ts';
 
@@ -193,7 +193,7 @@ describe('runSampling', () => {
 describe('sampleKey', () => {
   const base = { preset: 'openai', baseUrl: 'http://h/v1', model: 'm', prompt: 'P', settings: { temperature: 1, maxTokens: 10 }, questionId: 'q1', question: 'Q?', index: 3 };
   it('is stable, ignores key order and a trailing slash, and changes with every input', async () => {
-    const { sampleKey, sampleKeys, canonicalJson } = await import('../../../src/pipeline/sample-cache.ts');
+    const { sampleKey, sampleKeys, canonicalJson } = await import('../../../src/model/sample-cache.ts');
     const k = await sampleKey(base);
     expect(k).toMatch(/^s1:[0-9a-f]{64}#3$/);
     expect(await sampleKey({ ...base, baseUrl: 'http://h/v1/', settings: { maxTokens: 10, temperature: 1 } })).toBe(k);
@@ -225,7 +225,7 @@ describe('failures that outlast the retries', () => {
 
 describe('cost and ETA', () => {
   it('prices by the longest matching model prefix of the preset, and only there', async () => {
-    const { priceFor, costOf, etaMs, validatePriceTable, DEFAULT_PRICES } = await import('../../../src/pipeline/cost.ts');
+    const { priceFor, costOf, etaMs, validatePriceTable, DEFAULT_PRICES } = await import('../../../src/model/cost.ts');
     const table = { 'openai/gpt-4o': { input: 2.5, output: 10 }, 'openai/gpt-4o-mini': { input: 0.15, output: 0.6 } };
     expect(priceFor(table, 'openai', 'gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, output: 0.6 });
     expect(priceFor(table, 'openai', 'gpt-4o-2024-08-06')).toEqual({ input: 2.5, output: 10 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProviderKind } from '../../../src/providers/types.ts';
+import type { ProviderKind } from '../../../src/model/provider.ts';
 import type { FaultKind, MockProviderServer } from '../../mock/provider-server.ts';
 import { ask, providerFor, startMock } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 /** Shared setup for provider tests: a mock server and a provider whose sleeps are recorded, not waited. */
 import { createProvider } from '../../../src/providers/index.ts';
-import type { ProviderConfig, ProviderKind } from '../../../src/providers/types.ts';
+import type { ProviderConfig, ProviderKind } from '../../../src/model/provider.ts';
 import { type MockConfig, MockProviderServer } from '../../mock/provider-server.ts';
 
 export const KEY = 'mock-key';

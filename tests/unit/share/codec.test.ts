@@ -11,7 +11,7 @@ import {
   reduceReport,
 } from '../../../src/share/codec';
 import { sampleReport } from './report-fixture';
-import type { ReportDocument } from '../../../src/formats/report-document';
+import type { ReportDocument } from '../../../src/model/report';
 
 const BASE = 'http://127.0.0.1:5173/index.html#/report';
 

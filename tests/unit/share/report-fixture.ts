@@ -2,7 +2,7 @@
  * A small, valid report document built by hand for codec and schema tests: two models, a few
  * questions with samples and classes, NaN where the core leaves statistics undefined.
  */
-import type { ModelReport, ReportDocument, ReportQuestion } from '../../../src/formats/report-document';
+import type { ModelReport, ReportDocument, ReportQuestion } from '../../../src/model/report';
 import type { ReliabilityBin, SignalMetrics } from '../../../src/core/types';
 
 function bins(): ReliabilityBin[] {

@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { openStores } from '../../../src/store';
-import { sampleKey } from '../../../src/pipeline/sample-cache';
-import { emptyProgress, type RunRecord } from '../../../src/pipeline/run-types';
-import type { Sample } from '../../../src/pipeline/types';
+import { sampleKey } from '../../../src/model/sample-cache';
+import { emptyProgress, type RunRecord } from '../../../src/model/run-spec';
+import type { Sample } from '../../../src/model/rows';
 
 let dbCount = 0;
 const fresh = () => openStores(`test-${++dbCount}-${Math.random()}`);

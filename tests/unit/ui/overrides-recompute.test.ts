@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { applyGradeOverride, recomputeMetrics } from '../../../src/pipeline/overrides-recompute';
 import { eceEqualWidth } from '../../../src/core/calibration';
 import { defaultRng } from '../../../src/core/rng';
-import type { ModelReport, ReportDocument, ReportQuestion } from '../../../src/formats/report-document';
+import type { ModelReport, ReportDocument, ReportQuestion } from '../../../src/model/report';
 
 /** A document whose rows come from a seeded generator and whose metrics come from the core. */
 function doc(): ReportDocument {

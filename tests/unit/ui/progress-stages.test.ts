@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { emptyProgress } from '../../../src/pipeline/run-types';
+import { emptyProgress } from '../../../src/model/run-spec';
 import { progressStages, requestCounterLabel } from '../../../src/ui/run/progress-stages';
 
 describe('progress panel stages', () => {

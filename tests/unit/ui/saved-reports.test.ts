@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { expect, test } from 'vitest';
 import { openStores } from '../../../src/store';
-import { emptyProgress, type RunRecord } from '../../../src/pipeline/run-types';
+import { emptyProgress, type RunRecord } from '../../../src/model/run-spec';
 import { demoDocument } from '../../e2e/report-fixture';
 
 const doc = demoDocument();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { McBaselineSection } from '../../../src/formats/report-document';
+import type { McBaselineSection } from '../../../src/model/report';
 import { accuracySentence, brierSentence, failureSentence, optionRange } from '../../../src/ui/report/stated-probability-text';
 import { brierBars, brierDomainMax } from '../../../src/ui/charts/brier-bars-data';
 

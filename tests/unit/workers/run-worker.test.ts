@@ -4,7 +4,7 @@ import * as Comlink from 'comlink';
 import { createRunWorkerApi } from '../../../src/workers/run-worker-api';
 import { registerErrorTransfer } from '../../../src/workers/transfer';
 import type { RunUpdate, RunWorkerApi } from '../../../src/workers/protocol';
-import { keyId, type RunSpec } from '../../../src/pipeline/run-types';
+import { keyId, type RunSpec } from '../../../src/model/run-spec';
 import { MockProviderServer } from '../../mock/provider-server';
 
 const KEY = 'sk-worker-test-0123456789abcdef';

@@ -3,8 +3,8 @@ import { hasMcOptions, mcProblems } from '../../../../src/ui/run/mc-draft';
 import { estimateMcRows } from '../../../../src/ui/run/mc-estimate';
 import { mcRequestsPerModel } from '../../../../src/pipeline/mc-job';
 import { estimateRun } from '../../../../src/ui/run/estimate';
-import type { RunSpec } from '../../../../src/pipeline/run-types';
-import type { Dataset } from '../../../../src/pipeline/types';
+import type { RunSpec } from '../../../../src/model/run-spec';
+import type { Dataset } from '../../../../src/model/rows';
 
 const dataset: Dataset = {
   name: 'mc',

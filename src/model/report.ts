@@ -4,7 +4,7 @@
  * It never holds an API key.
  */
 import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
-import type { Grade } from '../pipeline/types';
+import type { Grade } from './rows';
 
 export const REPORT_FORMAT = 'semece-report';
 export const REPORT_VERSION = 1;

@@ -3,8 +3,8 @@
  * These are plain data: they are stored in IndexedDB, posted between the worker and the page,
  * and shown on the Runs page. Keys travel beside a RunSpec, in memory, as a RunKeys map.
  */
-import type { ProviderConfig } from '../providers/types';
-import type { Dataset, StageError } from './types';
+import type { ProviderConfig } from './provider';
+import type { Dataset, StageError } from './rows';
 
 /** A model as a run records it: where to reach it, never how to authenticate. */
 export type ModelSpec = Omit<ProviderConfig, 'apiKey'>;

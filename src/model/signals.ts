@@ -4,7 +4,7 @@
  * `signals`. A chart or table picks a column by its SignalName (labels: src/ui/charts/signals.ts);
  * compare-signals.ts ranks them.
  */
-import type { ReportQuestion, SignalName } from '../formats/report-document';
+import type { ReportQuestion, SignalName } from './report';
 
 export const SIGNAL_NAMES: readonly SignalName[] = ['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence'];
 

@@ -3,8 +3,8 @@
  * The browser implements SampleCache over IndexedDB, the CLI over a JSONL file; the orchestrator
  * (sampling.ts) only sees this interface, so both resume the same way.
  */
-import type { GenerationSettings } from '../providers/types.ts';
-import type { Sample } from './types.ts';
+import type { GenerationSettings } from './provider.ts';
+import type { Sample } from './rows.ts';
 
 export interface SampleCache {
   /** One entry per key, in the same order; undefined where nothing is stored. */
