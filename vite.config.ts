@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { offlineReport } from './src/export-html/vite-plugin-offline-report.ts';
+import { offlineReport } from './src/export/vite-plugin-offline-report.ts';
 
 // Test-only pages (tests/e2e/*-page/), built only when Vitest builds the app for browser tests,
 // so a production build stays clean.

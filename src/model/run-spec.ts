@@ -146,6 +146,12 @@ export function keyId(model: Pick<ModelSpec, 'preset' | 'baseUrl'>): string {
   return `${model.preset}@${origin}`;
 }
 
+/** The model's provider config with its own key attached (and no other): the one place a key meets a model. */
+export function withItsKey(model: ModelSpec, keys: RunKeys): ProviderConfig {
+  const apiKey = keys[keyId(model)];
+  return apiKey ? { ...model, apiKey } : { ...model };
+}
+
 /** Display name of a model in reports and tables. */
 export function modelLabel(model: Pick<ModelSpec, 'preset' | 'model'>): string {
   return `${model.preset}/${model.model}`;

@@ -15,7 +15,7 @@ import { mcReportDocument } from '../baselines/mc-report';
 import { toMcQuestions } from '../baselines/mc-questions';
 import type { ReportDocument } from '../model/report';
 import type { RunStore } from '../store/runs';
-import { emptyProgress, keyId, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord } from '../model/run-spec';
+import { emptyProgress, withItsKey, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord } from '../model/run-spec';
 import type { StageError } from '../model/rows';
 import { costOf, priceFor, type PriceTable } from '../model/cost';
 
@@ -71,7 +71,7 @@ export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps
   const docs: ReportDocument[] = [];
   for (const [m, model] of spec.models.entries()) {
     const price = deps.prices ? priceFor(deps.prices, model.preset, model.model) : null;
-    const provider = counted(createProvider(withKey(model, keys)), progress, price, emit);
+    const provider = counted(createProvider(withItsKey(model, keys)), progress, price, emit);
     const label = modelLabel(model);
     const settings = { runs: mc.runs, seed: mc.seed, temperature: spec.sampling.temperature, maxTokens: spec.sampling.maxTokens, logprobs: mc.logprobs, signal };
     const base = await runMcBaseline(provider, set.questions, {
@@ -114,11 +114,6 @@ export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps
   await deps.runs.saveReport(run.id, document);
   progress.stages.report = { status: 'done', done: 1, total: 1, cached: 0 };
   return save({ status: 'done', reportId: run.id });
-}
-
-function withKey(model: ModelSpec, keys: RunKeys) {
-  const apiKey = keys[keyId(model)];
-  return apiKey ? { ...model, apiKey } : { ...model };
 }
 
 /** The provider with every request counted into the progress, failures with their cause. */

@@ -12,8 +12,7 @@ import { createAliasGrader } from '../grading/alias';
 import { createJudgeGrader } from '../grading/judge';
 import type { Grader } from '../grading/types';
 import { createProvider } from '../providers';
-import type { ClusteringSpec, GradingSpec, RunKeys } from '../model/run-spec';
-import { withItsKey } from './runner';
+import { withItsKey, type ClusteringSpec, type GradingSpec, type RunKeys } from '../model/run-spec';
 import { sampleWithProviders } from './runner-sampling';
 import type { ClustererHooks, RunnerStages } from './runner-stages';
 

@@ -9,7 +9,7 @@ import type { RunStore } from '../store/runs';
 import type { PriceTable } from '../store/settings';
 import type { StageCache } from '../store/stage-cache';
 import { RunMeter } from './run-meter';
-import { emptyProgress, keyId, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
+import { emptyProgress, keyId, modelLabel, withItsKey, type ModelSpec, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
 import { clusterStage, gradeStage, type ClusterResult } from './runner-steps';
 import type { RunnerStages, SampleCounters, ScoreModelInput } from './runner-stages';
 import { priceFor } from '../model/cost';
@@ -34,12 +34,6 @@ export type StopReason = 'pause' | 'cancel';
 export function newRun(spec: RunSpec, id: string = crypto.randomUUID(), now = new Date()): RunRecord {
   const created = now.toISOString();
   return { id, title: spec.title, createdAt: created, updatedAt: created, status: 'queued', spec, progress: emptyProgress(spec.dataset.questions.length * spec.sampling.n * spec.models.length) };
-}
-
-/** The model config the providers get: the spec plus its own key, looked up by keyId only. */
-export function withItsKey(model: ModelSpec, keys: RunKeys) {
-  const apiKey = keys[keyId(model)];
-  return apiKey ? { ...model, apiKey } : { ...model };
 }
 
 const CHECKPOINT_MS = 1000;

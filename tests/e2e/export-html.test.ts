@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
-import { embedReport } from '../../src/export-html/embed';
+import { embedReport } from '../../src/export/embed';
 import { sampleReport } from '../unit/share/report-fixture';
 import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';
 import type { ReportDocument } from '../../src/model/report';

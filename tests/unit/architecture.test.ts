@@ -31,7 +31,27 @@ function resolved(file: string, spec: string): string {
 
 const NETWORK_MODULES = ['providers/http', 'providers/openai', 'providers/anthropic', 'providers/gemini', 'providers/index', 'providers'];
 
+/** Every folder of src/ stands on one floor of docs/ARCHITECTURE.md; .dependency-cruiser.cjs checks the arrows between them. */
+const FLOORS: Record<string, number> = {
+  core: 1, model: 1,
+  providers: 2, formats: 2, store: 2, clustering: 2, grading: 2, pipeline: 2,
+  'multiple-choice': 3, batch: 3, share: 3, export: 3, demo: 3,
+  workers: 4,
+  ui: 5,
+};
+
 describe('folder rules', () => {
+  test('every folder of src/ is on a floor', () => {
+    const folders = readdirSync(ROOT).filter((name) => statSync(path.join(ROOT, name)).isDirectory());
+    expect(folders.filter((f) => !(f in FLOORS))).toEqual([]);
+  });
+
+  test('the layer checker lists the same feature folders as the floors', () => {
+    const config = readFileSync(path.resolve('.dependency-cruiser.cjs'), 'utf8');
+    const features = Object.keys(FLOORS).filter((f) => FLOORS[f] === 3);
+    for (const f of features) expect(config).toContain(`'${f}'`);
+  });
+
   test('core/ imports nothing outside core/', () => {
     const offenders = filesUnder(path.join(ROOT, 'core')).flatMap((file) =>
       importsOf(file)

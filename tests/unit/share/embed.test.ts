@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { REPORT_MARKER, embedReport, escapeJsonForHtml } from '../../../src/export-html/embed';
+import { REPORT_MARKER, embedReport, escapeJsonForHtml } from '../../../src/export/embed';
 import { parseReport } from '../../../src/formats/report-schema';
 import { sampleReport } from './report-fixture';
 
