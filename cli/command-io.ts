@@ -1,5 +1,5 @@
 /** What every CLI command shares: its output streams (injectable for tests), and reading and writing rows. */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 
 export type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv; signal?: AbortSignal };
 
@@ -22,7 +22,23 @@ export async function readInputText(command: string, file: string, err: (s: stri
   }
 }
 
-/** One JSON object per line, with a trailing newline unless there are no rows. */
+/**
+ * Writes a whole file so that a reader (or a process killed mid-write) sees either the old file or
+ * the complete new one, never a torn one: the text goes to a temporary file beside it, which is
+ * then renamed over the target (rename is atomic within one file system).
+ */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, text, 'utf8');
+    await rename(temporary, file);
+  } catch (e) {
+    await rm(temporary, { force: true });
+    throw e;
+  }
+}
+
+/** One JSON object per line, with a trailing newline unless there are no rows; written atomically. */
 export async function writeJsonl(file: string, rows: readonly unknown[]): Promise<void> {
-  await writeFile(file, rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''), 'utf8');
+  await writeFileAtomic(file, rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
 }
