@@ -8,7 +8,7 @@
 import 'fake-indexeddb/auto';
 import { openStores } from '../src/store';
 import { executeRun, newRun } from '../src/pipeline/runner';
-import { realStages } from '../src/pipeline/runner-impl';
+import { realStages } from '../src/workers/real-stages';
 import { scoreRun } from '../src/pipeline/runner-score';
 import { questionKeys } from '../src/pipeline/sampling';
 import { extractSample } from '../src/pipeline/extract';

@@ -30,7 +30,7 @@ import { MemorySampleCache, type SampleCache } from '../../src/model/sample-cach
 import { DEFAULT_GENERATION_PROMPT } from '../../src/pipeline/prompts.ts';
 import type { Question, Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
-import { JsonlSampleCache } from './sample.ts';
+import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import { resolveIo, type Io } from '../command-io.ts';
 
 export const USAGE = `usage: semece sample --batch write|read|submit --provider PRESET --model MODEL --dataset FILE [options]

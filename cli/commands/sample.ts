@@ -8,13 +8,12 @@
  * never from the command line; it is never printed or written. Exit codes: 0 done, 1 the run
  * stopped or is incomplete (repeat the command to resume), 2 bad usage or input.
  */
-import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { readDataset } from '../../src/formats/datasets.ts';
 import { DEFAULT_PRICES, priceFor } from '../../src/model/cost.ts';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../src/pipeline/prompts.ts';
-import type { SampleCache } from '../../src/model/sample-cache.ts';
+import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import { SamplingController, type SamplingProgress, readSamples, runSampling } from '../../src/pipeline/sampling.ts';
 import type { Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
@@ -33,42 +32,6 @@ export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dat
 Presets: ${presetIds().join(', ')}.
 The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
 Samples are cached in OUT.cache.jsonl; repeat the same command to resume.`;
-
-/** A SampleCache over an append-only JSONL file: {"key": ..., "sample": {...}} per line. */
-export class JsonlSampleCache implements SampleCache {
-  private readonly map = new Map<string, Sample>();
-  /** Lines that could not be read (a write cut short by a crash): ignored, their samples re-requested. */
-  damagedLines = 0;
-  constructor(readonly path: string) {}
-
-  async load(): Promise<this> {
-    if (!existsSync(this.path)) return this;
-    const text = await readFile(this.path, 'utf8');
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        const { key, sample } = JSON.parse(line) as { key: unknown; sample: Sample };
-        if (typeof key === 'string' && sample && typeof sample.raw === 'string') this.map.set(key, sample);
-        else this.damagedLines++;
-      } catch {
-        this.damagedLines++;
-      }
-    }
-    return this;
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-  async get(keys: string[]): Promise<(Sample | undefined)[]> {
-    return keys.map((k) => this.map.get(k));
-  }
-  async put(entries: { key: string; sample: Sample }[]): Promise<void> {
-    // Start on a fresh line in case the previous process died mid-line.
-    await appendFile(this.path, entries.map((e) => JSON.stringify(e)).join('\n') + '\n', 'utf8');
-    for (const e of entries) this.map.set(e.key, e.sample);
-  }
-}
 
 function intArg(v: string | undefined, name: string, dflt: number, min: number): number {
   if (v === undefined) return dflt;

@@ -10,7 +10,7 @@ import { readJudgeReply } from '../clustering/judge-parse.ts';
 import { DEFAULT_JUDGE_PROMPT, type JudgePrompt, buildJudgeMessages } from '../clustering/judge-prompt.ts';
 import { dedupeAnswers, expandClasses } from '../clustering/judge.ts';
 import type { ClusteringSpec } from '../model/run-spec.ts';
-import { clusteringKey } from '../pipeline/runner-keys.ts';
+import { clusteringKey } from '../pipeline/stage-cache-keys.ts';
 import type { Question, SampledRow, SemanticClass, StageError } from '../model/rows.ts';
 import { effectiveSettings } from '../providers/capabilities.ts';
 import type { StoredClustering } from '../store/schema.ts';

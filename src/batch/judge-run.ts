@@ -5,7 +5,7 @@
  * cluster stage calls the judge interactively (with its retries) for whatever is not cached.
  */
 import type { RunSpec } from '../model/run-spec.ts';
-import { clusteringKey } from '../pipeline/runner-keys.ts';
+import { clusteringKey } from '../pipeline/stage-cache-keys.ts';
 import { type SampleCache, readQuestions } from '../model/sample-cache.ts';
 import { questionKeyBase } from '../pipeline/sampling.ts';
 import type { Question, Result } from '../model/rows.ts';

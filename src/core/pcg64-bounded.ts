@@ -10,7 +10,6 @@
  * Memory: state (lo, hi) at 0, 8; increment at 16, 24; buffered half at 32, its flag at 36;
  * (M + 1)·inc at 40, 48; outputs (u32) from byte 128.
  */
-import type { Lemire32Kernel } from './pcg64';
 import { i64c, name, section, uleb, wasmApi } from './wasm-bytes';
 
 const MASK64 = (1n << 64n) - 1n;
@@ -112,6 +111,16 @@ function assemble(): Uint8Array {
 }
 
 /** The two-states-at-a-time bounded kernel, or null where WebAssembly is unavailable. */
+/**
+ * numpy's buffered bounded Lemire on next32, `out.length` times: out[i] = low + a uniform integer
+ * in [0, rngExcl). `words` (state, increment) must be positioned after the last consumed 64-bit
+ * draw; `half` = [has a buffered high half (0/1), that half]; both are advanced. Rejects a draw
+ * when its low product word is below `threshold` = (2^32 − rngExcl) mod rngExcl, as numpy does.
+ */
+export type Lemire32Kernel = (
+  words: Uint32Array, half: Uint32Array, rngExcl: number, threshold: number, low: number, out: Int32Array | Float64Array,
+) => void;
+
 export function makePairedStepBounded(): Lemire32Kernel | null {
   const api = wasmApi();
   if (!api) return null;

@@ -11,7 +11,9 @@
  * for environments without WebAssembly. Tests compare them draw for draw.
  */
 
-import { makePairedStepBounded } from './pcg64-bounded';
+import { makePairedStepBounded, type Lemire32Kernel } from './pcg64-bounded';
+
+export type { Lemire32Kernel };
 import { i64c, name, section, uleb, wasmApi } from './wasm-bytes';
 
 const MULT = 0x2360ed051fc65da44385df649fccf645n;
@@ -171,16 +173,6 @@ function assemble(): Uint8Array {
 
 /** Most outputs one WebAssembly call may write: one 64 KiB page minus the 32-byte header. */
 export const WASM_MAX_COUNT = (65536 - 32) / 8;
-/**
- * numpy's buffered bounded Lemire on next32, `out.length` times: out[i] = low + a uniform integer
- * in [0, rngExcl). `words` (state, increment) must be positioned after the last consumed 64-bit
- * draw; `half` = [has a buffered high half (0/1), that half]; both are advanced. Rejects a draw
- * when its low product word is below `threshold` = (2^32 − rngExcl) mod rngExcl, as numpy does.
- */
-export type Lemire32Kernel = (
-  words: Uint32Array, half: Uint32Array, rngExcl: number, threshold: number, low: number, out: Int32Array | Float64Array,
-) => void;
-
 function makeWasmKernel(): Pcg64Kernel | null {
   const api = wasmApi();
   if (!api) return null;

@@ -4,7 +4,7 @@
  * posts snapshots, tests read them directly.
  */
 import type { Usage } from '../model/provider';
-import type { SampleCounters } from './runner-stages';
+import type { SampleCounters } from './stage-ports';
 import { priceFor, type PriceTable } from '../model/cost';
 import { emptyProgress, type ModelSpec, type RunProgress, type StageName } from '../model/run-spec';
 import type { StageError } from '../model/rows';

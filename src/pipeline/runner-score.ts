@@ -9,7 +9,7 @@ import type { ReportDocument } from '../model/report';
 import { scoreAuthorsRows, type ScoreOptions } from './score';
 import { buildReport } from './score-output';
 import { withEntropyConfidence } from '../baselines/report-signals';
-import type { ScoreInput, ScoreModelInput } from './runner-stages';
+import type { ScoreInput, ScoreModelInput } from './stage-ports';
 
 function authorsRows(m: ScoreModelInput): AuthorsRows {
   const graded = new Map(m.graded.map((g) => [g.id, g]));

@@ -3,7 +3,7 @@
  * stored as Float32Array (IndexedDB clones typed arrays natively), written in batches.
  */
 import type { EmbeddingCache, EmbeddingEntry, EmbeddingKey } from '../model/embedding-cache';
-import { BatchWriter } from './batch';
+import { BatchWriter } from '../model/write-batcher';
 import type { SemeceDatabase } from './db';
 
 export class IdbEmbeddingCache implements EmbeddingCache {

@@ -4,7 +4,7 @@
  * so a repeated or resumed run finds what earlier ones stored and requests nothing twice.
  *
  * How much a reload can lose. The sampler (pipeline/sampling.ts) keeps one `put` in flight and
- * buffers replies that arrive meanwhile; each `put` goes through a BatchWriter (store/batch.ts)
+ * buffers replies that arrive meanwhile; each `put` goes through a BatchWriter (model/write-batcher.ts)
  * that writes after BATCH_MAX_DELAY_MS (10 ms) or BATCH_MAX_ITEMS (500) samples, whichever is
  * first. So a reply is committed at most two transactions plus 10 ms after it arrives — a few
  * tens of milliseconds on a desktop; only replies received within that window are lost when
@@ -14,7 +14,7 @@
  */
 import { indexUnder, keyAt, type SampleCache } from '../model/sample-cache';
 import type { Sample } from '../model/rows';
-import { BatchWriter } from './batch';
+import { BatchWriter } from '../model/write-batcher';
 import type { SemeceDatabase } from './db';
 import type { StoredSample } from './schema';
 

@@ -7,7 +7,7 @@ import { executeRun, newRun } from '../pipeline/runner';
 import type { RunKeys, RunProgress, RunRecord } from '../model/run-spec';
 import { flushWrites, openStores, type Stores } from '../store';
 import { DEFAULT_PRICES, type PriceTable } from '../model/cost';
-import { checkConnection, runnerStages } from './run-stages';
+import { checkConnection, runnerStages } from './real-stages';
 import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
 import { throttle } from './throttle';
 import { errorInfo } from './transfer';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JudgeRequestSet, clusteringEntries } from '../../../src/batch/judge-batch.ts';
 import { buildJudgeMessages } from '../../../src/clustering/judge-prompt.ts';
-import { clusteringKey } from '../../../src/pipeline/runner-keys.ts';
+import { clusteringKey } from '../../../src/pipeline/stage-cache-keys.ts';
 import { MODELS, errorLine, successLine } from './fixtures.ts';
 
 const ROWS = [

@@ -6,7 +6,7 @@ import { createBatchClient } from '../../../src/batch/clients.ts';
 import { dedupeAnswers, expandClasses } from '../../../src/clustering/judge.ts';
 import { DEFAULT_GENERATION_PROMPT } from '../../../src/pipeline/prompts.ts';
 import type { RunSpec } from '../../../src/model/run-spec.ts';
-import { clusteringKey } from '../../../src/pipeline/runner-keys.ts';
+import { clusteringKey } from '../../../src/pipeline/stage-cache-keys.ts';
 import { questionKeys, runSampling } from '../../../src/pipeline/sampling.ts';
 import { createProvider } from '../../../src/providers/index.ts';
 import { openStores } from '../../../src/store/index.ts';

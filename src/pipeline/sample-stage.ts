@@ -9,7 +9,7 @@ import type { RequestEvent, SamplingProvider } from '../model/provider';
 import { questionKeyBase, runSampling, SamplingController, type SamplingProgress } from './sampling';
 import { readQuestions } from '../model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
-import type { SampleStage } from './runner-stages';
+import type { SampleStage } from './stage-ports';
 import type { SampledRow } from '../model/rows';
 
 /** Passes every request event to `listen` as well as to the orchestrator. */

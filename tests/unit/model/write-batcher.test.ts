@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { BATCH_MAX_DELAY_MS, BATCH_MAX_ITEMS, BatchWriter } from '../../../src/store/batch';
+import { BATCH_MAX_DELAY_MS, BATCH_MAX_ITEMS, BatchWriter } from '../../../src/model/write-batcher';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -11,7 +11,7 @@ import type { StoredClustering, StoredGrade } from '../store/schema';
 import type { StageCache } from '../store/stage-cache';
 import type { RunMeter } from './run-meter';
 import type { RunSpec } from '../model/run-spec';
-import { clusteringKey, gradeKey } from './runner-keys';
+import { clusteringKey, gradeKey } from './stage-cache-keys';
 import type { Grader } from '../grading/types';
 import type { ClusteredRow, GradedRow, Question, SampledRow } from '../model/rows';
 

@@ -1,0 +1,91 @@
+/**
+ * The one place a run's stage ports are wired to real implementations: the providers' sampling,
+ * the exact / judge / embedding clusterers, the alias / judge graders and the scorer, each built
+ * for the run's settings with the run's keys. `realStages` is pure of DOM, so the worker and Node
+ * tests use the very same wiring; `runnerStages` adds what only the worker has (the stores'
+ * embedding cache and one embedding worker per model).
+ */
+import { createExactClusterer } from '../clustering/exact';
+import { createEmbeddingClusterer, type Embedder } from '../clustering/embedding';
+import type { EmbeddingCache } from '../model/embedding-cache';
+import { createJudgeClusterer } from '../clustering/judge';
+import type { Clusterer } from '../clustering/types';
+import { createAliasGrader } from '../grading/alias';
+import { createJudgeGrader } from '../grading/judge';
+import type { Grader } from '../grading/types';
+import { createProvider } from '../providers';
+import { isProviderError } from '../providers/errors';
+import { scoreRun } from '../pipeline/runner-score';
+import type { Result } from '../model/rows';
+import type { Stores } from '../store';
+import type { ConnectionCheck } from './protocol';
+import { errorInfo } from './transfer';
+import { createEmbeddingClient, type EmbeddingClient } from './embedding-client';
+import { withItsKey, type ClusteringSpec, type GradingSpec, type ModelSpec, type RunKeys } from '../model/run-spec';
+import { sampleWithProviders } from '../pipeline/sample-stage';
+import type { ClustererHooks, RunnerStages } from '../pipeline/stage-ports';
+
+export interface StageOptions {
+  score: RunnerStages['score'];
+  /** Text → vectors for the embedding clusterer (the embedding worker in the browser); `onLoad` follows the model's loading. */
+  embedder?: (spec: { model: string; allowRemote: boolean }, onLoad?: ClustererHooks['onModelLoad']) => Embedder;
+  embeddingCache?: EmbeddingCache;
+}
+
+export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: StageOptions, hooks: ClustererHooks = {}): Clusterer {
+  switch (spec.method) {
+    case 'exact':
+      return createExactClusterer();
+    case 'judge':
+      return createJudgeClusterer({ provider: createProvider(withItsKey(spec.judge, keys)), prompt: spec.prompt });
+    case 'embedding':
+      if (!options.embedder) {
+        return { method: 'embedding', cluster: async () => ({ ok: false, error: { kind: 'unavailable', message: 'Embeddings cannot be computed here; choose exact match or the judge.' } }) };
+      }
+      return createEmbeddingClusterer({ embedder: options.embedder({ model: spec.model, allowRemote: spec.allowRemote ?? false }, hooks.onModelLoad), threshold: spec.threshold, cache: options.embeddingCache });
+  }
+}
+
+export function graderFor(spec: GradingSpec, keys: RunKeys): Grader {
+  return spec.method === 'alias' ? createAliasGrader() : createJudgeGrader({ provider: createProvider(withItsKey(spec.judge, keys)), prompt: spec.prompt });
+}
+
+export function realStages(options: StageOptions): RunnerStages {
+  return {
+    sample: sampleWithProviders,
+    clusterer: (spec, keys, hooks) => clustererFor(spec, keys, options, hooks),
+    grader: graderFor,
+    score: options.score,
+  };
+}
+
+/** The stages a run uses in the worker. */
+export function runnerStages(stores: Stores, appBase: string): RunnerStages {
+  const embedders = new Map<string, EmbeddingClient>();
+  return realStages({
+    embeddingCache: stores.embeddings,
+    // One embedding worker per model, created on first use and kept for the worker's lifetime.
+    embedder: ({ model, allowRemote }, onLoad) => {
+      const id = `${model}|${allowRemote}`;
+      if (!embedders.has(id)) embedders.set(id, createEmbeddingClient({ model, allowRemoteModels: allowRemote, localModelUrl: new URL('models/', appBase).href }));
+      const client = embedders.get(id)!;
+      // Kept for the client's life (one per run that used it); a finished run's listener ignores it (runner.ts).
+      if (onLoad) client.watchLoad(onLoad);
+      return client;
+    },
+    score: (input) => scoreRun(input),
+  });
+}
+
+/** One cheap request (a one-word reply) to see that the base URL, model and key work. */
+export async function checkConnection(model: ModelSpec, apiKey: string | undefined): Promise<Result<ConnectionCheck>> {
+  try {
+    const provider = createProvider({ ...model, apiKey, maxRetries: 0, timeoutMs: 20_000 });
+    const started = Date.now();
+    const completion = await provider.completeOnce({ messages: [{ role: 'user', content: 'Reply with the single word: ready' }], settings: { temperature: 0, maxTokens: 8 }, n: 1 });
+    return { ok: true, value: { ms: Date.now() - started, reply: (completion.replies[0]?.text ?? '').trim().slice(0, 200) } };
+  } catch (e) {
+    if (isProviderError(e)) return { ok: false, error: { ...e.toInfo(), status: e.status ?? undefined, where: `${model.preset} ${model.model}` } };
+    return { ok: false, error: errorInfo(e, `${model.preset} ${model.model}`) };
+  }
+}
