@@ -33,5 +33,3 @@ export interface BatchClient {
   /** Result files of an ended batch: outputs and error files, each read line by line. */
   results(status: BatchStatus, signal?: AbortSignal): Promise<BatchResultFile[]>;
 }
-
-export const ENDED: ReadonlySet<BatchPhase> = new Set(['completed', 'expired', 'failed', 'cancelled']);

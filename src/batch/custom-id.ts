@@ -13,8 +13,8 @@
 import { canonicalJson } from '../model/sample-cache.ts';
 import { sha256Hex } from '../model/hash.ts';
 
-export const TAG_HEX = 8;
-export const QUESTION_HEX = 12;
+const TAG_HEX = 8;
+const QUESTION_HEX = 12;
 const SAMPLE_ID = /^semece-([0-9a-f]{8})-([0-9a-f]{12})-(\d{1,6})-(\d{1,4})$/;
 const JUDGE_ID = /^semece-j-([0-9a-f]{8})-([0-9a-f]{12})$/;
 

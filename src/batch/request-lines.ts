@@ -57,8 +57,3 @@ export function requestLine(
   if (api === 'anthropic') return { custom_id: customId, params: anthropicBody(ctx, input) };
   return { key: customId, request: geminiBody(ctx, input) };
 }
-
-/** The custom id a request line carries, whatever the service. */
-export function lineCustomId(api: BatchApi, line: Record<string, unknown>): unknown {
-  return api === 'gemini' ? line.key : line.custom_id;
-}

@@ -8,7 +8,7 @@ import type { BatchApi } from './types.ts';
 import { SampleRequestSet } from './request-set.ts';
 
 /** Presets whose own batch service this app speaks (other OpenAI-compatible hosts differ or have none). */
-export const BATCH_PRESETS: Record<string, BatchApi> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gemini' };
+const BATCH_PRESETS: Record<string, BatchApi> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gemini' };
 
 export function batchApiOf(model: { preset: string }): BatchApi | undefined {
   return Object.prototype.hasOwnProperty.call(BATCH_PRESETS, model.preset) ? BATCH_PRESETS[model.preset] : undefined;

@@ -31,7 +31,3 @@ export interface FailedRequest {
   message: string;
   expired: boolean;
 }
-
-export function formatProblem(p: LineProblem): string {
-  return `${p.file}:${p.line}: ${p.message}`;
-}

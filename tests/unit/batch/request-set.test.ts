@@ -5,8 +5,6 @@ import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import { questionKeys } from '../../../src/pipeline/sampling.ts';
 import { extractSample } from '../../../src/pipeline/extract.ts';
 import { DEFAULT_GENERATION_PROMPT } from '../../../src/pipeline/prompts.ts';
-import { validateRequestFile } from '../../../src/batch/validate-requests.ts';
-import { toJsonl } from '../../../src/batch/lines.ts';
 import { MODELS, QUESTIONS, SETTINGS } from './fixtures.ts';
 
 async function planOf(set: SampleRequestSet, cache = new MemorySampleCache()) {
@@ -93,29 +91,5 @@ describe('SampleRequestSet', () => {
     expect(a.ok).toBe(false);
     const b = await SampleRequestSet.create({ model: MODELS.openai, settings: SETTINGS, n: 0, questions: QUESTIONS });
     expect(b.ok).toBe(false);
-  });
-});
-
-describe('validateRequestFile', () => {
-  it('accepts the file the set writes', async () => {
-    for (const api of ['openai', 'anthropic', 'gemini'] as const) {
-      const set = await make(api, 3);
-      const plan = await planOf(set);
-      const check = await validateRequestFile(api, toJsonl(plan.map((p) => p.line)), 'req.jsonl', set);
-      expect(check.problems, api).toEqual([]);
-      expect(check.lines).toBe(plan.length);
-    }
-  });
-
-  it('names file, line and fault: bad JSON, missing id, duplicate id, wrong shape, unknown id', async () => {
-    const set = await make('openai', 3);
-    const [p] = await planOf(set);
-    const good = JSON.stringify(p.line);
-    const text = [good, '{not json', JSON.stringify({ method: 'POST' }), good, JSON.stringify({ custom_id: 'zzz', method: 'GET', url: '/v1/chat/completions', body: {} })].join('\n');
-    const check = await validateRequestFile('openai', text, 'req.jsonl', set);
-    const got = check.problems.map((x) => [x.line, x.kind]);
-    expect(got).toEqual([[2, 'bad-json'], [3, 'bad-shape'], [4, 'duplicate-id'], [5, 'bad-shape'], [5, 'unknown-id']]);
-    expect(check.problems.every((x) => x.file === 'req.jsonl')).toBe(true);
-    expect(check.problems[3].message).toContain('"method" must be "POST"');
   });
 });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
 import { createProvider } from '../../../src/providers/index';
-import { createJudgeGrader } from '../../../src/grading/judge';
+import { createJudgeGrader, parseVerdict } from '../../../src/grading/judge';
 import { createAliasGrader } from '../../../src/grading/alias';
 import { gradeRow, type ClusteredRowIn } from '../../../src/grading/graded-rows';
 
@@ -63,4 +63,20 @@ test('a row whose clustering failed is not graded and keeps its reason', async (
 test('alias grader through the same row path records its rule', async () => {
   const r = await gradeRow({ ...row, modal_cluster_label: 'Paris, France' }, createAliasGrader());
   expect(r.row).toMatchObject({ grade: 'CORRECT', Y: 1, grade_rule: 'exact' });
+});
+
+describe('verdict parsing is strict', () => {
+  test.each([
+    ['CORRECT', 'CORRECT'],
+    [' **incorrect**. ', 'INCORRECT'],
+    ['NOT ATTEMPTED', 'NOT_ATTEMPTED'],
+    ['"Not_Attempted"', 'NOT_ATTEMPTED'],
+    ['Verdict: CORRECT', 'CORRECT'],
+    ['CORRECT, because the answer matches', null],
+    ['The answer is correct', null],
+    ['INCORRECTLY', null],
+    ['', null],
+  ])('%j → %s', (reply, verdict) => {
+    expect(parseVerdict(reply)).toBe(verdict);
+  });
 });
