@@ -25,7 +25,8 @@ import { MemorySampleCache } from '../src/model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from '../src/pipeline/prompts';
 import type { Question } from '../src/model/rows';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/e2e/chromium';
+import { CHROMIUM_ARGS } from '../tests/e2e/chromium';
+import { provideChromium } from '../tests/e2e/chromium-provision';
 
 const N = 50;
 const MODEL = { kind: 'openai' as const, preset: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' };
@@ -193,7 +194,7 @@ export default async function batchIngestBench(): Promise<void> {
   if (!address || typeof address === 'string') throw new Error('preview server has no port');
   // A persistent profile, as a user's browser has: an incognito context keeps IndexedDB in memory
   // with a small quota, and the ingest stopped there at about 1.2 million samples.
-  const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: provideChromium(), args: CHROMIUM_ARGS, headless: true });
   const root = browserPid();
   let peakRss = 0;
   let peakPageHeap = 0;

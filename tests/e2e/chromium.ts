@@ -2,9 +2,6 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** Debian's Chromium, as the workplace requires; CHROMIUM_PATH overrides. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -16,8 +13,14 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
+/**
+ * Launches the Chromium that the browser tests' global setup found or installed
+ * (chromium-provision.ts). Vitest is imported here, not at the top, so that scripts outside
+ * Vitest (bench/) can still take CHROMIUM_ARGS from this module.
+ */
 export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const { inject } = await import('vitest');
+  return chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS, headless: true });
 }
 
 /**

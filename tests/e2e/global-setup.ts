@@ -1,16 +1,23 @@
 import { build, preview, type PreviewServer } from 'vite';
 import type { TestProject } from 'vitest/node';
+import { provideChromium } from './chromium-provision';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     appUrl: string;
+    chromiumPath: string;
   }
 }
 
 let server: PreviewServer | undefined;
 
-/** Builds the app once and serves `dist/` on loopback for every browser test. */
+/**
+ * Finds (or installs) Chromium first, so a machine without one fails before the build with a
+ * message that says what to do; then builds the app once and serves `dist/` on loopback for
+ * every browser test.
+ */
 export async function setup(project: TestProject) {
+  project.provide('chromiumPath', provideChromium());
   if (!process.env.SEMECE_SKIP_BUILD) await build({ logLevel: 'warn' });
   server = await preview({ preview: { host: '127.0.0.1', port: 0, strictPort: false }, logLevel: 'warn' });
   const address = server.httpServer.address();
