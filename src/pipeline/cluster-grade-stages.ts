@@ -10,6 +10,7 @@ import type { Clusterer } from '../clustering/types';
 import type { StoredClustering, StoredGrade } from '../store/schema';
 import type { StageCache } from '../store/stage-cache';
 import type { RunMeter } from './run-meter';
+import { BatchWriter } from '../model/write-batcher';
 import type { RunSpec } from '../model/run-spec';
 import { clusteringKey, gradeKey } from './stage-cache-keys';
 import type { Grader } from '../grading/types';
@@ -30,27 +31,21 @@ function questionsById(spec: RunSpec): Map<string, Question> {
   return out;
 }
 
-/** Writes pending cache entries once enough have piled up or the first has waited WRITE_DELAY_MS, and at the end. */
+/**
+ * The stage's cache writes, batched; a failed write does not stop the stage but surfaces at its
+ * final `flush`, which the stage awaits.
+ */
 function batchedPut<T>(put: (items: T[]) => Promise<void>) {
-  let pending: T[] = [];
-  let chain = Promise.resolve();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const flush = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    const items = pending;
-    pending = [];
-    if (items.length > 0) chain = chain.then(() => put(items));
-    return chain;
-  };
+  const writer = new BatchWriter<T>(put, { maxItems: WRITE_BATCH, maxDelayMs: WRITE_DELAY_MS });
+  let failure: { error: unknown } | undefined;
   return {
     add(item: T) {
-      pending.push(item);
-      if (pending.length >= WRITE_BATCH) void flush().catch(() => undefined);
-      // A failed timed write surfaces at the stage's final flush, which the stage awaits.
-      else timer ??= setTimeout(() => void flush().catch(() => undefined), WRITE_DELAY_MS);
+      writer.add([item]).catch((error: unknown) => (failure ??= { error }));
     },
-    flush,
+    async flush() {
+      await writer.flush();
+      if (failure) throw failure.error;
+    },
   };
 }
 

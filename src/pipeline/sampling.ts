@@ -12,6 +12,15 @@ import { extractSample } from './extract.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
 import { type SampleCache, keyAt, readQuestions, sampleKeyBase, storedIndices } from '../model/sample-cache.ts';
 import type { Question, Sample, StageError } from '../model/rows.ts';
+import { BatchWriter } from '../model/write-batcher.ts';
+
+/** A reply as stored: its question, its sample index, its cache key and what was read from it. */
+export interface StoredReply {
+  questionId: string;
+  index: number;
+  key: string;
+  sample: Sample;
+}
 
 export type SamplingState = 'running' | 'paused' | 'done' | 'incomplete' | 'cancelled' | 'stopped';
 
@@ -65,7 +74,7 @@ export interface SamplingOptions {
   controller?: SamplingController;
   onProgress?: (p: SamplingProgress) => void;
   /** Called after each batch of samples is stored. */
-  onSamples?: (batch: { questionId: string; index: number; key: string; sample: Sample }[]) => void;
+  onSamples?: (batch: StoredReply[]) => void;
   price?: Price | null;
   /** Requests in flight at once; defaults to the provider's concurrency (or 8). */
   concurrency?: number;
@@ -219,34 +228,22 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   progress.samples.done = progress.samples.cached;
   emit(true);
 
-  // Write-behind: one put in flight at a time, taking everything buffered meanwhile (natural batching).
-  let buffer: { questionId: string; index: number; key: string; sample: Sample }[] = [];
-  let writing: Promise<void> | null = null;
+  // Write-behind through the write batcher: one put in flight at a time, taking everything queued
+  // meanwhile (natural batching).
   let fatal: StageError | undefined;
-  const flush = (): Promise<void> => {
-    if (writing) return writing;
-    if (buffer.length === 0) return Promise.resolve();
-    const batch = buffer;
-    buffer = [];
-    writing = opts.cache
-      .put(batch.map(({ key, sample }) => ({ key, sample })))
-      .then(
-        () => {
-          progress.samples.done += batch.length;
-          opts.onSamples?.(batch);
-          emit();
-        },
-        (e) => {
-          fatal ??= { kind: 'cache', message: `Could not store samples: ${toStageError(e).message}. Nothing more is requested.` };
-          stop.abort();
-        },
-      )
-      .finally(() => {
-        writing = null;
-      })
-      .then(() => flush());
-    return writing;
-  };
+  const writer = new BatchWriter<StoredReply>(async (batch) => {
+    try {
+      await opts.cache.put(batch.map(({ key, sample }) => ({ key, sample })));
+    } catch (e) {
+      fatal ??= { kind: 'cache', message: `Could not store samples: ${toStageError(e).message}. Nothing more is requested.` };
+      stop.abort();
+      return;
+    }
+    progress.samples.done += batch.length;
+    opts.onSamples?.(batch);
+    emit();
+  });
+  const flush = (): Promise<void> => writer.flush();
 
   const maxFailures = opts.maxFailuresPerQuestion ?? 3;
   const takeChunk = (): { p: Pending; indices: number[] } | undefined => {
@@ -298,7 +295,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
         progress.tokens.output += c.usage.outputTokens;
         const got = c.replies.slice(0, indices.length);
         fetched += got.length;
-        got.forEach((r, j) => buffer.push({ questionId: q.id, index: indices[j], key: keyAt(p.base, indices[j]), sample: extractSample(r.text, r.finishReason) }));
+        void writer.add(got.map((r, j) => ({ questionId: q.id, index: indices[j], key: keyAt(p.base, indices[j]), sample: extractSample(r.text, r.finishReason) })));
         // Indices not served go back to the front of this question's list: made up by the next request.
         p.missing.unshift(...indices.slice(got.length));
         void flush();
