@@ -14,7 +14,7 @@ import { readDataset } from '../../src/formats/datasets.ts';
 import { DEFAULT_PRICES, priceFor } from '../../src/model/cost.ts';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../src/pipeline/prompts.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
-import { SamplingController, type SamplingProgress, readSamples, runSampling } from '../../src/pipeline/sampling.ts';
+import { type SamplingProgress, readSamples, runSampling } from '../../src/pipeline/sampling.ts';
 import type { Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
 import { resolveIo, type Io } from '../command-io.ts';
@@ -126,13 +126,13 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   const provider = createProvider({
     kind: opts.preset.kind, preset: opts.preset.id, baseUrl: opts.baseUrl, model: opts.model, apiKey, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs,
   });
-  const controller = new SamplingController();
-  const onSigint = () => controller.cancel();
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
   io.signal?.addEventListener('abort', onSigint, { once: true });
   let lastPrinted = 0;
   const result = await runSampling({
-    questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, controller,
+    questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, signal: interrupt.signal,
     price: priceFor(DEFAULT_PRICES, opts.preset.id, opts.model),
     progressIntervalMs: 250,
     onProgress: (p) => {

@@ -6,7 +6,7 @@
  */
 import { createProvider } from '../providers';
 import type { RequestEvent, SamplingProvider } from '../model/provider';
-import { questionKeyBase, runSampling, SamplingController, type SamplingProgress } from './sampling';
+import { questionKeyBase, runSampling, type SamplingProgress } from './sampling';
 import { readQuestions } from '../model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import type { SampleStage } from './stage-ports';
@@ -51,22 +51,9 @@ export const sampleWithProviders: SampleStage = async (args) => {
   const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens };
 
   // Question groups (the byQuestion index) follow from the sample keys themselves (store/sample-store.ts).
-  const controller = new SamplingController();
-  let inFlight = 0;
-  let pausing = false;
   const onProgress = (p: SamplingProgress) => {
-    inFlight = p.requests.inFlight;
     args.onCounters({ requests: { done: p.requests.done, failed: p.requests.failed, retrying: p.requests.retrying }, samplesDone: p.samples.done, tokens: p.tokens, cost: p.cost, etaMs: p.etaMs });
-    if (pausing && inFlight === 0) controller.cancel();
   };
-  const onAbort = () => {
-    if (args.signal.reason === 'pause' && inFlight > 0) {
-      pausing = true;
-      controller.pause();
-    } else controller.cancel();
-  };
-  if (args.signal.aborted) onAbort();
-  else args.signal.addEventListener('abort', onAbort, { once: true });
 
   const result = await runSampling({
     questions: dataset.questions,
@@ -75,19 +62,19 @@ export const sampleWithProviders: SampleStage = async (args) => {
     n: sampling.n,
     promptTemplate: sampling.prompt,
     cache: args.cache,
-    controller,
+    // A pause (reason 'pause') lets requests in flight finish and be stored; a cancel aborts them.
+    signal: args.signal,
     price: args.price,
     concurrency: sampling.concurrency,
     onProgress,
-    // Every change, so a pause sees the moment nothing is in flight (the caller throttles what it posts).
+    // Every change (the caller throttles what it posts).
     progressIntervalMs: 0,
   });
-  args.signal.removeEventListener('abort', onAbort);
   onProgress(result.progress);
   for (const note of result.notes) args.onNote(note);
   args.onEffective?.(result.effective);
 
-  if (result.state === 'cancelled') return { ok: false, error: { kind: 'aborted', message: 'Sampling was stopped.', where } };
+  if (result.state === 'cancelled' || result.state === 'paused') return { ok: false, error: { kind: 'aborted', message: 'Sampling was stopped.', where } };
   if (result.state === 'stopped') return { ok: false, error: result.error ?? { kind: 'stopped', message: 'Sampling stopped.', where } };
   if (result.state === 'incomplete') {
     const first = result.incomplete[0];

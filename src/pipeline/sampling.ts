@@ -3,7 +3,7 @@
  * SampleCache under a key derived from everything it depends on (sample-cache.ts). Only missing
  * indices are requested, so a repeated or resumed run asks for nothing already stored and ends
  * with exactly n samples per question. Requests are batched by the provider's n limit, and replies
- * that come back short are made up by further requests. Pause, resume and cancel at any moment.
+ * that come back short are made up by further requests. Pause or cancel at any moment through an AbortSignal.
  */
 import { ProviderError, stopsRun } from '../providers/errors.ts';
 import type { GenerationSettings, RequestEvent, SamplingProvider } from '../model/provider.ts';
@@ -35,34 +35,6 @@ export interface SamplingProgress {
   elapsedMs: number;
 }
 
-/** Pause stops new requests (those in flight finish and are stored); cancel aborts them too. */
-export class SamplingController {
-  private paused = false;
-  private waiters: (() => void)[] = [];
-  private readonly abort = new AbortController();
-  readonly signal = this.abort.signal;
-
-  get isPaused(): boolean {
-    return this.paused;
-  }
-  pause(): void {
-    this.paused = true;
-  }
-  resume(): void {
-    this.paused = false;
-    for (const w of this.waiters.splice(0)) w();
-  }
-  cancel(): void {
-    this.abort.abort();
-    this.resume();
-  }
-  /** Resolves at once when running; otherwise when resumed or cancelled. */
-  waitIfPaused(): Promise<void> {
-    if (!this.paused || this.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-}
-
 export interface SamplingOptions {
   questions: Question[];
   provider: SamplingProvider;
@@ -70,8 +42,12 @@ export interface SamplingOptions {
   n: number;
   promptTemplate?: string;
   cache: SampleCache;
+  /**
+   * Aborted with reason 'pause': no new requests; those in flight finish and are stored, and the
+   * result is 'paused'. Aborted with any other reason: requests in flight are aborted too, and the
+   * result is 'cancelled'. Either way a later run over the same cache asks only for what is missing.
+   */
   signal?: AbortSignal;
-  controller?: SamplingController;
   onProgress?: (p: SamplingProgress) => void;
   /** Called after each batch of samples is stored. */
   onSamples?: (batch: StoredReply[]) => void;
@@ -85,7 +61,7 @@ export interface SamplingOptions {
 }
 
 export interface SamplingResult {
-  state: 'done' | 'incomplete' | 'cancelled' | 'stopped';
+  state: 'done' | 'incomplete' | 'paused' | 'cancelled' | 'stopped';
   /** Why the run stopped (auth, quota, bad request, a cache that cannot be written …). */
   error?: StageError;
   progress: SamplingProgress;
@@ -158,9 +134,24 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   const now = opts.now ?? Date.now;
   const started = now();
   const template = opts.promptTemplate ?? DEFAULT_GENERATION_PROMPT;
-  const controller = opts.controller ?? new SamplingController();
+  // A worker with nothing to take waits while others are in flight: their shortfalls come back as work.
+  const wake: (() => void)[] = [];
+  const notify = () => {
+    for (const w of wake.splice(0)) w();
+  };
+  // `stop` ends the run from inside (a fatal error); `cancel` follows the caller's signal unless it
+  // asks for a pause, which only stops new requests.
   const stop = new AbortController();
-  const signal = AbortSignal.any([stop.signal, controller.signal, ...(opts.signal ? [opts.signal] : [])]);
+  const cancel = new AbortController();
+  let pausing = false;
+  const signal = AbortSignal.any([stop.signal, cancel.signal]);
+  const onCallerAbort = () => {
+    if (opts.signal?.reason === 'pause') pausing = true;
+    else cancel.abort(opts.signal?.reason);
+    notify();
+  };
+  if (opts.signal?.aborted) onCallerAbort();
+  else opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const progress: SamplingProgress = {
     state: 'running',
     requests: { done: 0, failed: 0, retrying: 0, retries: 0, inFlight: 0 },
@@ -175,7 +166,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   const emit = (force = false) => {
     const t = now();
     progress.elapsedMs = t - started;
-    if (progress.state === 'running' || progress.state === 'paused') progress.state = controller.isPaused ? 'paused' : 'running';
+    if (progress.state === 'running' || progress.state === 'paused') progress.state = pausing ? 'paused' : 'running';
     progress.etaMs = etaMs(fetched, progress.samples.total - progress.samples.done, progress.elapsedMs);
     progress.cost = costOf(progress.tokens, opts.price ?? null);
     if (force || t - lastEmit >= (opts.progressIntervalMs ?? 100)) {
@@ -211,7 +202,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   try {
     // One digest and one key-only range read per question, a chunk of questions at a time.
     for (let from = 0; from < questions.length; from += KEY_PASS_CHUNK) {
-      if (signal.aborted) break;
+      if (signal.aborted || pausing) break;
       const chunk = questions.slice(from, from + KEY_PASS_CHUNK);
       const bases = await Promise.all(chunk.map((q) => questionKeyBase(opts.provider, opts.settings, template, q)));
       const stored = await storedIndices(opts.cache, bases, opts.n);
@@ -252,18 +243,10 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
     return { p, indices: p.missing.splice(0, Math.max(1, opts.provider.maxN(opts.settings))) };
   };
 
-  // A worker with nothing to take waits while others are in flight: their shortfalls come back as work.
-  const wake: (() => void)[] = [];
-  const notify = () => {
-    for (const w of wake.splice(0)) w();
-  };
   signal.addEventListener('abort', notify, { once: true });
-  // A paused run must still end when aborted from outside or stopped by a fatal error.
-  const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   const worker = async () => {
     for (;;) {
-      await Promise.race([controller.waitIfPaused(), aborted]);
-      if (signal.aborted) return;
+      if (signal.aborted || pausing) return;
       const chunk = takeChunk();
       if (!chunk) {
         if (progress.requests.inFlight === 0) return notify();
@@ -324,7 +307,9 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   const width = Math.max(1, Math.floor(opts.concurrency ?? opts.provider.config.concurrency ?? 8));
   await Promise.all(Array.from({ length: width }, worker));
   await flush();
+  opts.signal?.removeEventListener('abort', onCallerAbort);
   if (fatal) return result('stopped', fatal);
-  if (controller.signal.aborted || opts.signal?.aborted) return result('cancelled');
+  if (cancel.signal.aborted) return result('cancelled');
+  if (pausing) return result('paused');
   return result(pending.some((p) => p.missing.length > 0) ? 'incomplete' : 'done');
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemorySampleCache, type SampleCache } from '../../../src/model/sample-cache.ts';
-import { SamplingController, type SamplingProgress, readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
+import { type SamplingProgress, readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
 import type { Question } from '../../../src/model/rows.ts';
 import type { ProviderKind } from '../../../src/model/provider.ts';
 import { type MockConfig, MockProviderServer } from '../../mock/provider-server.ts';
@@ -125,36 +125,41 @@ describe('runSampling', () => {
     servedExactly(4);
   });
 
-  it('pause holds new requests, resume finishes, cancel stops', async () => {
+  it('a pause sends no new requests, a later run over the cache finishes, cancel stops', async () => {
     const cache = new MemorySampleCache();
-    const controller = new SamplingController();
-    controller.pause();
-    const running = sampling('openai', cache, 3, { controller }).run();
-    await new Promise((r) => setTimeout(r, 100));
+    const pause = new AbortController();
+    pause.abort('pause');
+    const paused = await sampling('openai', cache, 3, { signal: pause.signal }).run();
+    expect(paused.state).toBe('paused');
     expect(mock.stats().requests).toBe(0);
-    controller.resume();
-    expect((await running).state).toBe('done');
+    expect((await sampling('openai', cache, 3).run()).state).toBe('done');
 
-    const c2 = new SamplingController();
+    const c2 = new AbortController();
     mock.configure({ latencyMs: 30 });
     const cancelled = sampling('anthropic', new MemorySampleCache(), 20, {
-      controller: c2,
-      onSamples: () => c2.cancel(),
+      signal: c2.signal,
+      onSamples: () => c2.abort(),
     }).run();
     const r = await cancelled;
     expect(r.state).toBe('cancelled');
     expect(r.progress.samples.done).toBeLessThan(120);
   });
 
-  it('a paused run still ends when its signal aborts', async () => {
-    const controller = new SamplingController();
-    controller.pause();
-    const outer = new AbortController();
-    const running = sampling('openai', new MemorySampleCache(), 3, { controller, signal: outer.signal }).run();
-    await new Promise((r) => setTimeout(r, 50));
-    outer.abort();
-    expect((await running).state).toBe('cancelled');
-    expect(mock.stats().requests).toBe(0);
+  it('a pause lets the requests in flight finish and stores their samples', async () => {
+    const cache = new MemorySampleCache();
+    const pause = new AbortController();
+    mock.configure({ latencyMs: 30 });
+    const r = await sampling('anthropic', cache, 20, {
+      signal: pause.signal,
+      onSamples: () => pause.abort('pause'),
+    }).run();
+    expect(r.state).toBe('paused');
+    expect(r.progress.requests.inFlight).toBe(0);
+    expect(r.progress.requests.failed).toBe(0);
+    // Nothing in flight was thrown away: every reply received is in the cache, and not all were asked for.
+    expect(cache.map.size).toBe(r.progress.samples.done);
+    expect(r.progress.samples.done).toBeGreaterThan(0);
+    expect(r.progress.samples.done).toBeLessThan(r.progress.samples.total);
   });
 
   it('keeps requests in flight within the concurrency limit', async () => {
