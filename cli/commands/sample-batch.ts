@@ -19,12 +19,12 @@ import { createReadStream, existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { createBatchClient } from '../../src/batch/clients.ts';
+import { batchServiceFor } from '../../src/batch/service-for-model.ts';
 import { describeIngest, ingestSampleResults } from '../../src/batch/ingest.ts';
-import { toJsonl } from '../../src/batch/lines.ts';
-import { inParts } from '../../src/batch/parts.ts';
+import { toJsonl } from '../../src/batch/jsonl.ts';
+import { inParts } from '../../src/batch/split-by-limits.ts';
 import { SampleRequestSet } from '../../src/batch/request-set.ts';
-import { missingSamples, submitSampleBatches } from '../../src/batch/run-batch.ts';
+import { missingSamples, submitSampleBatches } from '../../src/batch/sample-batches.ts';
 import { readDataset } from '../../src/formats/datasets.ts';
 import { MemorySampleCache, type SampleCache } from '../../src/model/sample-cache.ts';
 import { DEFAULT_GENERATION_PROMPT } from '../../src/pipeline/prompts.ts';
@@ -183,7 +183,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   process.once('SIGINT', onSigint);
   io.signal?.addEventListener('abort', onSigint, { once: true });
   const result = await submitSampleBatches({
-    set, cache, client: createBatchClient(model, apiKey), signal: controller.signal, pendingIds: [...pending],
+    set, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, pendingIds: [...pending],
     poll: { intervalMs: o.pollMs },
     onSubmitted: async (id) => {
       pending.add(id);

@@ -9,12 +9,12 @@ import type { Result, StageError } from '../model/rows.ts';
 import { createProvider } from '../providers/index.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { openStores, type Stores } from '../store/index.ts';
-import { createBatchClient } from './clients.ts';
+import { batchServiceFor } from './service-for-model.ts';
 import { describeIngest, ingestSampleResults } from './ingest.ts';
-import { toJsonl } from './lines.ts';
-import { inParts } from './parts.ts';
-import { requestSetForRun } from './run-batch-spec.ts';
-import { type BatchEvent, submitSampleBatches } from './run-batch.ts';
+import { toJsonl } from './jsonl.ts';
+import { inParts } from './split-by-limits.ts';
+import { requestSetForRun } from './run-request-set.ts';
+import { type BatchEvent, submitSampleBatches } from './sample-batches.ts';
 import { type JudgeStoreReport, planRunJudge, storeRunJudgeResults, submitRunJudge } from './judge-run.ts';
 
 export interface BatchProgress {
@@ -120,7 +120,7 @@ const api: BatchWorkerApi = {
       const { samples } = await stores();
       const lines: string[] = [];
       const result = await submitSampleBatches({
-        set, cache: samples, client: createBatchClient(set.spec.model, apiKey),
+        set, cache: samples, service: batchServiceFor(set.spec.model, apiKey),
         interactive: retryInteractively ? { provider: createProvider({ ...model, apiKey }), concurrency: spec.sampling.concurrency } : undefined,
         onEvent: (e) => {
           const text = eventText(e);
@@ -181,7 +181,7 @@ const api: BatchWorkerApi = {
       const plan = await planRunJudge(spec, samples, stages);
       if (!plan.ok) return plan;
       if (plan.value.lines.length === 0) return { ok: true, value: { state: 'done', lines: ['Nothing for the judge to do: every sampled question is grouped already (or has one answer).'], missing: 0 } };
-      const r = await submitRunJudge(spec, plan.value, stages, createBatchClient(plan.value.set.model, apiKey), {
+      const r = await submitRunJudge(spec, plan.value, stages, batchServiceFor(plan.value.set.model, apiKey), {
         onStatus: (s) => onProgress?.({ text: `Judge batch ${s.id}: ${s.raw} — ${s.counts.succeeded} succeeded, ${s.counts.failed} failed of ${s.counts.total}` }),
       });
       return { ok: true, value: { state: r.failed ? 'incomplete' : 'done', lines: judgeLines(r, 'judge batch'), missing: r.failed } };

@@ -7,10 +7,10 @@
 import { extractSample } from '../pipeline/extract.ts';
 import type { SampleCache } from '../model/sample-cache.ts';
 import type { Sample } from '../model/rows.ts';
-import { type LineSource, linesOf } from './lines.ts';
+import { type LineSource, linesOf } from './jsonl.ts';
 import type { SampleRequestSet } from './request-set.ts';
 import { parseResultLine } from './result-lines.ts';
-import type { FailedRequest, LineProblem } from './types.ts';
+import type { FailedRequest, LineProblem } from './outcomes.ts';
 
 export interface IngestOptions {
   /** Name used in every message (the file name, or "OpenAI output file"). */

@@ -10,13 +10,13 @@ import { type SampleCache, readQuestions } from '../model/sample-cache.ts';
 import { questionKeyBase } from '../pipeline/sampling.ts';
 import type { Question, Result } from '../model/rows.ts';
 import type { StageCache } from '../store/stage-cache.ts';
-import type { BatchClient } from './client.ts';
-import { JudgeRequestSet, clusteringEntries } from './judge-batch.ts';
-import type { LineSource } from './lines.ts';
-import { inParts } from './parts.ts';
+import type { BatchService } from './service.ts';
+import { JudgeRequestSet, clusteringEntries } from './judge-request-set.ts';
+import type { LineSource } from './jsonl.ts';
+import { inParts } from './split-by-limits.ts';
 import { type PollOptions, pollUntilEnded } from './poll.ts';
-import { batchApiOf } from './run-batch-spec.ts';
-import type { LineProblem } from './types.ts';
+import { batchApiOf } from './run-request-set.ts';
+import type { LineProblem } from './outcomes.ts';
 
 export interface JudgePlan {
   set: JudgeRequestSet;
@@ -79,16 +79,16 @@ export async function storeRunJudgeResults(spec: RunSpec, set: JudgeRequestSet, 
 }
 
 /** Submits the plan's requests, waits for each batch, and stores what came back. */
-export async function submitRunJudge(spec: RunSpec, plan: JudgePlan, stages: StageCache, client: BatchClient, poll: PollOptions = {}): Promise<JudgeStoreReport> {
+export async function submitRunJudge(spec: RunSpec, plan: JudgePlan, stages: StageCache, service: BatchService, poll: PollOptions = {}): Promise<JudgeStoreReport> {
   const total: JudgeStoreReport = { stored: 0, failed: 0, problems: [] };
   const submitted = [];
   async function* lines() {
     yield* plan.lines;
   }
-  for await (const part of inParts(client.api, lines())) submitted.push(await client.submit(part.map((p) => p.line), poll.signal));
+  for await (const part of inParts(service.api, lines())) submitted.push(await service.submit(part.map((p) => p.line), poll.signal));
   for (const first of submitted) {
-    const status = await pollUntilEnded(client, first, poll);
-    for (const f of await client.results(status, poll.signal)) {
+    const status = await pollUntilEnded(service, first, poll);
+    for (const f of await service.results(status, poll.signal)) {
       const r = await storeRunJudgeResults(spec, plan.set, stages, f.lines, f.name);
       total.stored += r.stored;
       total.failed += r.failed;

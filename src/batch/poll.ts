@@ -3,7 +3,7 @@
  * second for a day would be 86,400 needless requests), each status passed on for the progress view.
  */
 import { abortableSleep } from '../providers/http.ts';
-import type { BatchClient, BatchStatus } from './client.ts';
+import type { BatchService, BatchStatus } from './service.ts';
 
 export interface PollOptions {
   /** First wait between polls (default 5 s). */
@@ -17,14 +17,14 @@ export interface PollOptions {
   onStatus?: (s: BatchStatus) => void;
 }
 
-export async function pollUntilEnded(client: BatchClient, first: BatchStatus, opts: PollOptions = {}): Promise<BatchStatus> {
+export async function pollUntilEnded(service: BatchService, first: BatchStatus, opts: PollOptions = {}): Promise<BatchStatus> {
   const sleep = opts.sleep ?? abortableSleep;
   let wait = opts.intervalMs ?? 5000;
   let status = first;
   opts.onStatus?.(status);
   while (!status.ended) {
     await sleep(wait, opts.signal);
-    status = await client.status(status.id, opts.signal);
+    status = await service.status(status.id, opts.signal);
     opts.onStatus?.(status);
     wait = Math.min(opts.maxIntervalMs ?? 300_000, wait * (opts.factor ?? 1.5));
   }

@@ -14,7 +14,7 @@ import { openaiBody } from '../providers/openai.ts';
 import { getPreset } from '../providers/presets.ts';
 import type { ChatMessage, GenerationSettings } from '../model/provider.ts';
 import type { WireContext } from '../providers/wire.ts';
-import type { BatchApi } from './types.ts';
+import type { BatchApi } from './service.ts';
 
 /** A model as batch mode needs it: never a key. */
 export interface BatchModel {

@@ -10,7 +10,8 @@
  */
 import type { Reply } from '../model/provider.ts';
 import { isRecord, num } from '../providers/wire.ts';
-import type { BatchApi, LineProblem, ResultOutcome } from './types.ts';
+import type { LineProblem, ResultOutcome } from './outcomes.ts';
+import type { BatchApi } from './service.ts';
 
 export type ParsedLine = { outcome: ResultOutcome } | { problem: Omit<LineProblem, 'file' | 'line'> };
 

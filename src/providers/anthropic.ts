@@ -15,6 +15,7 @@ import {
   joinUrl,
   num,
   parseJsonBody,
+  wireHeaders,
 } from './wire.ts';
 
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 1024;
@@ -34,15 +35,9 @@ export function anthropicBody(ctx: WireContext, input: WireInput): Record<string
 }
 
 export function anthropicCall(ctx: WireContext, input: WireInput): WireCall<ParsedCompletion> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'anthropic-version': '2023-06-01',
-    'anthropic-dangerous-direct-browser-access': 'true',
-  };
-  if (ctx.apiKey) headers['x-api-key'] = ctx.apiKey;
   return {
     url: joinUrl(ctx.baseUrl, 'messages'),
-    headers,
+    headers: wireHeaders('anthropic', ctx.apiKey),
     body: anthropicBody(ctx, input),
     parse: (text, status) => parseAnthropicResponse(ctx, text, status),
     error: (status, _h, text, retryAfterMs) => anthropicError(ctx, status, text, retryAfterMs),

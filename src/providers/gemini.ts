@@ -16,6 +16,7 @@ import {
   joinUrl,
   num,
   parseJsonBody,
+  wireHeaders,
 } from './wire.ts';
 
 export function geminiBody(_ctx: WireContext, input: WireInput): Record<string, unknown> {
@@ -42,12 +43,10 @@ export function geminiBody(_ctx: WireContext, input: WireInput): Record<string, 
 }
 
 export function geminiCall(ctx: WireContext, input: WireInput): WireCall<ParsedCompletion> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (ctx.apiKey) headers['x-goog-api-key'] = ctx.apiKey;
   const model = ctx.model.replace(/^models\//, '');
   return {
     url: joinUrl(ctx.baseUrl, `models/${encodeURIComponent(model)}:generateContent`),
-    headers,
+    headers: wireHeaders('gemini', ctx.apiKey),
     body: geminiBody(ctx, input),
     parse: (text, status) => parseGeminiResponse(ctx, text, status),
     error: (status, _h, text, retryAfterMs) => geminiError(ctx, status, text, retryAfterMs),

@@ -60,15 +60,22 @@ export function abortedError(): ProviderError {
   return new ProviderError({ kind: 'aborted', message: adviceFor('aborted', null, '') });
 }
 
-/** One HTTP exchange as a wire format describes it. */
-export interface WireCall<T> {
+/** One HTTP request as a wire format describes it. */
+export interface WireRequest {
   url: string;
+  /** POST unless said otherwise (batch services are also read with GET). */
+  method?: 'GET' | 'POST';
   headers: Record<string, string>;
-  body: unknown;
-  /** Turns a 2xx body into a value, or throws a ProviderError (e.g. malformed JSON, error in a 200). */
-  parse(text: string, status: number): T;
+  /** Sent as JSON; a FormData goes as multipart (fetch writes its content-type); none with a GET. */
+  body?: unknown;
   /** Turns a non-2xx reply into a ProviderError (refining 429s into quota vs rate limit). */
   error(status: number, headers: Headers, text: string, retryAfterMs: number | null): ProviderError;
+}
+
+/** One HTTP exchange as a wire format describes it: the request and how its 2xx body is read. */
+export interface WireCall<T> extends WireRequest {
+  /** Turns a 2xx body into a value, or throws a ProviderError (e.g. malformed JSON, error in a 200). */
+  parse(text: string, status: number): T;
 }
 
 export interface SendOptions {
@@ -97,12 +104,28 @@ export class HttpClient {
   }
 
   async send<T>(call: WireCall<T>, opts: SendOptions = {}): Promise<{ value: T; ms: number }> {
+    return this.retrying(opts, () => this.attempt(call, opts.signal, async (res) => call.parse(await res.text(), res.status)));
+  }
+
+  /**
+   * A 2xx body as a stream of text, so a large download (a batch's result file) is never held
+   * whole. Retries and the timeout cover the request up to the response headers; the caller's
+   * signal still cancels the stream after that.
+   */
+  async stream(request: WireRequest, opts: SendOptions = {}): Promise<ReadableStream<string>> {
+    const { value } = await this.retrying(opts, () =>
+      this.attempt(request, opts.signal, async (res) => (res.body ?? new Response('').body!).pipeThrough(new TextDecoderStream())),
+    );
+    return value;
+  }
+
+  private async retrying<T>(opts: SendOptions, once: () => Promise<{ value: T; ms: number }>): Promise<{ value: T; ms: number }> {
     for (let attempt = 0; ; attempt++) {
       if (opts.signal?.aborted) throw abortedError();
       let error: ProviderError;
       try {
         // The slot is held only while the request is in flight, never while backing off.
-        return await this.limit(() => this.attempt(call, opts.signal));
+        return await this.limit(once);
       } catch (e) {
         error = e instanceof ProviderError ? e : this.unexpected(e);
       }
@@ -116,7 +139,7 @@ export class HttpClient {
     }
   }
 
-  private async attempt<T>(call: WireCall<T>, signal?: AbortSignal): Promise<{ value: T; ms: number }> {
+  private async attempt<T>(call: WireRequest, signal: AbortSignal | undefined, read: (res: Response) => Promise<T>): Promise<{ value: T; ms: number }> {
     if (signal?.aborted) throw abortedError();
     const controller = new AbortController();
     let timedOut = false;
@@ -129,17 +152,12 @@ export class HttpClient {
     const combined = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
     const started = this.deps.now();
     try {
-      const res = await this.deps.fetch(call.url, {
-        method: 'POST',
-        headers: call.headers,
-        body: JSON.stringify(call.body),
-        signal: combined,
-      });
-      const text = await res.text();
+      const res = await this.deps.fetch(call.url, { method: call.method ?? 'POST', ...bodyOf(call), signal: combined });
       if (!res.ok) {
+        const text = await res.text();
         throw call.error(res.status, res.headers, text, parseRetryAfter(res.headers, this.deps.now()));
       }
-      const value = call.parse(text, res.status);
+      const value = await read(res);
       return { value, ms: this.deps.now() - started };
     } catch (e) {
       if (e instanceof ProviderError) throw e;
@@ -161,6 +179,13 @@ export class HttpClient {
       message: `${adviceFor('network', null, this.preset)} (${scrubKey(detail, this.apiKey).slice(0, 200)})`,
     });
   }
+}
+
+/** Body and headers for fetch: a content-type describes a JSON body only (multipart writes its own). */
+function bodyOf(call: WireRequest): { headers: Record<string, string>; body?: BodyInit } {
+  if (call.body !== undefined && !(call.body instanceof FormData)) return { headers: call.headers, body: JSON.stringify(call.body) };
+  const headers = Object.fromEntries(Object.entries(call.headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
+  return call.body === undefined ? { headers } : { headers, body: call.body };
 }
 
 function causeText(e: Error): string {

@@ -16,6 +16,7 @@ import {
   joinUrl,
   num,
   parseJsonBody,
+  wireHeaders,
 } from './wire.ts';
 
 export function openaiBody(ctx: WireContext, input: WireInput): Record<string, unknown> {
@@ -35,11 +36,9 @@ export function openaiBody(ctx: WireContext, input: WireInput): Record<string, u
 }
 
 export function openaiCall(ctx: WireContext, input: WireInput): WireCall<ParsedCompletion> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (ctx.apiKey) headers.authorization = `Bearer ${ctx.apiKey}`;
   return {
     url: joinUrl(ctx.baseUrl, 'chat/completions'),
-    headers,
+    headers: wireHeaders('openai', ctx.apiKey),
     body: openaiBody(ctx, input),
     parse: (text, status) => parseOpenaiResponse(ctx, text, status),
     error: (status, _headers, text, retryAfterMs) => openaiError(ctx, status, text, retryAfterMs),

@@ -4,7 +4,7 @@
  */
 import { ProviderError, adviceFor, scrubKey } from './errors.ts';
 import type { Capabilities } from './capabilities.ts';
-import type { ChatMessage, GenerationSettings, Reply, Usage } from '../model/provider.ts';
+import type { ChatMessage, GenerationSettings, ProviderKind, Reply, Usage } from '../model/provider.ts';
 
 export interface WireContext {
   preset: string;
@@ -25,6 +25,25 @@ export interface ParsedCompletion {
 export interface WireInput {
   messages: ChatMessage[];
   effective: Partial<GenerationSettings> & { n: number };
+}
+
+/**
+ * The headers of every request of a wire format, the key among them: the one place a key is
+ * attached, for interactive requests and batch services alike (no key: none is sent).
+ *  - OpenAI-compatible: only Authorization and Content-Type, since extra headers fail CORS
+ *    preflights at some of its hosts.
+ *  - Anthropic: the direct-browser-access header is what lets a page call the API with the
+ *    user's key.
+ *  - Gemini: the key goes in x-goog-api-key, never in the URL, so it stays out of logs and errors.
+ */
+export function wireHeaders(kind: ProviderKind, apiKey: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (kind === 'anthropic') Object.assign(headers, { 'anthropic-version': '2023-06-01', 'anthropic-dangerous-direct-browser-access': 'true' });
+  if (!apiKey) return headers;
+  if (kind === 'openai') headers.authorization = `Bearer ${apiKey}`;
+  else if (kind === 'anthropic') headers['x-api-key'] = apiKey;
+  else headers['x-goog-api-key'] = apiKey;
+  return headers;
 }
 
 export function joinUrl(base: string, path: string): string {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import run from '../../../cli/commands/sample.ts';
-import { createBatchClient } from '../../../src/batch/clients.ts';
+import { batchServiceFor } from '../../../src/batch/service-for-model.ts';
 import { MockProviderServer } from '../../mock/provider-server.ts';
 import { successLine, errorLine } from './fixtures.ts';
 
@@ -126,8 +126,8 @@ describe('semece sample --batch', () => {
     const w = await cli('openai', ['--batch', 'write', '--out-requests', join(dir, 'req.jsonl')]);
     expect(w.code).toBe(0);
     const lines = (await readFile(join(dir, 'req.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    const client = createBatchClient({ kind: 'openai', preset: 'openai', baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini' }, KEY);
-    const earlier = await client.submit(lines);
+    const service = batchServiceFor({ kind: 'openai', preset: 'openai', baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini' }, KEY);
+    const earlier = await service.submit(lines);
     await writeFile(`${out}.batches.json`, JSON.stringify({ pending: [earlier.id] }));
     const created = mock.batches.created.openai;
     const r = await cli('openai', ['--batch', 'submit', '--out', out]);

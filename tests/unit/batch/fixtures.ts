@@ -1,6 +1,6 @@
 /** Shared inputs of the batch unit tests: a few questions, settings, and result lines in each service's shape. */
 import type { Question } from '../../../src/model/rows.ts';
-import type { BatchApi } from '../../../src/batch/types.ts';
+import type { BatchApi } from '../../../src/batch/service.ts';
 import type { BatchModel } from '../../../src/batch/request-lines.ts';
 
 export const QUESTIONS: Question[] = [

@@ -4,13 +4,13 @@
  * twice; failures inside a batch retried interactively or listed; expired batches re-requested.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBatchClient } from '../../../src/batch/clients.ts';
+import { batchServiceFor } from '../../../src/batch/service-for-model.ts';
 import { SampleRequestSet } from '../../../src/batch/request-set.ts';
-import { submitSampleBatches } from '../../../src/batch/run-batch.ts';
+import { submitSampleBatches } from '../../../src/batch/sample-batches.ts';
 import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import { readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
 import { createProvider } from '../../../src/providers/index.ts';
-import type { BatchApi } from '../../../src/batch/types.ts';
+import type { BatchApi } from '../../../src/batch/service.ts';
 import { MockProviderServer } from '../../mock/provider-server.ts';
 import { QUESTIONS, SETTINGS } from './fixtures.ts';
 
@@ -56,7 +56,7 @@ for (const api of ['openai', 'anthropic', 'gemini'] as const) {
     it('submits, polls and stores every sample where interactive sampling reads it', async () => {
       const cache = new MemorySampleCache();
       const statuses: string[] = [];
-      const r = await submitSampleBatches({ set: await setOf(api), client: createBatchClient(modelOf(api), KEY), cache, poll: noWait, onEvent: (e) => e.type === 'status' && statuses.push(e.status.raw) });
+      const r = await submitSampleBatches({ set: await setOf(api), service: batchServiceFor(modelOf(api), KEY), cache, poll: noWait, onEvent: (e) => e.type === 'status' && statuses.push(e.status.raw) });
       expect(r.state).toBe('done');
       expect(r.missing).toBe(0);
       expect(statuses.length).toBeGreaterThanOrEqual(2);
@@ -74,12 +74,12 @@ for (const api of ['openai', 'anthropic', 'gemini'] as const) {
       expect(first.state).toBe('done');
       // The first two keys of n=4 equal those of n=2 only if n is not part of the key: check that the batch asks for 2 more.
       const set = await setOf(api);
-      const r = await submitSampleBatches({ set, client: createBatchClient(modelOf(api), KEY), cache, poll: noWait });
+      const r = await submitSampleBatches({ set, service: batchServiceFor(modelOf(api), KEY), cache, poll: noWait });
       expect(r.state).toBe('done');
       expect(mock.stats().served).toEqual({ q1: N, q2: N, q3: N });
       // A second submission finds nothing to do and creates no batch.
       const before = mock.batches.created[api];
-      const again = await submitSampleBatches({ set, client: createBatchClient(modelOf(api), KEY), cache, poll: noWait });
+      const again = await submitSampleBatches({ set, service: batchServiceFor(modelOf(api), KEY), cache, poll: noWait });
       expect(again.state).toBe('done');
       expect(mock.batches.created[api]).toBe(before);
     });
@@ -87,7 +87,7 @@ for (const api of ['openai', 'anthropic', 'gemini'] as const) {
     it('retries requests that failed inside the batch through the interactive path', async () => {
       mock.batches.configure({ failEvery: 2 });
       const cache = new MemorySampleCache();
-      const r = await submitSampleBatches({ set: await setOf(api), client: createBatchClient(modelOf(api), KEY), cache, poll: noWait, interactive: { provider: provider(api) } });
+      const r = await submitSampleBatches({ set: await setOf(api), service: batchServiceFor(modelOf(api), KEY), cache, poll: noWait, interactive: { provider: provider(api) } });
       expect(r.failedInBatch).toBeGreaterThan(0);
       expect(r.interactive?.state).toBe('done');
       expect(r.state).toBe('done');
@@ -98,7 +98,7 @@ for (const api of ['openai', 'anthropic', 'gemini'] as const) {
     it('lists failed requests when no interactive retry is wanted', async () => {
       mock.batches.configure({ failEvery: 2 });
       const cache = new MemorySampleCache();
-      const r = await submitSampleBatches({ set: await setOf(api), client: createBatchClient(modelOf(api), KEY), cache, poll: noWait });
+      const r = await submitSampleBatches({ set: await setOf(api), service: batchServiceFor(modelOf(api), KEY), cache, poll: noWait });
       expect(r.state).toBe('incomplete');
       expect(r.failed.length).toBe(r.failedInBatch);
       expect(r.failed[0].message).toContain('mock item failure');
@@ -109,7 +109,7 @@ for (const api of ['openai', 'anthropic', 'gemini'] as const) {
       mock.batches.configure({ expireAfter: 1 });
       const cache = new MemorySampleCache();
       const createdBefore = mock.batches.created[api];
-      const r = await submitSampleBatches({ set: await setOf(api), client: createBatchClient(modelOf(api), KEY), cache, poll: noWait, maxRounds: 30 });
+      const r = await submitSampleBatches({ set: await setOf(api), service: batchServiceFor(modelOf(api), KEY), cache, poll: noWait, maxRounds: 30 });
       expect(r.batches[0].phase).toBe('expired');
       expect(r.state).toBe('done');
       expect(mock.batches.created[api] - createdBefore).toBe(r.batches.length);
@@ -119,10 +119,10 @@ for (const api of ['openai', 'anthropic', 'gemini'] as const) {
 
     it('reports a refused batch as failed, with a message that never holds the key', async () => {
       mock.batches.configure({ rejectBatch: 'mock validation failure' });
-      const r = await submitSampleBatches({ set: await setOf(api), client: createBatchClient(modelOf(api), KEY), cache: new MemorySampleCache(), poll: noWait });
+      const r = await submitSampleBatches({ set: await setOf(api), service: batchServiceFor(modelOf(api), KEY), cache: new MemorySampleCache(), poll: noWait });
       expect(r.state).toBe('failed');
       expect(r.error?.message).toContain('mock validation failure');
-      const bad = await submitSampleBatches({ set: await setOf(api), client: createBatchClient(modelOf(api), 'wrong-key-456'), cache: new MemorySampleCache(), poll: noWait });
+      const bad = await submitSampleBatches({ set: await setOf(api), service: batchServiceFor(modelOf(api), 'wrong-key-456'), cache: new MemorySampleCache(), poll: noWait });
       expect(bad.state).toBe('failed');
       expect(bad.error?.kind).toBe('auth');
       expect(JSON.stringify(bad)).not.toContain('wrong-key-456');

@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planRunJudge, storeRunJudgeResults, submitRunJudge } from '../../../src/batch/judge-run.ts';
-import { createBatchClient } from '../../../src/batch/clients.ts';
+import { batchServiceFor } from '../../../src/batch/service-for-model.ts';
 import { dedupeAnswers, expandClasses } from '../../../src/clustering/judge.ts';
 import { DEFAULT_GENERATION_PROMPT } from '../../../src/pipeline/prompts.ts';
 import type { RunSpec } from '../../../src/model/run-spec.ts';
@@ -85,7 +85,7 @@ describe('judge clustering of a run through batch mode', () => {
     const plan = await planRunJudge(spec, stores.samples, stores.stages);
     if (!plan.ok) throw new Error(plan.error.message);
     const before = mock.batches.created.openai;
-    const r = await submitRunJudge(spec, plan.value, stores.stages, createBatchClient(plan.value.set.model, KEY), { intervalMs: 1, sleep: async () => undefined });
+    const r = await submitRunJudge(spec, plan.value, stores.stages, batchServiceFor(plan.value.set.model, KEY), { intervalMs: 1, sleep: async () => undefined });
     expect(mock.batches.created.openai).toBe(before + 1);
     // The mock answers like a sampled model, not with a partition: both fail and nothing is cached.
     expect(r).toMatchObject({ stored: 0, failed: 2 });

@@ -4,10 +4,10 @@
  * read the JSONL at results_url — every request's line, whether succeeded, errored, canceled or expired.
  */
 import { isRecord, num } from '../providers/wire.ts';
-import { BatchHttp, type BatchHttpOptions } from './batch-http.ts';
-import type { BatchClient, BatchResultFile, BatchStatus } from './client.ts';
+import { ServiceCalls, type ServiceCallsOptions } from './service-calls.ts';
+import type { BatchResultFile, BatchService, BatchStatus } from './service.ts';
 
-export function anthropicStatus(v: unknown): BatchStatus {
+function anthropicStatus(v: unknown): BatchStatus {
   if (!isRecord(v) || typeof v.id !== 'string' || typeof v.processing_status !== 'string') throw new Error('The batch reply has no id or processing_status.');
   const c = isRecord(v.request_counts) ? v.request_counts : {};
   const ended = v.processing_status === 'ended';
@@ -21,24 +21,24 @@ export function anthropicStatus(v: unknown): BatchStatus {
   };
 }
 
-export class AnthropicBatchClient implements BatchClient {
+export class AnthropicBatchService implements BatchService {
   readonly api = 'anthropic' as const;
-  private readonly http: BatchHttp;
-  constructor(opts: Omit<BatchHttpOptions, 'api'>) {
-    this.http = new BatchHttp({ ...opts, api: 'anthropic' });
+  private readonly calls: ServiceCalls;
+  constructor(opts: ServiceCallsOptions) {
+    this.calls = new ServiceCalls('anthropic', opts);
   }
 
   async submit(lines: Record<string, unknown>[], signal?: AbortSignal): Promise<BatchStatus> {
-    return anthropicStatus(await this.http.json('POST', this.http.url('messages/batches'), { requests: lines }, signal));
+    return anthropicStatus(await this.calls.json('POST', this.calls.url('messages/batches'), { requests: lines }, signal));
   }
 
   async status(id: string, signal?: AbortSignal): Promise<BatchStatus> {
-    return anthropicStatus(await this.http.json('GET', this.http.url(`messages/batches/${encodeURIComponent(id)}`), undefined, signal));
+    return anthropicStatus(await this.calls.json('GET', this.calls.url(`messages/batches/${encodeURIComponent(id)}`), undefined, signal));
   }
 
   async results(status: BatchStatus, signal?: AbortSignal): Promise<BatchResultFile[]> {
     const url = (status.output as { resultsUrl?: unknown } | undefined)?.resultsUrl;
     if (typeof url !== 'string' || url === '') return [];
-    return [{ name: `Anthropic results of ${status.id}`, lines: await this.http.stream(url, signal) }];
+    return [{ name: `Anthropic results of ${status.id}`, lines: await this.calls.stream(url, signal) }];
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { inParts } from '../../../src/batch/parts.ts';
+import { inParts } from '../../../src/batch/split-by-limits.ts';
 import { pollUntilEnded } from '../../../src/batch/poll.ts';
-import type { BatchClient, BatchStatus } from '../../../src/batch/client.ts';
-import { linesOf } from '../../../src/batch/lines.ts';
+import type { BatchService, BatchStatus } from '../../../src/batch/service.ts';
+import { linesOf } from '../../../src/batch/jsonl.ts';
 
 async function* gen(n: number, size: number) {
   for (let i = 0; i < n; i++) yield { id: i, line: { pad: 'x'.repeat(size) } };
@@ -24,10 +24,10 @@ describe('pollUntilEnded', () => {
   it('waits longer between polls, up to the cap, and reports every status', async () => {
     let polls = 0;
     const status = (ended: boolean): BatchStatus => ({ id: 'b', phase: ended ? 'completed' : 'running', raw: ended ? 'completed' : 'in_progress', ended, counts: { total: 1, succeeded: 0, failed: 0 } });
-    const client = { api: 'openai', status: async () => status(++polls >= 5) } as unknown as BatchClient;
+    const service = { api: 'openai', status: async () => status(++polls >= 5) } as unknown as BatchService;
     const waits: number[] = [];
     const seen: string[] = [];
-    const end = await pollUntilEnded(client, status(false), { intervalMs: 100, factor: 2, maxIntervalMs: 500, sleep: async (ms) => void waits.push(ms), onStatus: (s) => seen.push(s.raw) });
+    const end = await pollUntilEnded(service, status(false), { intervalMs: 100, factor: 2, maxIntervalMs: 500, sleep: async (ms) => void waits.push(ms), onStatus: (s) => seen.push(s.raw) });
     expect(end.ended).toBe(true);
     expect(waits).toEqual([100, 200, 400, 500, 500]);
     expect(seen).toEqual(['in_progress', 'in_progress', 'in_progress', 'in_progress', 'in_progress', 'completed']);

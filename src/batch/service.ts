@@ -1,8 +1,11 @@
 /**
- * What every batch service client does, in one shape: submit a set of request lines, read the
+ * What every provider's batch service does, in one shape: submit a set of request lines, read the
  * batch's status, and hand over its result files as line sources.
  */
-import type { LineSource } from './lines.ts';
+import type { LineSource } from './jsonl.ts';
+
+/** The three batch services, by the wire format they speak. */
+export type BatchApi = 'openai' | 'anthropic' | 'gemini';
 
 /** The service's status mapped to a few phases; `raw` keeps the service's own word. */
 export type BatchPhase = 'validating' | 'running' | 'finalizing' | 'cancelling' | 'completed' | 'expired' | 'failed' | 'cancelled';
@@ -26,8 +29,8 @@ export interface BatchResultFile {
   lines: LineSource;
 }
 
-export interface BatchClient {
-  readonly api: 'openai' | 'anthropic' | 'gemini';
+export interface BatchService {
+  readonly api: BatchApi;
   submit(lines: Record<string, unknown>[], signal?: AbortSignal): Promise<BatchStatus>;
   status(id: string, signal?: AbortSignal): Promise<BatchStatus>;
   /** Result files of an ended batch: outputs and error files, each read line by line. */

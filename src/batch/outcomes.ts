@@ -1,11 +1,8 @@
 /**
- * Shared shapes of batch mode: which batch service, one planned request, what a result line
- * says, and a problem found on a line of a request or result file (always with file and line).
+ * What reading a batch's files yields: what a result line says about its request, the requests
+ * that came back failed, and a problem found on a line (always with file and line).
  */
 import type { Reply, Usage } from '../model/provider.ts';
-
-/** The three batch services, by the wire format they speak. */
-export type BatchApi = 'openai' | 'anthropic' | 'gemini';
 
 /** A problem on one line of a request or result file: the line is skipped, never guessed. */
 export interface LineProblem {

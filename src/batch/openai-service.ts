@@ -5,9 +5,9 @@
  * Statuses: validating, failed, in_progress, finalizing, completed, expired, cancelling, cancelled.
  */
 import { isRecord, num } from '../providers/wire.ts';
-import { BatchHttp, type BatchHttpOptions } from './batch-http.ts';
-import type { BatchClient, BatchPhase, BatchResultFile, BatchStatus } from './client.ts';
-import { toJsonl } from './lines.ts';
+import { ServiceCalls, type ServiceCallsOptions } from './service-calls.ts';
+import type { BatchPhase, BatchResultFile, BatchService, BatchStatus } from './service.ts';
+import { toJsonl } from './jsonl.ts';
 import { OPENAI_BATCH_ENDPOINT } from './request-lines.ts';
 
 const PHASE: Record<string, BatchPhase> = {
@@ -15,7 +15,7 @@ const PHASE: Record<string, BatchPhase> = {
   expired: 'expired', failed: 'failed', cancelling: 'cancelling', cancelled: 'cancelled',
 };
 
-export function openaiStatus(v: unknown): BatchStatus {
+function openaiStatus(v: unknown): BatchStatus {
   if (!isRecord(v) || typeof v.id !== 'string' || typeof v.status !== 'string') throw new Error('The batch reply has no id or status.');
   const phase = PHASE[v.status] ?? 'running';
   const c = isRecord(v.request_counts) ? v.request_counts : {};
@@ -28,25 +28,25 @@ export function openaiStatus(v: unknown): BatchStatus {
   };
 }
 
-export class OpenAiBatchClient implements BatchClient {
+export class OpenAiBatchService implements BatchService {
   readonly api = 'openai' as const;
-  private readonly http: BatchHttp;
-  constructor(opts: Omit<BatchHttpOptions, 'api'>) {
-    this.http = new BatchHttp({ ...opts, api: 'openai' });
+  private readonly calls: ServiceCalls;
+  constructor(opts: ServiceCallsOptions) {
+    this.calls = new ServiceCalls('openai', opts);
   }
 
   async submit(lines: Record<string, unknown>[], signal?: AbortSignal): Promise<BatchStatus> {
     const form = new FormData();
     form.append('purpose', 'batch');
     form.append('file', new Blob([toJsonl(lines)], { type: 'application/jsonl' }), 'semece-requests.jsonl');
-    const file = await this.http.json('POST', this.http.url('files'), form, signal);
+    const file = await this.calls.json('POST', this.calls.url('files'), form, signal);
     if (!isRecord(file) || typeof file.id !== 'string') throw new Error('The file upload reply has no id.');
-    const batch = await this.http.json('POST', this.http.url('batches'), { input_file_id: file.id, endpoint: OPENAI_BATCH_ENDPOINT, completion_window: '24h' }, signal);
+    const batch = await this.calls.json('POST', this.calls.url('batches'), { input_file_id: file.id, endpoint: OPENAI_BATCH_ENDPOINT, completion_window: '24h' }, signal);
     return openaiStatus(batch);
   }
 
   async status(id: string, signal?: AbortSignal): Promise<BatchStatus> {
-    return openaiStatus(await this.http.json('GET', this.http.url(`batches/${encodeURIComponent(id)}`), undefined, signal));
+    return openaiStatus(await this.calls.json('GET', this.calls.url(`batches/${encodeURIComponent(id)}`), undefined, signal));
   }
 
   async results(status: BatchStatus, signal?: AbortSignal): Promise<BatchResultFile[]> {
@@ -54,7 +54,7 @@ export class OpenAiBatchClient implements BatchClient {
     const files: BatchResultFile[] = [];
     for (const [what, id] of [['output', out?.outputFileId], ['error', out?.errorFileId]] as const) {
       if (typeof id !== 'string' || id === '') continue;
-      files.push({ name: `OpenAI ${what} file ${id}`, lines: await this.http.stream(this.http.url(`files/${encodeURIComponent(id)}/content`), signal) });
+      files.push({ name: `OpenAI ${what} file ${id}`, lines: await this.calls.stream(this.calls.url(`files/${encodeURIComponent(id)}/content`), signal) });
     }
     return files;
   }

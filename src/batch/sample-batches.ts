@@ -13,12 +13,12 @@ import type { SampleCache } from '../model/sample-cache.ts';
 import type { StageError } from '../model/rows.ts';
 import { ProviderError } from '../providers/errors.ts';
 import type { SamplingProvider } from '../model/provider.ts';
-import type { BatchClient, BatchStatus } from './client.ts';
+import type { BatchService, BatchStatus } from './service.ts';
 import { type IngestReport, ingestSampleResults } from './ingest.ts';
-import { inParts } from './parts.ts';
+import { inParts } from './split-by-limits.ts';
 import { type PollOptions, pollUntilEnded } from './poll.ts';
 import type { SampleRequestSet } from './request-set.ts';
-import type { FailedRequest } from './types.ts';
+import type { FailedRequest } from './outcomes.ts';
 
 export type BatchEvent =
   | { type: 'round'; round: number }
@@ -29,7 +29,7 @@ export type BatchEvent =
 
 export interface SubmitBatchOptions {
   set: SampleRequestSet;
-  client: BatchClient;
+  service: BatchService;
   cache: SampleCache;
   poll?: Omit<PollOptions, 'signal' | 'onStatus'>;
   /** Batch rounds at most: each round after the first carries what expired (default 3). */
@@ -74,16 +74,16 @@ export async function missingSamples(set: SampleRequestSet, cache: SampleCache):
 }
 
 export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<SubmitBatchResult> {
-  const { set, client, cache, signal } = opts;
+  const { set, service, cache, signal } = opts;
   const result: SubmitBatchResult = { state: 'done', batches: [], ingests: [], failed: [], failedInBatch: 0, expiredInBatch: 0, missing: 0 };
   const failures: FailedRequest[] = [];
   const emit = (e: BatchEvent) => opts.onEvent?.(e);
 
   /** Polls one batch to its end and stores its results; true when part of it expired. */
   const collect = async (first: BatchStatus): Promise<boolean> => {
-    const status = await pollUntilEnded(client, first, { ...opts.poll, signal, onStatus: (s) => emit({ type: 'status', status: s }) });
+    const status = await pollUntilEnded(service, first, { ...opts.poll, signal, onStatus: (s) => emit({ type: 'status', status: s }) });
     result.batches.push({ id: status.id, phase: status.phase, raw: status.raw, counts: status.counts });
-    const files = await client.results(status, signal);
+    const files = await service.results(status, signal);
     if (status.phase === 'failed' && files.length === 0) {
       throw Object.assign(new Error(`Batch ${status.id} failed: ${status.message ?? 'no reason given'}`), { batchFailed: true });
     }
@@ -106,7 +106,7 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
 
   try {
     let expired = false;
-    for (const id of opts.pendingIds ?? []) expired = (await collect(await client.status(id, signal))) || expired;
+    for (const id of opts.pendingIds ?? []) expired = (await collect(await service.status(id, signal))) || expired;
     const maxRounds = opts.maxRounds ?? 3;
     // A first round always runs; later rounds only to re-request what expired.
     for (let round = 1; round <= maxRounds && (round === 1 || expired); round++) {
@@ -116,7 +116,7 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
       // Each part is submitted as soon as it is built, then dropped: only its id is kept.
       for await (const part of inParts(set.api, set.requests(cache), opts.limits)) {
         if (signal?.aborted) break;
-        const status = await client.submit(part.map((p) => p.line), signal);
+        const status = await service.submit(part.map((p) => p.line), signal);
         await opts.onSubmitted?.(status.id);
         emit({ type: 'submitted', status, requests: part.length });
         submitted.push(status);
@@ -127,7 +127,7 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
   } catch (e) {
     if (signal?.aborted) return { ...result, state: 'cancelled', failed: failures, missing: await missingSamples(set, cache) };
     result.state = 'failed';
-    result.error = stageError(e, `${client.api} batch`);
+    result.error = stageError(e, `${service.api} batch`);
   }
 
   let missing = await missingSamples(set, cache);

@@ -5,14 +5,14 @@
  * States: BATCH_STATE_PENDING, _RUNNING, _SUCCEEDED, _FAILED, _CANCELLED, _EXPIRED (the SDKs say JOB_STATE_*).
  */
 import { isRecord, num } from '../providers/wire.ts';
-import { BatchHttp, type BatchHttpOptions } from './batch-http.ts';
-import type { BatchClient, BatchPhase, BatchResultFile, BatchStatus } from './client.ts';
+import { ServiceCalls, type ServiceCallsOptions } from './service-calls.ts';
+import type { BatchPhase, BatchResultFile, BatchService, BatchStatus } from './service.ts';
 
 const PHASE: Record<string, BatchPhase> = {
   PENDING: 'validating', QUEUED: 'validating', RUNNING: 'running', SUCCEEDED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled', EXPIRED: 'expired',
 };
 
-export function geminiStatus(v: unknown): BatchStatus {
+function geminiStatus(v: unknown): BatchStatus {
   if (!isRecord(v) || typeof v.name !== 'string') throw new Error('The batch operation has no name.');
   const meta = isRecord(v.metadata) ? v.metadata : {};
   const raw = String(meta.state ?? (v.done ? 'BATCH_STATE_SUCCEEDED' : 'BATCH_STATE_PENDING'));
@@ -29,22 +29,22 @@ export function geminiStatus(v: unknown): BatchStatus {
   };
 }
 
-export class GeminiBatchClient implements BatchClient {
+export class GeminiBatchService implements BatchService {
   readonly api = 'gemini' as const;
-  private readonly http: BatchHttp;
-  constructor(private readonly opts: Omit<BatchHttpOptions, 'api'>) {
-    this.http = new BatchHttp({ ...opts, api: 'gemini' });
+  private readonly calls: ServiceCalls;
+  constructor(private readonly opts: ServiceCallsOptions) {
+    this.calls = new ServiceCalls('gemini', opts);
   }
 
   async submit(lines: Record<string, unknown>[], signal?: AbortSignal): Promise<BatchStatus> {
     const model = this.opts.ctx.model.replace(/^models\//, '');
     const requests = lines.map((l) => ({ request: l.request, metadata: { key: l.key } }));
     const body = { batch: { display_name: `semece-${Date.now()}`, input_config: { requests: { requests } } } };
-    return geminiStatus(await this.http.json('POST', this.http.url(`models/${encodeURIComponent(model)}:batchGenerateContent`), body, signal));
+    return geminiStatus(await this.calls.json('POST', this.calls.url(`models/${encodeURIComponent(model)}:batchGenerateContent`), body, signal));
   }
 
   async status(id: string, signal?: AbortSignal): Promise<BatchStatus> {
-    return geminiStatus(await this.http.json('GET', this.http.url(id.startsWith('batches/') ? id : `batches/${id}`), undefined, signal));
+    return geminiStatus(await this.calls.json('GET', this.calls.url(id.startsWith('batches/') ? id : `batches/${id}`), undefined, signal));
   }
 
   async results(status: BatchStatus, signal?: AbortSignal): Promise<BatchResultFile[]> {
@@ -63,7 +63,7 @@ export class GeminiBatchClient implements BatchClient {
       const root = this.opts.ctx.baseUrl.replace(/\/(v1beta|v1)\/?$/, '');
       const version = /\/(v1beta|v1)\/?$/.exec(this.opts.ctx.baseUrl)?.[1] ?? 'v1beta';
       const url = `${root}/download/${version}/${out.responsesFile}:download?alt=media`;
-      return [{ name: `Gemini responses file ${out.responsesFile}`, lines: await this.http.stream(url, signal) }];
+      return [{ name: `Gemini responses file ${out.responsesFile}`, lines: await this.calls.stream(url, signal) }];
     }
     return [];
   }

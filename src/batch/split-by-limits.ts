@@ -1,6 +1,6 @@
 /** Splitting a request set into batches that each stay under the service's count and size limits. */
 import { BATCH_LIMITS } from './request-lines.ts';
-import type { BatchApi } from './types.ts';
+import type { BatchApi } from './service.ts';
 
 export async function* inParts<T extends { line: Record<string, unknown> }>(
   api: BatchApi,

@@ -4,7 +4,7 @@
  */
 import type { RunSpec } from '../model/run-spec.ts';
 import type { Result } from '../model/rows.ts';
-import type { BatchApi } from './types.ts';
+import type { BatchApi } from './service.ts';
 import { SampleRequestSet } from './request-set.ts';
 
 /** Presets whose own batch service this app speaks (other OpenAI-compatible hosts differ or have none). */
