@@ -134,7 +134,7 @@ export function pairedBootstrap(
     if (!reuse) coded.push(prepare(conf, y, edges, N));
     return { name, reuse, slot: reuse ? -1 : coded.length - 1 };
   });
-  const kernel = new PairedKernel(prepare(sem1, y, edges, N), prepare(sem2, y, edges, N), low, o.minLowMarginRows, false, true, coded);
+  const kernel = new PairedKernel(prepare(sem1, y, edges, N), prepare(sem2, y, edges, N), low, o.minLowMarginRows, { extras: coded });
   const eceOfExtra = (s: (typeof extra)[number]) =>
     s.reuse === 'sem1' ? rep.eceSem1 : s.reuse === 'sem2' ? rep.eceSem2 : kernel.extraEce[s.slot];
   const rep: PairedReplicate = { dConf: NaN, eceSem1: NaN, eceSem2: NaN, eceSem1Lo: NaN, eceSem2Lo: NaN, nLo: 0 };

@@ -35,7 +35,17 @@ export interface PairedReplicate {
   nLo: number;
 }
 
+export interface PairedKernelOptions {
+  /** Buckets with no slack, so the fallback runs (for tests). */
+  tight?: boolean;
+  /** The WebAssembly fill when available (tests turn it off to compare with the JS loop). */
+  useWasm?: boolean;
+  /** More signals whose ECE each replicate also gives (in `extraEce`), e.g. verbalized. */
+  extras?: readonly CodedSignal[];
+}
+
 export class PairedKernel {
+  private readonly extras: readonly CodedSignal[];
   /** Per row r: [2r] = Sem1 code (value, bin, Y in bit 0); [2r+1] = Sem2 code with the low-margin flag in bit 0. */
   private readonly packed: Uint32Array;
   private readonly picked1: Uint32Array;
@@ -61,13 +71,11 @@ export class PairedKernel {
     /** 1 for rows with Δ below the threshold. */
     low: Uint8Array,
     private readonly minLow: number,
-    /** Buckets with no slack, so the fallback runs (for tests). */
-    tight = false,
-    /** The WebAssembly fill when available (tests turn it off to compare with the JS loop). */
-    useWasm = true,
-    /** More signals whose ECE each replicate also gives (in `extraEce`), e.g. verbalized. */
-    private readonly extras: readonly CodedSignal[] = [],
+    options: PairedKernelOptions = {},
   ) {
+    const { tight = false, useWasm = true } = options;
+    const extras = options.extras ?? [];
+    this.extras = extras;
     if (s1.bins !== s2.bins || s1.shift !== s2.shift) throw new RangeError('PairedKernel: signals binned differently');
     const N = s1.codes.length;
     this.packed = new Uint32Array(2 * N);

@@ -150,7 +150,7 @@ describe('the fused replicate kernel', () => {
     const code = (c: number[]) => codeSignal(c, input.y, equalWidthBinIndex(c, edges), 10);
     const low = Uint8Array.from(input.margin, (d) => (d < 1 / Math.sqrt(50) ? 1 : 0));
     const roomy = new PairedKernel(code(input.sem1), code(input.sem2), low, 30);
-    const tight = new PairedKernel(code(input.sem1), code(input.sem2), low, 30, true);
+    const tight = new PairedKernel(code(input.sem1), code(input.sem2), low, 30, { tight: true });
     const rng = defaultRng(11);
     const rows = new Int32Array(input.y.length);
     const a = { dConf: 0, eceSem1: 0, eceSem2: 0, eceSem1Lo: 0, eceSem2Lo: 0, nLo: 0 };
@@ -189,8 +189,8 @@ describe('the WebAssembly fill of the replicate kernel', () => {
         const s1 = code(data.map((r) => r[0])), s2 = code(data.map((r) => r[1]));
         // Two extra signals (e.g. verbalized, and Sem1 again) filled in the same pass.
         const extras = [code(data.map((r) => r[4])), s1];
-        const fast = new PairedKernel(s1, s2, low, 5, false, true, extras);
-        const plain = new PairedKernel(s1, s2, low, 5, false, false, extras);
+        const fast = new PairedKernel(s1, s2, low, 5, { extras });
+        const plain = new PairedKernel(s1, s2, low, 5, { useWasm: false, extras });
         expect(fast.rowsBuffer).not.toBeNull();
         expect(plain.rowsBuffer).toBeNull();
         const rng = defaultRng(seed);
