@@ -56,7 +56,7 @@ export const realDeps = (): HttpDeps => ({
   now: Date.now,
 });
 
-export function abortedError(): ProviderError {
+function abortedError(): ProviderError {
   return new ProviderError({ kind: 'aborted', message: adviceFor('aborted', null, '') });
 }
 
