@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProviderKind } from '../../../src/model/provider.ts';
 import type { FaultKind, MockProviderServer } from '../../mock/provider-server.ts';
 import { ask, providerFor, startMock } from './helpers.ts';
@@ -58,8 +58,10 @@ describe.each(KINDS)('%s: one retry policy', (kind) => {
   });
 
   it('times out a hung request, then retries it', async () => {
-    mock.configure({ faults: { sequence: ['hang'], hangMs: 5000 } });
-    const { provider } = providerFor(mock, kind, { timeoutMs: 150 });
+    // The retry must be answered within the same per-attempt limit, so the limit leaves a loaded
+    // machine room (a loopback reply takes milliseconds); the hang outlasts it many times over.
+    mock.configure({ faults: { sequence: ['hang'], hangMs: 60_000 } });
+    const { provider } = providerFor(mock, kind, { timeoutMs: 1_000 });
     const events: string[] = [];
     const c = await provider.completeOnce({ ...ask(1), onEvent: (e) => events.push(e.type === 'retrying' ? e.error.kind : e.type) });
     expect(c.replies).toHaveLength(1);
@@ -71,7 +73,9 @@ describe.each(KINDS)('%s: one retry policy', (kind) => {
     const { provider } = providerFor(mock, kind);
     const ac = new AbortController();
     const pending = provider.completeOnce({ ...ask(1), signal: ac.signal }).catch((e) => e);
-    setTimeout(() => ac.abort(), 50);
+    // Aborted once the mock holds the request, so it is a request in flight that stops.
+    await vi.waitFor(() => expect(mock.stats().inFlight).toBe(1), { interval: 5 });
+    ac.abort();
     const err = await pending;
     expect(err).toMatchObject({ kind: 'aborted', retryable: false });
   });

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { openStores } from '../../../src/store';
 import { emptyProgress, type RunRecord } from '../../../src/model/run-spec';
 import { demoDocument } from '../../e2e/report-fixture';
@@ -27,10 +27,17 @@ test('saved reports without a run record are listed newest first (summary only);
     },
   };
   await stores.runs.saveRun(run);
-  await stores.runs.saveReport(runId, doc);
-  await stores.runs.saveReport('shared-1', { ...doc, title: 'kept copy' });
-  await new Promise((r) => setTimeout(r, 5));
-  await stores.runs.saveReport('opened-1', { ...doc, title: 'saved file', demo: undefined });
+  // savedAt is read from the clock: set it, so "newest first" does not depend on how fast this runs.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    vi.setSystemTime(new Date('2025-02-01T00:00:00.000Z'));
+    await stores.runs.saveReport(runId, doc);
+    await stores.runs.saveReport('shared-1', { ...doc, title: 'kept copy' });
+    vi.setSystemTime(new Date('2025-02-01T00:00:01.000Z'));
+    await stores.runs.saveReport('opened-1', { ...doc, title: 'saved file', demo: undefined });
+  } finally {
+    vi.useRealTimers();
+  }
   await stores.runs.setGradeOverride({ runId: 'opened-1', model: doc.models[0].model, questionId: doc.models[0].questions[0].id, grade: 'INCORRECT' });
 
   const listed = await stores.runs.listReportsWithoutRun();

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import * as Comlink from 'comlink';
 import { createRunWorkerApi } from '../../../src/workers/run-worker-api';
 import { registerErrorTransfer } from '../../../src/workers/transfer';
@@ -76,11 +76,12 @@ test('a run that fails on a bad key is stored as failed with its cause; deleting
   const started = await remote.start({ ...spec(), sampling: { ...spec().sampling, n: 12 } }, { [keyId(model())]: 'sk-bad-key-000000000000' });
   expect(started.ok).toBe(true);
   const runId = started.ok ? started.value.runId : '';
-  let status = await remote.status(runId);
-  for (let i = 0; i < 200 && status.ok && status.value.live; i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    status = await remote.status(runId);
-  }
+  // Polled until the worker lets go of the run, however long a loaded machine takes.
+  const status = await vi.waitFor(async () => {
+    const s = await remote.status(runId);
+    if (s.ok && s.value.live) throw new Error('the run is still live');
+    return s;
+  }, { timeout: 30_000, interval: 20 });
   expect(status).toMatchObject({ ok: true, value: { status: 'failed', error: { kind: 'auth' } } });
   expect(await remote.deleteRun(runId)).toEqual({ ok: true, value: true });
   expect(await remote.status(runId)).toMatchObject({ ok: false, error: { kind: 'not-found' } });
