@@ -38,7 +38,7 @@ afterAll(async () => {
 async function pausedRun(page: import('playwright-core').Page) {
   const runId = await startRunThroughWizard(page, inject('appUrl'), { file: { name: 'capitals.csv', text: CSV }, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: N, concurrency: 1 });
   await page.getByRole('button', { name: 'Pause' }).click();
-  await page.locator('[data-status="paused"]').waitFor({ timeout: 30_000 });
+  await page.locator('[data-status="paused"]').waitFor({ timeout: 60_000 });
   return runId;
 }
 
@@ -89,7 +89,7 @@ test('file round trip: download the request file, load a result file (with a bad
   );
   await panel.getByLabel('Load result file(s)').setInputFiles({ name: 'batch_output.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(['{broken', ...results].join('\n')) });
   const log = panel.getByLabel('Batch results');
-  await panel.getByText(/batch_output\.jsonl: \d+ line/).waitFor({ timeout: 30_000 });
+  await panel.getByText(/batch_output\.jsonl: \d+ line/).waitFor({ timeout: 60_000 });
   expect(await log.innerText()).toContain('batch_output.jsonl:1: not valid JSON');
   expect(await log.innerText()).toMatch(new RegExp(`batch_output\\.jsonl: ${requests.length + 1} line\\(s\\), \\d+ sample\\(s\\) stored`));
   await resumeToDone(page);

@@ -30,7 +30,7 @@ test('tiny model in the browser worker: loads from the app, embeds, clusters, st
   const requested: string[] = [];
   page.on('request', (r) => requested.push(r.url()));
   await page.goto(new URL('tests/e2e/embedding-page/index.html', inject('appUrl')).href);
-  await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 20_000 });
+  await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 60_000 });
 
   const init = await page.evaluate(() => __semece.init());
   expect(init.error?.message).toBeUndefined();

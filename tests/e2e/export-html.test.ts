@@ -52,7 +52,7 @@ test('the HTML file opens from file:// with the network off and shows the same n
   const { context, page, consoleErrors } = await openPage(browser);
   const leaked = await offline(context);
   await page.goto(pathToFileURL(file).href);
-  await page.locator('[data-report]').waitFor({ timeout: 15_000 });
+  await page.locator('[data-report]').waitFor({ timeout: 60_000 });
 
   expect(await page.title()).toBe(`${doc.title} · Sem-ECE`);
   expect(await page.locator('.report-head h1').textContent()).toBe(doc.title);
@@ -89,7 +89,7 @@ test('the demo report (computed by the pipeline) as an HTML file shows the same 
   const { context, page, consoleErrors } = await openPage(browser);
   const leaked = await offline(context);
   await page.goto(pathToFileURL(file).href);
-  await page.locator('[data-report]').waitFor({ timeout: 15_000 });
+  await page.locator('[data-report]').waitFor({ timeout: 60_000 });
   expect(await page.locator('[data-demo-label]').count()).toBe(1);
   await expectHeadlineNumbers(page, doc);
   await expectQuestionRows(page, doc);
@@ -118,7 +118,7 @@ test('a damaged embedded report shows a message, not a broken page', async () =>
   await offline(context);
   await page.goto(pathToFileURL(file).href);
   const alert = page.locator('[data-viewer-error]');
-  await alert.waitFor({ timeout: 15_000 });
+  await alert.waitFor({ timeout: 60_000 });
   expect(await alert.textContent()).toContain('models[0].questions[1].sem1: expected a number in [0,1]');
   expect(consoleErrors).toEqual([]);
   await context.close();

@@ -13,7 +13,7 @@ afterAll(async () => {
 test('the built app loads with no console error and no request off loopback', async () => {
   const { page, consoleErrors, offLoopback, context } = await openPage(browser);
   await page.goto(inject('appUrl'));
-  await page.locator('h1').first().waitFor({ timeout: 10_000 });
+  await page.locator('h1').first().waitFor({ timeout: 60_000 });
   expect(await page.locator('h1').first().textContent()).toContain('Sem-ECE');
   await page.waitForLoadState('networkidle');
   await screenshot(page, 'first-page');

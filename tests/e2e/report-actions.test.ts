@@ -71,7 +71,7 @@ test('Home: Download JSON parses to the numbers shown; the share link opens the 
   expect(link.startsWith(`${inject('appUrl')}#/shared/`)).toBe(true);
   const shared = await context.newPage();
   await shared.goto(link);
-  await shared.locator('[data-shared-banner]').waitFor({ timeout: 15_000 });
+  await shared.locator('[data-shared-banner]').waitFor({ timeout: 60_000 });
   await expectHeadlineNumbers(shared, parsed.value);
   expect(await shownEces(shared)).toEqual(shown);
   // One set of actions on the shared page too (the view's own), not two.
@@ -80,7 +80,7 @@ test('Home: Download JSON parses to the numbers shown; the share link opens the 
   const opened = await context.newPage();
   await opened.goto(`${inject('appUrl')}#/open`);
   await opened.locator('input[data-control="report-file"]').setInputFiles(file);
-  await opened.locator('[data-report] [data-report-actions]').waitFor({ timeout: 10_000 });
+  await opened.locator('[data-report] [data-report-actions]').waitFor({ timeout: 60_000 });
   expect(await shownEces(opened)).toEqual(shown);
 
   expect(consoleErrors).toEqual([]);
@@ -111,7 +111,7 @@ test('kept shared copies and saved opened files are listed on the Runs page, ope
 
   await page.goto(`${inject('appUrl')}#/runs`);
   const list = page.locator('[data-saved-reports]');
-  await list.locator(`tr[data-saved-report="${savedId}"]`).waitFor({ timeout: 10_000 });
+  await list.locator(`tr[data-saved-report="${savedId}"]`).waitFor({ timeout: 60_000 });
   expect(await list.locator('tbody tr').evaluateAll((els) => els.map((e) => e.getAttribute('data-saved-report')))).toEqual([savedId, keptId]);
   const keptRow = list.locator(`tr[data-saved-report="${keptId}"]`);
   expect(await keptRow.locator('th').textContent()).toBe(demo.title);
@@ -120,7 +120,7 @@ test('kept shared copies and saved opened files are listed on the Runs page, ope
 
   await keptRow.getByRole('link', { name: 'Open' }).click();
   await page.waitForURL(new RegExp(`#/report/${keptId}`));
-  await page.locator('[data-report] [data-report-actions]').waitFor({ timeout: 10_000 });
+  await page.locator('[data-report] [data-report-actions]').waitFor({ timeout: 60_000 });
   expect(Number(await page.locator('tr[data-model] td[data-ece="sem1"]').first().getAttribute('data-value'))).toBe(demo.models[0].metrics.signals.sem1!.ece);
 
   await page.goto(`${inject('appUrl')}#/runs`);

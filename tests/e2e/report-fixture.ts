@@ -28,7 +28,7 @@ export async function openHome(browser: Browser, url: string, colorScheme: 'ligh
   const opened = await openPage(browser);
   await opened.page.emulateMedia({ colorScheme });
   await opened.page.goto(url);
-  await opened.page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 20_000 });
+  await opened.page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 60_000 });
   return opened;
 }
 

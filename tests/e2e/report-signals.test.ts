@@ -65,7 +65,7 @@ test('stated and logprob are columns of the headline, picker, question table, dr
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);
   await page.goto(`${inject('appUrl')}#/open`);
   await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'mc.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) });
-  await page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 15_000 });
+  await page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 60_000 });
 
   // Headline: one ECE column per scored signal, the values of the document; a model without a signal shows a dash.
   for (const m of doc.models) {
@@ -97,7 +97,7 @@ test('stated and logprob are columns of the headline, picker, question table, dr
   // Which signal is best calibrated, per model, as the baselines compute it with the document's bootstrap settings.
   for (const m of doc.models) {
     const box = page.locator(`[data-comparison="${m.model}"]`);
-    await box.locator('[data-comparison-headline]').waitFor({ timeout: 20_000 });
+    await box.locator('[data-comparison-headline]').waitFor({ timeout: 60_000 });
     const cmp = compareReportSignals(m, { B: doc.settings.bootstrap.B, seed: doc.settings.bootstrap.seed, bins: doc.settings.bins });
     const summary = summarizeComparison(cmp, SIGNAL_LABEL);
     expect(await box.locator('[data-comparison-headline]').textContent()).toBe(summary.headline);
@@ -168,7 +168,7 @@ test('Questions tab: "Compare with another clustering…" shows Rand, adjusted R
     await page.locator('[data-view="questions"]').click();
     await page.locator('input[data-control="agreement-file"]').setInputFiles({ name: 'exact.clustered.jsonl', mimeType: 'application/json', buffer: Buffer.from(text) });
     const summary = page.locator('[data-agreement-summary]');
-    await summary.waitFor({ timeout: 10_000 });
+    await summary.waitFor({ timeout: 60_000 });
     const values = await summary.locator('dd').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
     const s = want.value.summary;
     expect(values).toEqual([s.questions, s.meanRandIndex, s.meanAdjustedRandIndex, s.sameModalShare, s.modalIdenticalShare]);

@@ -61,11 +61,11 @@ test('the run page shows the embedding model download per file, then the backend
   const panel = page.getByRole('region', { name: 'Embedding model' });
   await panel.waitFor({ timeout: 60_000 });
   // Loading: the small files are through, the weights are asked for and not yet here.
-  await panel.locator(`li[data-file="${ONNX}"]`).waitFor({ timeout: 30_000 });
+  await panel.locator(`li[data-file="${ONNX}"]`).waitFor({ timeout: 60_000 });
   expect(await panel.getAttribute('data-status')).toBe('loading');
   expect(await panel.locator(`li[data-file="${ONNX}"]`).getAttribute('data-done')).toBe('false');
   expect(await panel.textContent()).toContain('loading');
-  await expect.poll(async () => await panel.locator('li[data-file="config.json"]').getAttribute('data-done'), { timeout: 10_000 }).toBe('true');
+  await expect.poll(async () => await panel.locator('li[data-file="config.json"]').getAttribute('data-done'), { timeout: 60_000 }).toBe('true');
   expect(held).toBeGreaterThan(0);
   await screenshot(page, 'run-embedding-model-loading');
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -42,7 +42,7 @@ export async function startRunThroughWizard(page: Page, appUrl: string, input: W
   await page.getByLabel(/^API key/).fill(input.key);
   if (input.remember) await page.getByLabel('Remember this key on this device').check();
   await page.getByRole('button', { name: 'Test connection' }).click();
-  await page.getByText(/^Connected in/).waitFor({ timeout: 20_000 });
+  await page.getByText(/^Connected in/).waitFor({ timeout: 60_000 });
   if (input.shots) await screenshot(page, `${input.shots}-2-models`);
   await next(page);
 

@@ -131,7 +131,7 @@ test('a multiple-choice CSV through the wizard to the stated-probability panel, 
   await page.getByRole('link', { name: 'Open the report' }).click();
   await page.waitForURL(new RegExp(`#/report/${runId}`));
   const panel = page.locator('[data-stated-panel]');
-  await panel.locator('[data-chart="brier"] rect.bar').first().waitFor({ state: 'attached', timeout: 20_000 });
+  await panel.locator('[data-chart="brier"] rect.bar').first().waitFor({ state: 'attached', timeout: 60_000 });
   const bars = panel.locator('rect.bar');
   expect(await bars.count()).toBe(b.runs + 1);
   for (let i = 0; i < b.runs; i++) expect(Number(await bars.nth(i).getAttribute('data-brier'))).toBe(b.brier.perRun[i]);

@@ -30,15 +30,16 @@ test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run 
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);
   const appUrl = inject('appUrl');
   const runId = await startRunThroughWizard(page, appUrl, { demoCount: QUESTIONS.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: N, concurrency: 8 });
-  await expect.poll(servedTotal, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(300);
-  await screenshot(page, 'run-resume-mid-run');
-
+  await expect.poll(servedTotal, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(300);
+  // Held before the screenshot: a full-page shot on a busy machine takes long enough for the
+  // run to finish, and the reload must cut it off mid-way.
   await holdUntilSettled(mock, page, 500);
+  await screenshot(page, 'run-resume-mid-run');
   const beforeReload = servedTotal();
   expect(beforeReload).toBeLessThan(QUESTIONS.length * N);
 
   await page.reload();
-  await page.locator('[data-status="interrupted"]').waitFor({ timeout: 15_000 });
+  await page.locator('[data-status="interrupted"]').waitFor({ timeout: 60_000 });
   await screenshot(page, 'run-resume-interrupted');
   mock.configure({ latencyMs: 30 });
 
@@ -63,16 +64,18 @@ test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run 
 
 test('with the key remembered, a run cut off by a reload carries on by itself', async () => {
   mock.resetStats();
-  mock.configure({ latencyMs: 30 });
+  // 80 samples at 10 per 150 ms: over a second between the first 10 and the last, room for a
+  // poll delayed by a busy machine to hold the run before it ends.
+  mock.configure({ latencyMs: 150 });
   const { page, context, offLoopback } = await openPage(browser);
   const questions = QUESTIONS.slice(0, 4);
   await startRunThroughWizard(page, inject('appUrl'), { demoCount: questions.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', remember: true, n: 20, concurrency: 2 });
-  await expect.poll(servedTotal, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(10);
+  await expect.poll(servedTotal, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(10);
   await holdUntilSettled(mock, page, 500);
   expect(servedTotal()).toBeLessThan(questions.length * 20);
   await page.reload();
   mock.configure({ latencyMs: 30 });
-  await page.getByText('it carried on from where it stopped').waitFor({ timeout: 15_000 });
+  await page.getByText('it carried on from where it stopped').waitFor({ timeout: 60_000 });
   await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
   for (const q of questions) expect(mock.stats().served[q.id], q.id).toBe(20);
   expect(offLoopback).toEqual([]);
@@ -88,7 +91,7 @@ test('pause keeps what is in flight and stops; resume finishes with exactly n pe
   await startRunThroughWizard(page, appUrl, { demoCount: questions.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: 30, concurrency: 2 });
   await expect.poll(servedTotal, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(10);
   await page.getByRole('button', { name: 'Pause' }).click();
-  await page.locator('[data-status="paused"]').waitFor({ timeout: 30_000 });
+  await page.locator('[data-status="paused"]').waitFor({ timeout: 60_000 });
   await screenshot(page, 'run-paused');
   // Paused: nothing more is asked, and everything delivered is stored.
   const atPause = servedTotal();
@@ -106,7 +109,7 @@ test('pause keeps what is in flight and stops; resume finishes with exactly n pe
   mock.configure({ latencyMs: 150 });
   await startRunThroughWizard(page, appUrl, { demoCount: 8, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: 30, concurrency: 2 });
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await page.locator('[data-status="cancelled"]').waitFor({ timeout: 30_000 });
+  await page.locator('[data-status="cancelled"]').waitFor({ timeout: 60_000 });
   const atCancel = mock.stats().requests;
   await new Promise((r) => setTimeout(r, 500));
   expect(mock.stats().requests).toBe(atCancel);
@@ -117,10 +120,11 @@ test('pause keeps what is in flight and stops; resume finishes with exactly n pe
 
 test('reloaded at an arbitrary moment, nothing held: every question ends with exactly n, and only the replies in flight at the reload are served again', async () => {
   mock.resetStats();
-  // Requests take 200 ms, far longer than a batched write (store/sample-store.ts): within one
-  // request's time every delivered reply is committed, so at a reload at most the requests open
-  // at the mock plus one delivered-but-uncommitted request per slot can be lost.
-  mock.configure({ latencyMs: 200 });
+  // Requests take 1 s, far longer than a batched write (store/sample-store.ts) even on a busy
+  // machine: within one request's time every delivered reply is committed, so at a reload at
+  // most the requests open at the mock plus one delivered-but-uncommitted request per slot can
+  // be lost.
+  mock.configure({ latencyMs: 1_000 });
   const concurrency = 4;
   const maxN = 5;
   const questions = QUESTIONS.slice(0, 8);
@@ -130,9 +134,9 @@ test('reloaded at an arbitrary moment, nothing held: every question ends with ex
   await expect.poll(servedTotal, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(60);
   const openAtReload = mock.stats().inFlight;
   await page.reload();
-  await page.locator('[data-status="interrupted"]').waitFor({ timeout: 15_000 });
+  await page.locator('[data-status="interrupted"]').waitFor({ timeout: 60_000 });
   // The old page's requests have all ended (answered into a closed socket or not at all).
-  await expect.poll(() => mock.stats().inFlight, { timeout: 15_000, interval: 50 }).toBe(0);
+  await expect.poll(() => mock.stats().inFlight, { timeout: 60_000, interval: 50 }).toBe(0);
   const servedBefore = servedTotal();
   const storedBefore = await storedSamplesTotal(page);
   const lost = servedBefore - storedBefore;

@@ -21,7 +21,9 @@ let mock: MockProviderServer;
 beforeAll(async () => {
   ({ browser, mock } = await launchWithMock({
     apiKey: 'mock-key',
-    latencyMs: 150,
+    // Slow replies while a second tab opens and watches: 10 samples a second, so the run is
+    // still going when a busy machine has loaded that tab (at 150 ms it could finish first).
+    latencyMs: 1_000,
     maxN: { openai: 5 },
     questions: demoMockQuestions(QUESTIONS),
   }));
@@ -40,10 +42,10 @@ test('a second tab watches the run the first tab is running, then takes it over 
   const second = await context.newPage();
   second.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   await second.goto(`${appUrl}#/run/${encodeURIComponent(runId)}`);
-  await second.getByText('This run is running in another tab.').waitFor({ timeout: 15_000 });
+  await second.getByText('This run is running in another tab.').waitFor({ timeout: 60_000 });
   // It shows the first tab's progress as it goes, and offers no Resume (that would be a second runner).
   const seen = await shownSamples(second);
-  await expect.poll(() => shownSamples(second), { timeout: 30_000, interval: 100 }).toBeGreaterThan(seen);
+  await expect.poll(() => shownSamples(second), { timeout: 60_000, interval: 100 }).toBeGreaterThan(seen);
   expect(await second.getByRole('button', { name: 'Resume' }).count()).toBe(0);
   expect(await second.getByRole('button', { name: 'Pause' }).count()).toBe(1);
   await screenshot(second, 'run-two-tabs-watching');
@@ -52,10 +54,10 @@ test('a second tab watches the run the first tab is running, then takes it over 
   // The Runs page of the watching tab says where the run is going, and offers no Resume.
   await second.goto(`${appUrl}#/runs`);
   const row = second.locator(`tr[data-run-id="${runId}"]`);
-  await row.getByText('running in another tab').waitFor({ timeout: 15_000 });
+  await row.getByText('running in another tab').waitFor({ timeout: 60_000 });
   expect(await row.getByRole('button', { name: 'Resume' }).count()).toBe(0);
   await second.goto(`${appUrl}#/run/${encodeURIComponent(runId)}`);
-  await second.getByText('This run is running in another tab.').waitFor({ timeout: 15_000 });
+  await second.getByText('This run is running in another tab.').waitFor({ timeout: 60_000 });
 
   // Hold new requests and let everything delivered be stored, so closing the tab loses nothing.
   await holdUntilSettled(mock, second, 400);
@@ -63,7 +65,7 @@ test('a second tab watches the run the first tab is running, then takes it over 
   await first.close();
   mock.configure({ latencyMs: 20 });
 
-  await second.getByText('let go of it').waitFor({ timeout: 30_000 });
+  await second.getByText('let go of it').waitFor({ timeout: 60_000 });
   await second.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
   await screenshot(second, 'run-two-tabs-taken-over');
   const served = mock.stats().served;
@@ -78,7 +80,7 @@ test('a second tab watches the run the first tab is running, then takes it over 
 
 test('Pause in the watching tab pauses the run in the tab running it; Resume there moves the run to it', async () => {
   mock.resetStats();
-  mock.configure({ latencyMs: 150 });
+  mock.configure({ latencyMs: 1_000 });
   const { page: first, context, consoleErrors, offLoopback } = await openPage(browser);
   const appUrl = inject('appUrl');
   const questions = QUESTIONS.slice(0, 3);
@@ -87,19 +89,19 @@ test('Pause in the watching tab pauses the run in the tab running it; Resume the
 
   const second = await context.newPage();
   await second.goto(`${appUrl}#/run/${encodeURIComponent(runId)}`);
-  await second.getByText('This run is running in another tab.').waitFor({ timeout: 15_000 });
+  await second.getByText('This run is running in another tab.').waitFor({ timeout: 60_000 });
   await second.getByRole('button', { name: 'Pause' }).click();
-  await first.locator('[data-status="paused"]').waitFor({ timeout: 30_000 });
-  await second.locator('[data-status="paused"]').waitFor({ timeout: 30_000 });
+  await first.locator('[data-status="paused"]').waitFor({ timeout: 60_000 });
+  await second.locator('[data-status="paused"]').waitFor({ timeout: 60_000 });
   expect(await second.getByText('This run is running in another tab.').count()).toBe(0);
 
   // Resumed in the second tab (the key typed there): the first tab now watches.
   mock.configure({ latencyMs: 20 });
   await second.getByLabel(/^API key for openai/).fill('mock-key');
   await second.getByRole('button', { name: 'Resume' }).click();
-  await first.getByText('This run is running in another tab.').waitFor({ timeout: 15_000 });
+  await first.getByText('This run is running in another tab.').waitFor({ timeout: 60_000 });
   await second.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
-  await first.locator('[data-status="done"]').waitFor({ timeout: 30_000 });
+  await first.locator('[data-status="done"]').waitFor({ timeout: 60_000 });
   for (const q of questions) expect(mock.stats().served[q.id], q.id).toBe(N);
 
   expect(offLoopback).toEqual([]);

@@ -54,7 +54,7 @@ test('from a CSV file through the wizard to a report, then the run is listed on 
 
   await reportLink.click();
   await page.waitForURL(new RegExp(`#/report/${runId}`));
-  await page.locator('[data-report]').waitFor({ timeout: 20_000 });
+  await page.locator('[data-report]').waitFor({ timeout: 60_000 });
   const headline = page.locator('[data-table="headline"] tbody tr');
   await headline.first().waitFor();
   const cells = await headline.first().locator('th, td').allTextContents();
@@ -111,7 +111,7 @@ test('a run whose answers are grouped by the in-browser embedding model ends wit
   // Every question was clustered (none excluded): the report counts all of them.
   await page.getByRole('link', { name: 'Open the report' }).click();
   const headline = page.locator('[data-table="headline"] tbody tr').first();
-  await headline.waitFor({ timeout: 20_000 });
+  await headline.waitFor({ timeout: 60_000 });
   const cells = await headline.locator('th, td').allTextContents();
   expect(Number(cells[1])).toBe(CAPITALS.length);
   expect(Number(cells[2])).toBe(0);

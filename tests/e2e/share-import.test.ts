@@ -34,7 +34,7 @@ test('bad files are refused with a message naming the problem; the page stays us
     await openFile(page, name, text);
     const error = page.locator('[data-open-error]');
     // The page may still show the previous file's message for a moment: wait for this one's.
-    await expect.poll(async () => ((await error.count()) ? await error.textContent() : ''), { timeout: 10_000 }).toMatch(message);
+    await expect.poll(async () => ((await error.count()) ? await error.textContent() : ''), { timeout: 60_000 }).toMatch(message);
   }
   await screenshot(page, 'share-import-refused');
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -49,7 +49,7 @@ test('script tags in labels are shown as text, never run', async () => {
   doc.dataset.name = '<svg onload="window.__pwned=3">';
   const { context, page, consoleErrors } = await openPage(browser);
   await openFile(page, 'labels.json', JSON.stringify(doc));
-  await page.locator('[data-report]').waitFor({ timeout: 10_000 });
+  await page.locator('[data-report]').waitFor({ timeout: 60_000 });
   await expectHeadlineNumbers(page, doc);
   expect(await page.getByText('<script>window.__pwned=1</script>').count()).toBeGreaterThan(0);
   expect(await page.locator('img[onerror], svg[onload]').count()).toBe(0);

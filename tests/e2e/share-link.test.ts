@@ -38,7 +38,7 @@ test('report → share link → open shows the same numbers, read-only, and noth
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(link.value.url);
-  await page.locator('[data-shared-banner]').waitFor({ timeout: 15_000 });
+  await page.locator('[data-shared-banner]').waitFor({ timeout: 60_000 });
   expect(await page.locator('[data-shared-banner]').textContent()).toContain('nothing was sent to any server');
   expect(await page.locator('.report-head h1').textContent()).toBe(doc.title);
   await expectHeadlineNumbers(page, shown);
@@ -63,12 +63,12 @@ test('"Keep a copy" stores the report in this browser and the copy shows the sam
   await page.goto(link.value.url);
   await page.locator('[data-action="keep"]').click();
   const kept = page.locator('[data-kept]');
-  await kept.waitFor({ timeout: 10_000 });
+  await kept.waitFor({ timeout: 60_000 });
   await kept.locator('a').click();
   await page.waitForURL(/#\/report\/shared-/);
   // The saved-report page replaces the shared one (its banner goes) once the store has answered.
-  await page.locator('[data-shared-banner]').waitFor({ state: 'detached', timeout: 10_000 });
-  await page.locator('[data-report]').waitFor({ timeout: 10_000 });
+  await page.locator('[data-shared-banner]').waitFor({ state: 'detached', timeout: 60_000 });
+  await page.locator('[data-report]').waitFor({ timeout: 60_000 });
   await expectHeadlineNumbers(page, reduceReport(doc, link.value.detail));
   expect(consoleErrors).toEqual([]);
   await context.close();
@@ -89,7 +89,7 @@ test('from the page: "Copy share link" makes a link that reopens the same report
 
   const second = await context.newPage();
   await second.goto(again);
-  await second.locator('[data-report]').waitFor({ timeout: 10_000 });
+  await second.locator('[data-report]').waitFor({ timeout: 60_000 });
   await expectHeadlineNumbers(second, reduceReport(doc, first.value.detail));
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="html"]').click()]);
@@ -101,7 +101,7 @@ test('from the page: "Copy share link" makes a link that reopens the same report
   await offline.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
   const viewer = await offline.newPage();
   await viewer.goto(pathToFileURL(file).href);
-  await viewer.locator('[data-report]').waitFor({ timeout: 10_000 });
+  await viewer.locator('[data-report]').waitFor({ timeout: 60_000 });
   await expectHeadlineNumbers(viewer, reduceReport(doc, first.value.detail));
 
   const [json] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="json"]').click()]);
@@ -119,7 +119,7 @@ test('a damaged link shows a clear message', async () => {
   const { context, page, consoleErrors } = await openPage(browser);
   await page.goto(`${inject('appUrl')}#/shared/AAAA-not-a-report`);
   const alert = page.locator('[data-shared-error]');
-  await alert.waitFor({ timeout: 10_000 });
+  await alert.waitFor({ timeout: 60_000 });
   expect(await alert.textContent()).toMatch(/cannot be opened/);
   await screenshot(page, 'share-link-damaged');
   expect(consoleErrors).toEqual([]);
@@ -135,7 +135,7 @@ test('a summary-only link (rows did not fit) opens, says so, and every view cope
   if (!summaryOnly.ok) return;
   const { context, page, consoleErrors } = await openPage(browser);
   await page.goto(summaryOnly.value.url);
-  await page.locator('[data-shared-banner]').waitFor({ timeout: 10_000 });
+  await page.locator('[data-shared-banner]').waitFor({ timeout: 60_000 });
   expect(await page.locator('[data-shared-banner]').textContent()).toContain('summary only');
   await expectHeadlineNumbers(page, doc);
   for (const view of ['difficulty', 'questions', 'calibration']) {

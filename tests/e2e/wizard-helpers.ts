@@ -62,7 +62,7 @@ export async function holdUntilSettled(mock: MockProviderServer, page: Page, int
         last = served;
         return settled;
       },
-      { timeout: 30_000, interval },
+      { timeout: 60_000, interval },
     )
     .toBe(true);
 }
