@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { expect, test } from 'vitest';
-import { KeyRing } from '../../../src/ui/state/keys.svelte';
-import { openStores } from '../../../src/store';
-import { keyId } from '../../../src/model/run-spec';
+import { KeyRing } from '../../../../src/ui/state/keys.svelte';
+import { openStores } from '../../../../src/store';
+import { keyId } from '../../../../src/model/run-spec';
 
 const openai = { preset: 'openai', baseUrl: 'https://api.openai.com/v1' };
 const groq = { preset: 'groq', baseUrl: 'https://api.groq.com/openai/v1' };

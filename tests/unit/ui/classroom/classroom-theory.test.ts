@@ -3,10 +3,10 @@
  * checked with a margin of several standard errors computed from the simulated data itself.
  */
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_SETTINGS, meanSE, normalizeSettings, runClassroom, runClassroomInSlices } from '../../../src/ui/classroom/classroom-model';
-import { convergenceAt, hardestQuestion, winnersCurse } from '../../../src/ui/classroom/classroom-steps';
-import { PRESETS } from '../../../src/ui/classroom/presets';
-import { sem2HeldOut } from '../../../src/core/estimators';
+import { DEFAULT_SETTINGS, meanSE, normalizeSettings, runClassroom, runClassroomInSlices } from '../../../../src/ui/classroom/classroom-model';
+import { convergenceAt, hardestQuestion, winnersCurse } from '../../../../src/ui/classroom/classroom-steps';
+import { PRESETS } from '../../../../src/ui/classroom/presets';
+import { sem2HeldOut } from '../../../../src/core/estimators';
 
 const preset = (id: string) => PRESETS.find((p) => p.id === id)!.settings;
 

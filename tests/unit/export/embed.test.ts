@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { REPORT_MARKER, embedReport, escapeJsonForHtml } from '../../../src/export/embed';
 import { parseReport } from '../../../src/formats/report-schema';
-import { sampleReport } from './report-fixture';
+import { sampleReport } from '../share/report-fixture';
 
 const TEMPLATE = `<!doctype html><html><head><title>Sem-ECE report</title></head><body><script type="application/json" id="semece-report">${REPORT_MARKER}</script></body></html>`;
 
