@@ -14,15 +14,15 @@ import { parseArgs } from 'node:util';
 import { toJson } from '../json';
 import { readDataset } from '../../src/formats/datasets';
 import { createProvider, getPreset } from '../../src/providers/index';
-import type { McQuestion } from '../../src/baselines/mc-prompt';
-import { toMcQuestions } from '../../src/baselines/mc-questions';
-import { MC_DEFAULTS, runMcBaseline, type McRunOptions } from '../../src/baselines/mc-run';
-import { runMcSemEce } from '../../src/baselines/mc-sem-run';
+import type { McQuestion } from '../../src/multiple-choice/prompt';
+import { toMcQuestions } from '../../src/multiple-choice/questions';
+import { MC_DEFAULTS, runMcBaseline, type McRunOptions } from '../../src/multiple-choice/stated-probability-run';
+import { runMcSemEce } from '../../src/multiple-choice/sem-ece-run';
 import { summarizeComparison } from '../../src/baselines/compare-summary';
 import { SIGNAL_LABEL } from '../../src/ui/charts/signals';
-import { mcReportDocument } from '../../src/baselines/mc-report';
+import { mcReportDocument } from '../../src/multiple-choice/report-document';
 import { reportToJson } from '../../src/formats/report-export';
-import type { McSemResult } from '../../src/baselines/mc-sem-run';
+import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';
 import { resolveIo, type Io } from '../command-io.ts';
 
 export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset FILE [options]

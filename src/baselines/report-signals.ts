@@ -9,9 +9,8 @@
  * scored: a calibration over a different subset of questions would not be comparable with the
  * others; compare-signals.ts says so in its `excluded` list.
  */
-import { modelMetrics, scoreAuthorsRows, type ScoreOptions } from '../pipeline/score';
+import { modelMetrics, type ScoreOptions } from '../pipeline/score';
 import type { ModelReport, SignalName } from '../model/report';
-import type { McSemQuestion } from './mc-sem-ece';
 import { entropyConfidence, SIGNAL_NAMES, signalValue } from '../model/signals';
 
 export type ExtraSignals = Record<string, Partial<Record<SignalName, number>>>;
@@ -30,22 +29,6 @@ export function withSignals(report: ModelReport, extra: ExtraSignals = {}, optio
   }));
   const next = { ...report, questions };
   return { ...next, metrics: modelMetrics(questions, { excluded: report.metrics.excluded, signals: scorableSignals(next) }, options) };
-}
-
-/** A ModelReport of Sem-ECE on multiple-choice questions, with stated and logprob signals beside Sem1/Sem2. */
-export function mcSemEceReport(rows: readonly McSemQuestion[], model: string, options: ScoreOptions = {}): ModelReport {
-  const scored = rows.filter((r) => r.estimates.n > 0);
-  const report = scoreAuthorsRows(
-    {
-      questions: scored.map((r, i) => ({ clustered: r.clustered, graded: { ...r.graded, Y: r.graded.Y as 0 | 1 }, clusteredLine: i + 1, gradedLine: i + 1 })),
-      excluded: rows.filter((r) => r.estimates.n === 0).map((r) => ({ id: r.clustered.id, reason: 'every sample request failed' })),
-      duplicates: [],
-      unmatchedGraded: [],
-    },
-    options,
-    model,
-  );
-  return withSignals(report, Object.fromEntries(scored.map((r) => [r.clustered.id, r.signals])), options);
 }
 
 /**

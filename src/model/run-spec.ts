@@ -38,7 +38,7 @@ export interface RunSpec {
   clustering: ClusteringSpec;
   grading: GradingSpec;
   /**
-   * Set for a multiple-choice run (ConfidenceBench stated probability, src/pipeline/mc-job.ts)
+   * Set for a multiple-choice run (ConfidenceBench stated probability, src/multiple-choice/job.ts)
    * instead of the open-answer Sem-ECE pipeline; sampling/clustering/grading are then unused.
    */
   mc?: McJobSpec;

@@ -11,7 +11,7 @@ import { checkConnection, runnerStages } from './real-stages';
 import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
 import { throttle } from './throttle';
 import { errorInfo } from './transfer';
-import { executeMcJob } from '../pipeline/mc-job';
+import { executeMcJob } from '../multiple-choice/job';
 
 interface Job {
   controller: AbortController;

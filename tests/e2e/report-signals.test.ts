@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
-import { toMcQuestion } from '../../src/baselines/mc-prompt';
-import { mcSemEceQuestion } from '../../src/baselines/mc-sem-ece';
-import { mcSemEceReport } from '../../src/baselines/report-signals';
+import { toMcQuestion } from '../../src/multiple-choice/prompt';
+import { mcSemEceQuestion } from '../../src/multiple-choice/sem-ece-question';
+import { mcSemEceReport } from '../../src/multiple-choice/sem-ece-report';
 import { compareReportSignals } from '../../src/baselines/compare-signals';
 import { summarizeComparison } from '../../src/baselines/compare-summary';
 import { buildReport, importedSettings } from '../../src/pipeline/score-output';

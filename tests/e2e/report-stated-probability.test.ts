@@ -6,12 +6,12 @@ import { launchChromium, openPage } from './chromium';
 import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
 import type { ReportDocument } from '../../src/model/report';
-import { mcReportDocument } from '../../src/baselines/mc-report';
-import { mcBaselineSection } from '../../src/baselines/mc-baseline-section';
-import { mcOutcome } from '../../src/baselines/mc-outcome';
-import { mcRunScores } from '../../src/baselines/mc-scoring';
-import { summarizeMcRuns } from '../../src/baselines/mc-runs';
-import type { McQuestion } from '../../src/baselines/mc-prompt';
+import { mcReportDocument } from '../../src/multiple-choice/report-document';
+import { mcBaselineSection } from '../../src/multiple-choice/report-section';
+import { mcOutcome } from '../../src/multiple-choice/outcome';
+import { mcRunScores } from '../../src/multiple-choice/brier-scoring';
+import { summarizeMcRuns } from '../../src/multiple-choice/runs-summary';
+import type { McQuestion } from '../../src/multiple-choice/prompt';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
 const Q: McQuestion[] = [
@@ -19,7 +19,7 @@ const Q: McQuestion[] = [
   { id: 'q2', question: 'two?', options: ['a', 'b', 'c', 'd'], letters: LETTERS, gold: 1, category: 'history' },
 ];
 const j = (answer: string, p: number) => JSON.stringify({ answer, probability: p });
-// Brier of runs 1 and 2: 0.2 and 0.125 (hand-computed in tests/unit/baselines/mc-baseline-section.test.ts); run 3 has a refusal on q1.
+// Brier of runs 1 and 2: 0.2 and 0.125 (hand-computed in tests/unit/multiple-choice/report-section.test.ts); run 3 has a refusal on q1.
 const REPLIES = [
   [j('A', 80), j('C', 60)],
   [j('A', 100), j('B', 50)],

@@ -10,7 +10,7 @@ import { previewDataset, readDataset, type ColumnMapping, type DatasetPreview, t
 import { getPreset, PRESETS } from '../../providers/presets';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../pipeline/prompts';
 import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, SamplingSpec } from '../../model/run-spec';
-import { mcProblems, hasMcOptions } from './mc-draft';
+import { mcProblems, hasMcOptions } from './multiple-choice-draft';
 import type { Dataset, StageError } from '../../model/rows';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;

@@ -7,7 +7,7 @@ import { capabilitiesFor } from '../../providers/capabilities';
 import { costOf, priceFor, type PriceTable } from '../../model/cost';
 import { fillPrompt } from '../../pipeline/prompts';
 import { modelLabel, type ModelSpec, type RunSpec } from '../../model/run-spec';
-import { estimateMcRows } from './mc-estimate';
+import { estimateMcRows } from './multiple-choice-estimate';
 
 /** Tokens of a typical reply that ends with the Answer and Confidence lines. */
 export const TYPICAL_REPLY_TOKENS = 60;

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { toMcQuestion } from '../../../src/baselines/mc-prompt';
-import { mcSemEceQuestion } from '../../../src/baselines/mc-sem-ece';
-import { mcSemEceReport, scorableSignals } from '../../../src/baselines/report-signals';
+import { toMcQuestion } from '../../../src/multiple-choice/prompt';
+import { mcSemEceQuestion } from '../../../src/multiple-choice/sem-ece-question';
+import { scorableSignals } from '../../../src/baselines/report-signals';
+import { mcSemEceReport } from '../../../src/multiple-choice/sem-ece-report';
 import { compareReportSignals } from '../../../src/baselines/compare-signals';
 import { eceEqualWidth } from '../../../src/core/ece';
 import type { TokenLogprob } from '../../../src/model/provider';

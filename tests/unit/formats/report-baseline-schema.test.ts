@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { parseReport } from '../../../src/formats/report-schema';
-import { mcReportDocument } from '../../../src/baselines/mc-report';
-import { mcOutcome } from '../../../src/baselines/mc-outcome';
-import { mcRunScores } from '../../../src/baselines/mc-scoring';
-import { summarizeMcRuns } from '../../../src/baselines/mc-runs';
-import type { McQuestion } from '../../../src/baselines/mc-prompt';
+import { mcReportDocument } from '../../../src/multiple-choice/report-document';
+import { mcOutcome } from '../../../src/multiple-choice/outcome';
+import { mcRunScores } from '../../../src/multiple-choice/brier-scoring';
+import { summarizeMcRuns } from '../../../src/multiple-choice/runs-summary';
+import type { McQuestion } from '../../../src/multiple-choice/prompt';
 import { sampleReport } from '../share/report-fixture';
 
 const Q: McQuestion = { id: 'q1', question: 'one?', options: ['a', 'b', 'c', 'd'], letters: ['A', 'B', 'C', 'D'], gold: 0 };

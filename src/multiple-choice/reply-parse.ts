@@ -2,7 +2,7 @@
  * Reading a multiple-choice reply: tolerant first (code fences, text around the JSON, "(B)" for
  * "B", "85%" for 85), strict after (the letter must be one of the question's options, the
  * probability a number in [0, 100]). A reply that fails is not dropped: the caller turns it into
- * ConfidenceBench's uniform guess (see mc-fallback.ts), keeping the reason.
+ * ConfidenceBench's uniform guess (see uniform-guess.ts), keeping the reason.
  */
 
 export type McParseMethod = 'json' | 'loose';

@@ -1,7 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { mcLogprobConfidence, softmax } from '../../../src/baselines/logprob-mc';
-import { answerLogprobConfidence, locateAnswer } from '../../../src/baselines/logprob-answer';
-import { logprobAbsence } from '../../../src/baselines/logprob-absence';
+import { mcLogprobConfidence, softmax } from '../../../src/multiple-choice/logprob-confidence';
 import type { TokenLogprob } from '../../../src/model/provider';
 
 const t = (token: string, logprob = -0.01, top?: { token: string; logprob: number }[]): TokenLogprob => ({ token, logprob, top });
@@ -61,41 +59,5 @@ describe('multiple-choice logprob confidence', () => {
     expect(softmax([1000, 1000])).toEqual([0.5, 0.5]);
     expect(softmax([0, -Infinity])).toEqual([1, 0]);
     expect(softmax([-Infinity]).every(Number.isNaN)).toBe(true);
-  });
-});
-
-describe('open-answer logprob confidence', () => {
-  const reply = [t('Reason', -0.5), t('ing', -0.1), t('.', -0.2), t(' Answer', -0.05), t(':', -0.01), t(' New', -0.3), t(' York', -0.4), t('\n', -0.02), t('Conf', -0.1), t('idence', -0.01), t(':', -0.01), t(' 90', -1.1), t('%', -0.01)];
-  test('exp of the summed logprobs of the answer tokens', () => {
-    const r = answerLogprobConfidence(reply, 'New York');
-    if (!r.ok) throw new Error(r.detail);
-    expect(r.tokens).toBe(2);
-    expect(r.logprob).toBeCloseTo(-0.7, 12);
-    expect(r.confidence).toBeCloseTo(Math.exp(-0.7), 12);
-  });
-  test('the span is looked for after "Answer:" first', () => {
-    expect(locateAnswer('York is big. Answer: York', 'York')).toEqual([21, 25]);
-    expect(locateAnswer('York, then York', 'York')).toEqual([11, 15]);
-    expect(locateAnswer('nothing', 'York')).toBeNull();
-  });
-  test('failures are values', () => {
-    expect(answerLogprobConfidence([], 'x')).toMatchObject({ ok: false, reason: 'no-logprobs' });
-    expect(answerLogprobConfidence(reply, '  ')).toMatchObject({ ok: false, reason: 'empty-answer' });
-    expect(answerLogprobConfidence(reply, 'Boston')).toMatchObject({ ok: false, reason: 'answer-not-found' });
-  });
-});
-
-describe('why logprobs are missing', () => {
-  test('provider without logprobs', () => {
-    expect(logprobAbsence({ kind: 'anthropic', preset: 'anthropic', model: 'claude-x' }, [{}])).toMatch(/Anthropic/);
-    expect(logprobAbsence({ kind: 'openai', preset: 'openai', model: 'o3-mini' }, [{}])).toMatch(/reasoning model/);
-  });
-  test('asked for and not returned', () => {
-    expect(logprobAbsence({ kind: 'openai', preset: 'openai', model: 'gpt-4o-mini' }, [{}, {}])).toMatch(/returned none/);
-    expect(logprobAbsence({ kind: 'openai', preset: 'vllm', model: 'm' }, [{ logprobs: [t('x')] }, {}])).toMatch(/1 of 2/);
-    expect(logprobAbsence({ kind: 'openai', preset: 'openai', model: 'gpt-4o-mini' }, [{}], ['The model refused logprobs: sent without them.'])).toMatch(/refused/);
-  });
-  test('present: null', () => {
-    expect(logprobAbsence({ kind: 'openai', preset: 'openai', model: 'gpt-4o-mini' }, [{ logprobs: [t('x')] }])).toBeNull();
   });
 });

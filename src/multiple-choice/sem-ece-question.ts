@@ -3,7 +3,7 @@
  * option letter as the semantic class (the exact clusterer's option classes), so the sampling
  * signals (Sem1, Sem2, entropy) and the stated probability are scored on the same questions.
  *
- * Differences from the ConfidenceBench scoring of mc-outcome.ts, and why:
+ * Differences from the ConfidenceBench scoring of outcome.ts, and why:
  * - A sample with no readable option (unparsable, refusal) is its own class, labelled
  *   NO_OPTION, not a random letter: a random letter would add agreement that the model never
  *   expressed. A NO_OPTION modal class is graded NOT_ATTEMPTED (Y = 0), like a refusal in the paper.
@@ -12,7 +12,7 @@
  *   the samples that chose the modal option (1/k when the modal class is NO_OPTION, the
  *   ConfidenceBench value for a reply without an answer).
  * - logprob = the softmax probability of the modal option's letter in a greedy reply's token
- *   distribution (logprob-mc.ts); absent when that reply has no usable logprobs.
+ *   distribution (logprob-confidence.ts); absent when that reply has no usable logprobs.
  * Output is the authors' clustered and graded rows plus the extra signals, so the scoring stage
  * reads them like any other run.
  */
@@ -24,9 +24,9 @@ import type { QuestionEstimates } from '../core/types';
 import type { SignalName } from '../model/report';
 import type { ClusteredRow, GradedRow } from '../model/rows';
 import type { TokenLogprob } from '../model/provider';
-import type { McQuestion } from './mc-prompt';
-import { parseMcReply } from './mc-reply';
-import { mcLogprobConfidence } from './logprob-mc';
+import type { McQuestion } from './prompt';
+import { parseMcReply } from './reply-parse';
+import { mcLogprobConfidence } from './logprob-confidence';
 import { entropyConfidence } from '../model/signals';
 
 export const NO_OPTION = '(no option)';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { toMcQuestion, type McQuestion } from '../../../src/baselines/mc-prompt';
-import { mcSemEceQuestion, NO_OPTION } from '../../../src/baselines/mc-sem-ece';
+import { toMcQuestion, type McQuestion } from '../../../src/multiple-choice/prompt';
+import { mcSemEceQuestion, NO_OPTION } from '../../../src/multiple-choice/sem-ece-question';
 import type { TokenLogprob } from '../../../src/model/provider';
 
 function mcq(answer: string): McQuestion {

@@ -4,7 +4,7 @@
  * app's multiple-choice run.
  */
 import type { Question } from '../model/rows';
-import { toMcQuestion, type McQuestion } from './mc-prompt';
+import { toMcQuestion, type McQuestion } from './prompt';
 
 export interface McQuestionSet {
   questions: McQuestion[];

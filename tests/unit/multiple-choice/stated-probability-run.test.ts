@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
 import type { OpenAiLogprobEntry } from '../../mock/wire-formats';
 import { createProvider } from '../../../src/providers/index';
-import { toMcQuestion, type McQuestion } from '../../../src/baselines/mc-prompt';
-import { MC_DEFAULTS, runMcBaseline } from '../../../src/baselines/mc-run';
+import { toMcQuestion, type McQuestion } from '../../../src/multiple-choice/prompt';
+import { MC_DEFAULTS, runMcBaseline } from '../../../src/multiple-choice/stated-probability-run';
 
 function mcq(id: string, question: string, answer: string, category: string): McQuestion {
   const r = toMcQuestion({ id, question, answer, options: ['red', 'green', 'blue', 'black'], category });

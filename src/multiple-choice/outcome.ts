@@ -3,9 +3,9 @@
  * option, the stated probability that it is correct, and whether it is. Failed replies become the
  * uniform guess here, with the reason kept, so they are counted and shown rather than dropped.
  */
-import type { McQuestion } from './mc-prompt';
-import { parseMcReply, type McFailure, type McParseMethod } from './mc-reply';
-import { uniformGuess } from './mc-fallback';
+import type { McQuestion } from './prompt';
+import { parseMcReply, type McFailure, type McParseMethod } from './reply-parse';
+import { uniformGuess } from './uniform-guess';
 
 export interface McOutcome {
   id: string;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { answerLetter, firstJsonObject, parseMcReply, statedPercent } from '../../../src/baselines/mc-reply';
-import { buildMcMessages, toMcQuestion } from '../../../src/baselines/mc-prompt';
+import { answerLetter, firstJsonObject, parseMcReply, statedPercent } from '../../../src/multiple-choice/reply-parse';
+import { buildMcMessages, toMcQuestion } from '../../../src/multiple-choice/prompt';
 
 describe('parseMcReply: tolerant reading', () => {
   test('plain JSON', () => {

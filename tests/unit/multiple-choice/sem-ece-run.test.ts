@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockProviderServer } from '../../mock/provider-server';
 import { createProvider } from '../../../src/providers/index';
-import { toMcQuestion, type McQuestion } from '../../../src/baselines/mc-prompt';
-import { runMcSemEce } from '../../../src/baselines/mc-sem-run';
+import { toMcQuestion, type McQuestion } from '../../../src/multiple-choice/prompt';
+import { runMcSemEce } from '../../../src/multiple-choice/sem-ece-run';
 
 const QUESTIONS: McQuestion[] = Array.from({ length: 40 }, (_, i) => {
   const r = toMcQuestion({ id: `q${i}`, question: `Item number ${i}?`, answer: 'A', options: ['a', 'b', 'c', 'd'] });

@@ -5,8 +5,8 @@
  */
 import { capabilitiesFor } from '../../providers/capabilities';
 import { costOf, priceFor, type PriceTable } from '../../model/cost';
-import { buildMcMessages } from '../../baselines/mc-prompt';
-import { toMcQuestions } from '../../baselines/mc-questions';
+import { buildMcMessages } from '../../multiple-choice/prompt';
+import { toMcQuestions } from '../../multiple-choice/questions';
 import { modelLabel, type McJobSpec, type RunSpec } from '../../model/run-spec';
 import type { Estimate } from './estimate';
 

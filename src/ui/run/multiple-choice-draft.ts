@@ -1,5 +1,5 @@
 /** The New run wizard's multiple-choice mode: when it can be offered, and what stops it going on. */
-import { MAX_OPTIONS, MIN_OPTIONS } from '../../baselines/mc-prompt';
+import { MAX_OPTIONS, MIN_OPTIONS } from '../../multiple-choice/prompt';
 import type { McJobSpec, SamplingSpec } from '../../model/run-spec';
 import type { Dataset } from '../../model/rows';
 

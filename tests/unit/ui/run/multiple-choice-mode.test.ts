@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { hasMcOptions, mcProblems } from '../../../../src/ui/run/mc-draft';
-import { estimateMcRows } from '../../../../src/ui/run/mc-estimate';
-import { mcRequestsPerModel } from '../../../../src/pipeline/mc-job';
+import { hasMcOptions, mcProblems } from '../../../../src/ui/run/multiple-choice-draft';
+import { estimateMcRows } from '../../../../src/ui/run/multiple-choice-estimate';
+import { mcRequestsPerModel } from '../../../../src/multiple-choice/job';
 import { estimateRun } from '../../../../src/ui/run/estimate';
 import type { RunSpec } from '../../../../src/model/run-spec';
 import type { Dataset } from '../../../../src/model/rows';

@@ -7,10 +7,10 @@
 import type { ReportDocument, ReportSettings } from '../model/report';
 import { buildReport } from '../pipeline/score-output';
 import { modelMetrics, SCORE_DEFAULTS, type ScoreOptions } from '../pipeline/score';
-import type { McRunResult } from './mc-run';
-import type { McSemResult } from './mc-sem-run';
-import { mcBaselineSection } from './mc-baseline-section';
-import { mcSemEceReport } from './report-signals';
+import type { McRunResult } from './stated-probability-run';
+import type { McSemResult } from './sem-ece-run';
+import { mcBaselineSection } from './report-section';
+import { mcSemEceReport } from './sem-ece-report';
 
 export interface McReportInput {
   model: string;

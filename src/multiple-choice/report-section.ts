@@ -1,12 +1,12 @@
 /**
  * The report's stated-probability section (McBaselineSection) from the results of repeated
- * multiple-choice runs (mc-run.ts). Pure: the numbers are the run summary's (numpy-pairwise means,
+ * multiple-choice runs (stated-probability-run.ts). Pure: the numbers are the run summary's (numpy-pairwise means,
  * sample SD across runs); this only reshapes them and sorts the uniform-guess fallbacks into the
  * three kinds the report names: unparsable replies, refusals, failed requests.
  */
 import type { McBaselineSection } from '../model/report';
-import type { McRunResult } from './mc-run';
-import type { Spread } from './mc-runs';
+import type { McRunResult } from './stated-probability-run';
+import type { Spread } from './runs-summary';
 
 const runSpread = (s: Spread) => ({ mean: s.mean, sd: s.sd, perRun: [...s.runs] });
 

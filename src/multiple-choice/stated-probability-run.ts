@@ -4,16 +4,16 @@
  * summarised across runs. Run r uses run seed `seed + r` for its fallback letters.
  *
  * When log-probabilities are asked for, each reply also gets the logprob signal (softmax over the
- * option letters at the answer token, logprob-mc.ts), scored with the same Brier rule against the
+ * option letters at the answer token, logprob-confidence.ts), scored with the same Brier rule against the
  * same correctness; when they do not come back the summary says why (logprob-absence.ts).
  */
 import type { Result, StageError } from '../model/rows';
 import type { ChatProvider, GenerationSettings, ProviderErrorInfo, Reply } from '../model/provider';
-import { buildMcMessages, type McQuestion } from './mc-prompt';
-import { mcOutcome, type McOutcome } from './mc-outcome';
-import { mcRunScores, type McRunScores } from './mc-scoring';
-import { spread, summarizeMcRuns, type Spread, type McSummary } from './mc-runs';
-import { mcLogprobConfidence } from './logprob-mc';
+import { buildMcMessages, type McQuestion } from './prompt';
+import { mcOutcome, type McOutcome } from './outcome';
+import { mcRunScores, type McRunScores } from './brier-scoring';
+import { spread, summarizeMcRuns, type Spread, type McSummary } from './runs-summary';
+import { mcLogprobConfidence } from './logprob-confidence';
 import { logprobAbsence } from './logprob-absence';
 import { brierScore } from '../core/brier';
 

@@ -5,7 +5,7 @@
  * (null in JSON). Means and sums are numpy-pairwise so the numbers match numpy's.
  */
 import { pairwiseMean, pairwiseSum } from '../core/pairwise';
-import type { McRunScores } from './mc-scoring';
+import type { McRunScores } from './brier-scoring';
 
 export interface Spread {
   mean: number;

@@ -8,7 +8,7 @@
 import { brierScore } from '../core/brier';
 import { uniformBaselineBrier } from '../core/brier-baseline';
 import { pairwiseMean } from '../core/pairwise';
-import type { McOutcome } from './mc-outcome';
+import type { McOutcome } from './outcome';
 
 export interface McScores {
   questions: number;

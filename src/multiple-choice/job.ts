@@ -9,10 +9,10 @@
  */
 import { createProvider } from '../providers/index';
 import type { ChatProvider, CompletionRequest, ProviderErrorInfo } from '../model/provider';
-import { runMcBaseline } from '../baselines/mc-run';
-import { runMcSemEce, type McSemResult } from '../baselines/mc-sem-run';
-import { mcReportDocument } from '../baselines/mc-report';
-import { toMcQuestions } from '../baselines/mc-questions';
+import { runMcBaseline } from './stated-probability-run';
+import { runMcSemEce, type McSemResult } from './sem-ece-run';
+import { mcReportDocument } from './report-document';
+import { toMcQuestions } from './questions';
 import type { ReportDocument } from '../model/report';
 import type { RunStore } from '../store/runs';
 import { emptyProgress, withItsKey, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord } from '../model/run-spec';

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { toMcQuestion, type McQuestion } from '../../../src/baselines/mc-prompt';
-import { mcOutcome } from '../../../src/baselines/mc-outcome';
-import { fnv1a32, uniformGuess } from '../../../src/baselines/mc-fallback';
-import { mcRunScores } from '../../../src/baselines/mc-scoring';
-import { spread, summarizeMcRuns } from '../../../src/baselines/mc-runs';
+import { toMcQuestion, type McQuestion } from '../../../src/multiple-choice/prompt';
+import { mcOutcome } from '../../../src/multiple-choice/outcome';
+import { fnv1a32, uniformGuess } from '../../../src/multiple-choice/uniform-guess';
+import { mcRunScores } from '../../../src/multiple-choice/brier-scoring';
+import { spread, summarizeMcRuns } from '../../../src/multiple-choice/runs-summary';
 import { uniformBaselineBrier, uniformGuessBrier } from '../../../src/core/brier-baseline';
 
 function mcq(id: string, answer: string, k: number, category?: string): McQuestion {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { mcBaselineSection } from '../../../src/baselines/mc-baseline-section';
-import { mcOutcome } from '../../../src/baselines/mc-outcome';
-import { mcRunScores } from '../../../src/baselines/mc-scoring';
-import { summarizeMcRuns } from '../../../src/baselines/mc-runs';
-import type { McQuestion } from '../../../src/baselines/mc-prompt';
-import type { McRow } from '../../../src/baselines/mc-run';
+import { mcBaselineSection } from '../../../src/multiple-choice/report-section';
+import { mcOutcome } from '../../../src/multiple-choice/outcome';
+import { mcRunScores } from '../../../src/multiple-choice/brier-scoring';
+import { summarizeMcRuns } from '../../../src/multiple-choice/runs-summary';
+import type { McQuestion } from '../../../src/multiple-choice/prompt';
+import type { McRow } from '../../../src/multiple-choice/stated-probability-run';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
 const Q: McQuestion[] = [

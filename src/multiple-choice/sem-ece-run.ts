@@ -2,14 +2,14 @@
  * Sampling for Sem-ECE on multiple-choice questions: n replies per question to the same
  * multiple-choice prompt at the sampling temperature, plus, when logprobs are wanted, one greedy
  * (temperature 0) reply whose token distribution gives the logprob signal. The rows it returns are
- * the authors' clustered and graded rows with the extra signals (mc-sem-ece.ts), and a comparison
+ * the authors' clustered and graded rows with the extra signals (sem-ece-question.ts), and a comparison
  * of every signal's calibration on these questions (compare-signals.ts).
  */
 import type { Result, StageError } from '../model/rows';
 import type { ChatProvider, ProviderErrorInfo, TokenLogprob } from '../model/provider';
-import { buildMcMessages, type McQuestion } from './mc-prompt';
-import { mcSemEceQuestion, type McSemQuestion } from './mc-sem-ece';
-import { compareSignals, type SignalComparison } from './compare-signals';
+import { buildMcMessages, type McQuestion } from './prompt';
+import { mcSemEceQuestion, type McSemQuestion } from './sem-ece-question';
+import { compareSignals, type SignalComparison } from '../baselines/compare-signals';
 import type { SignalName } from '../model/report';
 import { entropyConfidence } from '../model/signals';
 import { pairwiseMean } from '../core/pairwise';
