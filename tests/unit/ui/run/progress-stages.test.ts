@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { emptyProgress } from '../../../src/model/run-spec';
-import { progressStages, requestCounterLabel } from '../../../src/ui/run/progress-stages';
+import { emptyProgress } from '../../../../src/model/run-spec';
+import { progressStages, requestCounterLabel } from '../../../../src/ui/run/progress-stages';
 
 describe('progress panel stages', () => {
   test('an open-answer run shows every stage in sampling words', () => {

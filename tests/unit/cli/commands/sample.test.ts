@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import run from '../../../cli/commands/sample.ts';
-import { MockProviderServer } from '../../mock/provider-server.ts';
+import run from '../../../../cli/commands/sample.ts';
+import { MockProviderServer } from '../../../mock/provider-server.ts';
 
 const KEY = 'sk-cli-test-key-1234567890';
 let mock: MockProviderServer;

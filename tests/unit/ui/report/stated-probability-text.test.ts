@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { McBaselineSection } from '../../../src/model/report';
-import { accuracySentence, brierSentence, failureSentence, optionRange } from '../../../src/ui/report/stated-probability-text';
-import { brierBars, brierDomainMax } from '../../../src/ui/charts/brier-bars-data';
+import type { McBaselineSection } from '../../../../src/model/report';
+import { accuracySentence, brierSentence, failureSentence, optionRange } from '../../../../src/ui/report/stated-probability-text';
+import { brierBars, brierDomainMax } from '../../../../src/ui/charts/brier-bars-data';
 
 function section(over: Partial<McBaselineSection> = {}): McBaselineSection {
   return {

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MockProviderServer } from '../../mock/provider-server';
-import run from '../../../cli/commands/mc';
-import { parseReport } from '../../../src/formats/report-schema';
+import { MockProviderServer } from '../../../mock/provider-server';
+import run from '../../../../cli/commands/mc';
+import { parseReport } from '../../../../src/formats/report-schema';
 
 const DATASET = [
   { id: 'q1', question: 'Colour of alpha?', answer: 'A', options: ['red', 'green', 'blue', 'black'], category: 'easy' },

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { packRows, transferables, unpackRows } from '../../../src/ui/report/recompute-rows';
-import { modelMetrics } from '../../../src/pipeline/score';
-import { demoDocument } from '../../e2e/report-fixture';
+import { packRows, transferables, unpackRows } from '../../../../src/ui/report/recompute-rows';
+import { modelMetrics } from '../../../../src/pipeline/score';
+import { demoDocument } from '../../../e2e/report-fixture';
 
 test('metrics from packed rows equal the metrics from the document rows', () => {
   const model = demoDocument().models[1];

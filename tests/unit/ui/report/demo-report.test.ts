@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { buildDemoReport, fetchDemoFiles } from '../../../src/ui/report/demo-report';
-import { demoDocument } from '../../e2e/report-fixture';
+import { buildDemoReport, fetchDemoFiles } from '../../../../src/ui/report/demo-report';
+import { demoDocument } from '../../../e2e/report-fixture';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 

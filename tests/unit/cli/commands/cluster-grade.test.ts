@@ -7,10 +7,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import cluster from '../../../cli/commands/cluster';
-import grade from '../../../cli/commands/grade';
-import { MockProviderServer } from '../../mock/provider-server';
-import { readAuthorsRows } from '../../../src/formats/authors-rows';
+import cluster from '../../../../cli/commands/cluster';
+import grade from '../../../../cli/commands/grade';
+import { MockProviderServer } from '../../../mock/provider-server';
+import { readAuthorsRows } from '../../../../src/formats/authors-rows';
 
 const KEY = 'sk-cluster-cli-test-0123456789';
 let dir: string;

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { clusterExact } from '../../../src/clustering/exact';
-import { classesToRowFields } from '../../../src/clustering/row-fields';
+import { clusterExact } from '../../../../src/clustering/exact';
+import { classesToRowFields } from '../../../../src/clustering/row-fields';
 
 export function demoClusteredText(file = 'demo-model-a.clustered.jsonl'): string {
   return readFileSync(path.resolve('public/demo', file), 'utf8');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { describeMark, histogramBars, reliabilityMarks, slotExtent, wilsonInterval } from '../../../src/ui/charts/reliability-data';
-import type { ReliabilityBin } from '../../../src/core/types';
+import { describeMark, histogramBars, reliabilityMarks, slotExtent, wilsonInterval } from '../../../../src/ui/charts/reliability-data';
+import type { ReliabilityBin } from '../../../../src/core/types';
 
 function bin(i: number, count: number, correct: number, meanConfidence: number): ReliabilityBin {
   return { lo: i * 0.1, hi: (i + 1) * 0.1, count, accuracy: count ? correct / count : NaN, meanConfidence: count ? meanConfidence : NaN };

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { quantileSorted } from 'd3-array';
-import { gapData, gapGroups, gapPoints, regimeBoundaries, typicalN } from '../../../src/ui/charts/gap-data';
-import { regimeBars } from '../../../src/ui/charts/regime-data';
-import type { ReportQuestion, ModelMetrics } from '../../../src/model/report';
+import { gapData, gapGroups, gapPoints, regimeBoundaries, typicalN } from '../../../../src/ui/charts/gap-data';
+import { regimeBars } from '../../../../src/ui/charts/regime-data';
+import type { ReportQuestion, ModelMetrics } from '../../../../src/model/report';
 
 function q(id: string, sem1: number, sem2: number, margin: number, n = 50): ReportQuestion {
   return {

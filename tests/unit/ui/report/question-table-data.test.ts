@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_QUERY, naturalKey, pageOf, queryRows } from '../../../src/ui/report/question-table-data';
-import type { ReportQuestion } from '../../../src/model/report';
+import { DEFAULT_QUERY, naturalKey, pageOf, queryRows } from '../../../../src/ui/report/question-table-data';
+import type { ReportQuestion } from '../../../../src/model/report';
 
 function q(id: string, over: Partial<ReportQuestion> = {}): ReportQuestion {
   return {

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { compareReportSignals } from '../../../src/baselines/compare-signals';
-import { withEntropyConfidence, withSignals } from '../../../src/baselines/report-signals';
-import { entropyConfidence } from '../../../src/model/signals';
-import type { ModelReport } from '../../../src/model/report';
-import { compareOptions, compareRequest, runCompare } from '../../../src/ui/report/compare-client';
-import { DEFAULT_QUERY, queryRows, signalColumnsOf } from '../../../src/ui/report/question-table-data';
-import { demoDocument } from '../../e2e/report-fixture';
+import { compareReportSignals } from '../../../../src/baselines/compare-signals';
+import { withEntropyConfidence, withSignals } from '../../../../src/baselines/report-signals';
+import { entropyConfidence } from '../../../../src/model/signals';
+import type { ModelReport } from '../../../../src/model/report';
+import { compareOptions, compareRequest, runCompare } from '../../../../src/ui/report/compare-client';
+import { DEFAULT_QUERY, queryRows, signalColumnsOf } from '../../../../src/ui/report/question-table-data';
+import { demoDocument } from '../../../e2e/report-fixture';
 
 const doc = demoDocument();
 
