@@ -6,11 +6,14 @@
  */
 import { createProvider } from '../providers';
 import type { RequestEvent, SamplingProvider } from '../model/provider';
-import { questionKeyBase, runSampling, type SamplingProgress } from './sampling';
+import { questionKeyBase, runSampling, type SamplingProgress, type StoredReply } from './sampling';
 import { readQuestions } from '../model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import type { SampleStage } from './stage-ports';
-import type { SampledRow } from '../model/rows';
+import type { Sample, SampledRow } from '../model/rows';
+
+/** What a row keeps of a sample. */
+type RowSample = Pick<Sample, 'raw' | 'answer' | 'confidence'>;
 
 /** Passes every request event to `listen` as well as to the orchestrator. */
 function listening(provider: SamplingProvider, listen: (e: RequestEvent) => void): SamplingProvider {
@@ -55,6 +58,22 @@ export const sampleWithProviders: SampleStage = async (args) => {
     args.onCounters({ requests: { done: p.requests.done, failed: p.requests.failed, retrying: p.requests.retrying }, samplesDone: p.samples.done, tokens: p.tokens, cost: p.cost, etaMs: p.etaMs });
   };
 
+  const label = `${args.model.preset}/${args.model.model}`;
+  const seen = new Set<string>();
+  const unique = dataset.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
+  const keepRaw = unique.length * sampling.n <= RAW_REPLIES_LIMIT;
+  // What this execution fetched, as the rows need it, so a question sampled wholly now is not
+  // read back from the cache; only questions with samples from an earlier execution are.
+  const fetched = new Map<string, { samples: RowSample[]; count: number }>();
+  const onSamples = (batch: StoredReply[]) => {
+    for (const { questionId, index, sample } of batch) {
+      let held = fetched.get(questionId);
+      if (!held) fetched.set(questionId, (held = { samples: new Array<RowSample>(sampling.n), count: 0 }));
+      if (held.samples[index] === undefined) held.count += 1;
+      held.samples[index] = { raw: keepRaw ? sample.raw : '', answer: sample.answer, confidence: sample.confidence };
+    }
+  };
+
   const result = await runSampling({
     questions: dataset.questions,
     provider,
@@ -67,6 +86,7 @@ export const sampleWithProviders: SampleStage = async (args) => {
     price: args.price,
     concurrency: sampling.concurrency,
     onProgress,
+    onSamples,
     // Every change (the caller throttles what it posts).
     progressIntervalMs: 0,
   });
@@ -85,20 +105,20 @@ export const sampleWithProviders: SampleStage = async (args) => {
     };
   }
 
-  const label = `${args.model.preset}/${args.model.model}`;
-  const seen = new Set<string>();
-  const unique = dataset.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
-  const keepRaw = unique.length * sampling.n <= RAW_REPLIES_LIMIT;
   if (!keepRaw) args.onNote(`raw replies are not kept in the report of a run over ${RAW_REPLIES_LIMIT.toLocaleString('en')} samples per model; answers and confidences are`);
   const template = sampling.prompt ?? DEFAULT_GENERATION_PROMPT;
   const rows: SampledRow[] = [];
-  // Each stored sample is read once, straight into its row; only what the report needs is kept.
+  // A question fetched wholly in this execution is built from memory; any other has each stored
+  // sample read once, straight into its row. Only what the report needs is kept.
+  const complete = (id: string) => fetched.get(id)?.count === sampling.n;
   for (let from = 0; from < unique.length; from += READ_CHUNK) {
     const chunk = unique.slice(from, from + READ_CHUNK);
-    const bases = await Promise.all(chunk.map(async (q) => result.keyBases.get(q.id) ?? questionKeyBase(provider, settings, template, q)));
-    const stored = await readQuestions(args.cache, bases, sampling.n);
-    chunk.forEach((q, j) => {
-      const samples = stored[j].filter((s) => s !== undefined);
+    const toRead = chunk.filter((q) => !complete(q.id));
+    const bases = await Promise.all(toRead.map(async (q) => result.keyBases.get(q.id) ?? questionKeyBase(provider, settings, template, q)));
+    const stored = toRead.length > 0 ? await readQuestions(args.cache, bases, sampling.n) : [];
+    const read = new Map(toRead.map((q, j) => [q.id, stored[j].filter((x): x is Sample => x !== undefined)]));
+    chunk.forEach((q) => {
+      const samples: RowSample[] = read.get(q.id) ?? fetched.get(q.id)!.samples;
       rows.push({
         id: q.id,
         question: q.question,

@@ -114,3 +114,22 @@ test('a run over RAW_REPLIES_LIMIT samples keeps answers and confidences but no 
   expect(questions.every((q) => q.samples?.length === n && q.samples.every((x) => x.raw === undefined && (x.answer === 'Paris' || x.answer === 'Rome')))).toBe(true);
   expect(questions[0].samples?.[1].confidence).toBeCloseTo(0.41, 12);
 }, 120_000);
+
+test('rows of questions sampled wholly in this execution come from memory: no sample is read back from the cache', async () => {
+  const s = await openStores(`memory-rows-${Math.random()}`);
+  let valuesRead = 0;
+  // Key-only range reads (storedIndices) stay allowed; reading sample values back is what is counted.
+  const counting: SampleCache = {
+    get: (keys) => ((valuesRead += keys.length), s.samples.get(keys)),
+    put: (entries) => s.samples.put(entries),
+    getQuestions: (bases, n) => ((valuesRead += bases.length * n), s.samples.getQuestions!(bases, n)),
+    storedIndices: s.samples.storedIndices ? (bases, n) => s.samples.storedIndices!(bases, n) : undefined,
+  };
+  const { done, models } = await runWith(s, spec(`${mock.url}/v1`), counting);
+  expect(done.status).toBe('done');
+  expect(valuesRead).toBe(0);
+  // The same rows as when every sample is read back from the cache.
+  const reread = await runWith(s, spec(`${mock.url}/v1`));
+  expect(valuesRead).toBe(0);
+  expect(reread.models).toEqual(models);
+});
