@@ -4,10 +4,10 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import run from '../../../cli/commands/sample.ts';
-import { batchServiceFor } from '../../../src/batch/service-for-model.ts';
-import { MockProviderServer } from '../../mock/provider-server.ts';
-import { successLine, errorLine } from './fixtures.ts';
+import run from '../../../../cli/commands/sample.ts';
+import { batchServiceFor } from '../../../../src/batch/service-for-model.ts';
+import { MockProviderServer } from '../../../mock/provider-server.ts';
+import { successLine, errorLine } from '../../batch/fixtures.ts';
 
 const KEY = 'sk-batch-cli-key-987654';
 const QS = [
