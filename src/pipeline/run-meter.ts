@@ -61,7 +61,7 @@ export class RunMeter {
     };
     p.tokens = { input: base.tokens.input + sum((c) => c.tokens.input), output: base.tokens.output + sum((c) => c.tokens.output) };
     p.cost = base.cost === null || perModel.some((c) => c.cost === null) ? null : base.cost + sum((c) => c.cost ?? 0);
-    p.samples.done = sum((c) => c.samplesDone);
+    p.samples.done = sum((c) => c.samples.done);
     p.stages.sample.done = p.samples.done;
     const etas = perModel.map((c) => c.etaMs).filter((e): e is number => e !== null);
     p.etaMs = etas.length ? Math.max(...etas) : null;

@@ -87,7 +87,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     meter.enterStage('sample', questions.length * spec.sampling.n * spec.models.length);
     meter.progress.samples = { done: 0, total: questions.length * spec.sampling.n * spec.models.length };
     const before = structuredClone({ requests: meter.progress.requests, tokens: meter.progress.tokens, cost: meter.progress.cost });
-    const counters: SampleCounters[] = spec.models.map(() => ({ requests: { done: 0, failed: 0, retrying: 0 }, samplesDone: 0, tokens: { input: 0, output: 0 }, cost: 0, etaMs: null }));
+    const counters: SampleCounters[] = spec.models.map(() => ({ requests: { done: 0, failed: 0, retrying: 0, retries: 0, inFlight: 0 }, samples: { done: 0, cached: 0, total: 0 }, tokens: { input: 0, output: 0 }, cost: 0, etaMs: null }));
     const prices = deps.prices ?? {};
     const sampled = await Promise.all(
       spec.models.map((model, i) =>

@@ -54,9 +54,7 @@ export const sampleWithProviders: SampleStage = async (args) => {
   const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens };
 
   // Question groups (the byQuestion index) follow from the sample keys themselves (store/sample-store.ts).
-  const onProgress = (p: SamplingProgress) => {
-    args.onCounters({ requests: { done: p.requests.done, failed: p.requests.failed, retrying: p.requests.retrying }, samplesDone: p.samples.done, tokens: p.tokens, cost: p.cost, etaMs: p.etaMs });
-  };
+  const onProgress = (p: SamplingProgress) => args.onCounters(p);
 
   const label = `${args.model.preset}/${args.model.model}`;
   const seen = new Set<string>();

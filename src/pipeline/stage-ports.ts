@@ -10,17 +10,14 @@ import type { ProviderConfig } from '../model/provider';
 import type { Price } from '../model/cost';
 import type { ClusteringSpec, GradingSpec, ModelLoadProgress, RunKeys, SamplingSpec } from '../model/run-spec';
 import type { SampleCache } from '../model/sample-cache';
+import type { SamplingProgress } from './sampling';
 import type { ClusteredRow, Dataset, GradedRow, Result, SampledRow, StageError } from '../model/rows';
 
-/** A sample stage's cumulative counters for one model (this execution only). */
-export interface SampleCounters {
-  requests: { done: number; failed: number; retrying: number };
-  /** Samples available: found in the cache or newly stored. */
-  samplesDone: number;
-  tokens: { input: number; output: number };
-  cost: number | null;
-  etaMs: number | null;
-}
+/**
+ * A sample stage's cumulative counters for one model (this execution only): the sampling loop's
+ * own progress, passed through as it is (`samples.done`: found in the cache or newly stored).
+ */
+export type SampleCounters = Pick<SamplingProgress, 'requests' | 'samples' | 'tokens' | 'cost' | 'etaMs'>;
 
 export interface SampleStageArgs {
   dataset: Dataset;
