@@ -1,6 +1,6 @@
 /**
  * Build step for the offline report: after the app's build, a second Vite build bundles
- * src/export/viewer.html (ReportView and everything it imports, one chunk, no code
+ * src/ui/offline-viewer/viewer.html (ReportView and everything it imports, one chunk, no code
  * splitting) and inlines the JavaScript and CSS into the HTML, written as dist/report-viewer.html.
  * The app fetches that template only when the user asks for an HTML file, and embed.ts puts the
  * report inside. Hand-written rather than vite-plugin-singlefile: the job is ~40 lines and this
@@ -75,7 +75,7 @@ function viewerBuildConfig(root: string, outDir: string, write: boolean): Inline
       modulePreload: false,
       copyPublicDir: false,
       rolldownOptions: {
-        input: path.resolve(root, 'src/export/viewer.html'),
+        input: path.resolve(root, 'src/ui/offline-viewer/viewer.html'),
         output: { codeSplitting: false },
       },
     },
