@@ -4,6 +4,7 @@
  * Field names of the authors' row format are kept verbatim (snake_case) so their files
  * import and export without translation.
  */
+import type { TokenLogprob } from './provider';
 
 /** One question of a dataset. */
 export interface Question {
@@ -25,9 +26,12 @@ export interface Dataset {
   source: string;
 }
 
-/** How a field was obtained from a raw reply, recorded with every sample. */
-export type AnswerExtraction = 'answer-line' | 'fallback-tail' | 'empty';
-export type ConfidenceExtraction = 'confidence-line' | 'missing';
+/**
+ * How a field was obtained from a raw reply, recorded with every sample. A multiple-choice reply
+ * (src/multiple-choice/) gives its option letter and its stated probability.
+ */
+export type AnswerExtraction = 'answer-line' | 'fallback-tail' | 'empty' | 'option-letter';
+export type ConfidenceExtraction = 'confidence-line' | 'missing' | 'stated-probability';
 
 /** One sampled reply, with what was extracted from it. */
 export interface Sample {
@@ -38,6 +42,8 @@ export interface Sample {
   confidence: number | null;
   confidenceMethod: ConfidenceExtraction;
   finishReason: string | null;
+  /** Token log-probabilities, kept where a signal is read from them (a multiple-choice reply's logprob confidence). */
+  logprobs?: TokenLogprob[];
 }
 
 /** The authors' row after sampling (before clustering). */

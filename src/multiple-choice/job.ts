@@ -4,29 +4,34 @@
  * (runMcSemEce); then one report document (mcReportDocument per model, models side by side) saved
  * as the run's report. The same library path as `semece mc --report`.
  *
- * Replies are not cached: a paused or interrupted multiple-choice run starts again from the
- * beginning when resumed (its runs are cheap: one short reply per question per run).
+ * Replies are cached like samples (reply-cache.ts): a repeated multiple-choice run, or a paused or
+ * interrupted one resumed, reads back every reply it already has and requests only the rest.
+ * Progress goes through the run's own meter (pipeline/run-meter.ts): requests, tokens and cost
+ * carry over a resume; the questions asked count afresh, replies from the cache as cached.
  */
 import { createProvider } from '../providers/index';
 import type { ChatProvider, CompletionRequest, ProviderErrorInfo } from '../model/provider';
+import type { SampleCache } from '../model/sample-cache';
 import { runMcBaseline } from './stated-probability-run';
 import { runMcSemEce, type McSemResult } from './sem-ece-run';
 import { mcReportDocument } from './report-document';
 import { toMcQuestions } from './questions';
+import type { ReplyCache } from './reply-cache';
 import type { ReportDocument } from '../model/report';
 import type { RunStore } from '../store/runs';
-import { emptyProgress, withItsKey, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord } from '../model/run-spec';
+import { withItsKey, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord } from '../model/run-spec';
 import type { StageError } from '../model/rows';
-import { costOf, priceFor, type PriceTable } from '../model/cost';
+import type { PriceTable } from '../model/cost';
+import { RunMeter } from '../pipeline/run-meter';
 
-export interface McJobDeps {
+export interface MultipleChoiceRunDeps {
   runs: Pick<RunStore, 'getRun' | 'saveRun' | 'saveReport'>;
+  /** Where replies are kept between runs (the run's sample cache); without it every reply is requested. */
+  samples?: SampleCache;
   /** For the cost so far; without it (or without a model's price) the cost is unknown. */
   prices?: PriceTable;
   onProgress?: (progress: RunProgress, run: RunRecord) => void;
 }
-
-const MAX_ERRORS = 50;
 
 /** Requests one multiple-choice run sends per model (one per complete() call). */
 export function mcRequestsPerModel(questions: number, mc: { runs: number; samples: number; logprobs: boolean }): number {
@@ -37,20 +42,24 @@ function asInfo(e: unknown): ProviderErrorInfo | null {
   return typeof e === 'object' && e !== null && 'kind' in e && 'message' in e ? (e as ProviderErrorInfo) : null;
 }
 
-export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps, signal: AbortSignal): Promise<RunRecord> {
+export async function executeMultipleChoiceRun(runId: string, keys: RunKeys, deps: MultipleChoiceRunDeps, signal: AbortSignal): Promise<RunRecord> {
   const stored = await deps.runs.getRun(runId);
   if (!stored?.spec.mc) throw new Error(`no multiple-choice run with id ${runId}`);
   const spec = stored.spec;
   const mc = spec.mc!;
   const set = toMcQuestions(spec.dataset.questions);
-  const perModel = mcRequestsPerModel(set.questions.length, mc);
-  const progress: RunProgress = { ...emptyProgress(perModel * spec.models.length), stage: 'sample', mc: { runsDone: 0, runsTotal: mc.runs * spec.models.length } };
-  progress.stages.dataset = { status: 'done', done: spec.dataset.questions.length, total: spec.dataset.questions.length, cached: 0 };
-  progress.stages.sample = { status: 'running', done: 0, total: perModel * spec.models.length, cached: 0 };
+  const total = mcRequestsPerModel(set.questions.length, mc) * spec.models.length;
+  const meter = new RunMeter(stored.progress, deps.prices);
+  const progress = meter.progress;
+  progress.mc = { runsDone: 0, runsTotal: mc.runs * spec.models.length };
+  meter.enterStage('dataset', spec.dataset.questions.length);
+  meter.finishStage('dataset');
   // No clustering or grading stage: the chosen letter is the class and is graded against the gold letter.
-  for (const s of ['cluster', 'grade'] as const) progress.stages[s].status = 'skipped';
-  progress.cost = 0;
-  for (const s of set.skipped) progress.notes.push(`skipped ${s.where}: ${s.reason}`);
+  for (const s of ['cluster', 'grade', 'score', 'report'] as const) progress.stages[s] = { status: 'waiting', done: 0, total: 0, cached: 0 };
+  for (const s of ['cluster', 'grade'] as const) meter.finishStage(s, 'skipped');
+  meter.enterStage('sample', total);
+  progress.samples = { done: 0, total };
+  for (const s of set.skipped) meter.note(`skipped ${s.where}: ${s.reason}`);
   const run: RunRecord = { ...stored, status: 'running', progress, error: undefined, updatedAt: new Date().toISOString() };
   const emit = () => deps.onProgress?.(progress, run);
   const save = async (patch: Partial<RunRecord>) => {
@@ -62,18 +71,29 @@ export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps
   await save({});
   const stopped = () => save({ status: signal.reason === 'pause' ? 'paused' : 'cancelled' });
   const failWith = (error: StageError) => {
-    progress.stages[progress.stage].status = 'failed';
-    progress.errors.push(error);
+    meter.finishStage(progress.stage, 'failed');
+    meter.error(error);
     return save({ status: 'failed', error });
   };
   if (set.questions.length === 0) return failWith({ kind: 'bad-dataset', message: 'The dataset has no usable multiple-choice question (each needs 2 to 10 options and a gold letter or option text).', where: 'dataset' });
 
+  // A request slot served from the cache: counted as done and cached, never as a request.
+  const cache: ReplyCache | undefined = deps.samples
+    ? {
+        samples: deps.samples,
+        onCached: () => {
+          progress.samples.done++;
+          progress.stages.sample.cached++;
+          meter.advance();
+          emit();
+        },
+      }
+    : undefined;
   const docs: ReportDocument[] = [];
   for (const [m, model] of spec.models.entries()) {
-    const price = deps.prices ? priceFor(deps.prices, model.preset, model.model) : null;
-    const provider = counted(createProvider(withItsKey(model, keys)), progress, price, emit);
+    const provider = counted(createProvider(withItsKey(model, keys)), model, meter, emit);
     const label = modelLabel(model);
-    const settings = { runs: mc.runs, seed: mc.seed, temperature: spec.sampling.temperature, maxTokens: spec.sampling.maxTokens, logprobs: mc.logprobs, signal };
+    const settings = { runs: mc.runs, seed: mc.seed, temperature: spec.sampling.temperature, maxTokens: spec.sampling.maxTokens, logprobs: mc.logprobs, signal, cache };
     const base = await runMcBaseline(provider, set.questions, {
       ...settings,
       // Replies (failed ones included) move the request counters; a run counts only once it completed.
@@ -84,8 +104,8 @@ export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps
     });
     if (signal.aborted) return stopped();
     if (!base.ok) return failWith({ ...base.error, where: `${label}: ${base.error.where ?? ''}` });
-    progress.notes.push(...base.value.notes.map((n) => `${label}: ${n}`));
-    if (base.value.logprob.absence) progress.notes.push(`${label}: logprob signal: ${base.value.logprob.absence}`);
+    for (const n of base.value.notes) meter.note(`${label}: ${n}`);
+    if (base.value.logprob.absence) meter.note(`${label}: logprob signal: ${base.value.logprob.absence}`);
     let sem: McSemResult | undefined;
     if (mc.samples > 0) {
       const s = await runMcSemEce(provider, set.questions, { ...settings, samples: mc.samples, model: label });
@@ -103,21 +123,22 @@ export async function executeMcJob(runId: string, keys: RunKeys, deps: McJobDeps
     });
     docs.push(doc);
   }
-  progress.stages.sample.status = 'done';
+  meter.finishStage('sample');
   // Scoring happened per model above (runMcBaseline, runMcSemEce).
-  progress.stages.score = { status: 'done', done: spec.models.length, total: spec.models.length, cached: 0 };
-  progress.stage = 'report';
-  progress.stages.report = { status: 'running', done: 0, total: 1, cached: 0 };
+  meter.enterStage('score', spec.models.length);
+  meter.finishStage('score');
+  meter.enterStage('report', 1);
   emit();
   // Each model's document has the same dataset and settings; the run's report holds them side by side.
   const document: ReportDocument = { ...docs[0], title: spec.title, createdAt: new Date().toISOString(), models: docs.flatMap((d) => d.models) };
   await deps.runs.saveReport(run.id, document);
-  progress.stages.report = { status: 'done', done: 1, total: 1, cached: 0 };
+  meter.finishStage('report');
   return save({ status: 'done', reportId: run.id });
 }
 
-/** The provider with every request counted into the progress, failures with their cause. */
-function counted<P extends ChatProvider & { notes?: () => string[] }>(provider: P, progress: RunProgress, price: ReturnType<typeof priceFor>, emit: () => void): ChatProvider & { notes?: () => string[] } {
+/** The provider with every request it sends counted into the run's meter, failures with their cause. */
+function counted<P extends ChatProvider & { notes?: () => string[] }>(provider: P, model: ModelSpec, meter: RunMeter, emit: () => void): ChatProvider & { notes?: () => string[] } {
+  const progress = meter.progress;
   return {
     config: provider.config,
     notes: provider.notes ? () => provider.notes!() : undefined,
@@ -126,20 +147,14 @@ function counted<P extends ChatProvider & { notes?: () => string[] }>(provider: 
         const c = await provider.complete(request);
         progress.requests.done++;
         progress.samples.done++;
-        progress.tokens.input += c.usage.inputTokens;
-        progress.tokens.output += c.usage.outputTokens;
-        const cost = costOf({ input: c.usage.inputTokens, output: c.usage.outputTokens }, price);
-        progress.cost = progress.cost === null || cost === null ? null : progress.cost + cost;
-        progress.stages.sample.done++;
+        meter.addUsage(model, c.usage);
+        meter.advance();
         return c;
       } catch (e) {
         const info = asInfo(e);
         progress.requests.failed++;
-        progress.stages.sample.done++;
-        if (info?.kind !== 'aborted') {
-          progress.errors.push({ kind: info?.kind ?? 'error', message: info?.message ?? String(e), where: `${modelLabel(provider.config)}`, ...(info?.status ? { status: info.status } : {}) });
-          if (progress.errors.length > MAX_ERRORS) progress.errors.splice(0, progress.errors.length - MAX_ERRORS);
-        }
+        meter.advance();
+        if (info?.kind !== 'aborted') meter.error({ kind: info?.kind ?? 'error', message: info?.message ?? String(e), where: `${modelLabel(provider.config)}`, ...(info?.status ? { status: info.status } : {}) });
         throw e;
       } finally {
         emit();

@@ -7,7 +7,8 @@
  */
 import type { Result, StageError } from '../model/rows';
 import type { ChatProvider, ProviderErrorInfo, TokenLogprob } from '../model/provider';
-import { buildMcMessages, type McQuestion } from './prompt';
+import type { McQuestion } from './prompt';
+import { askReplies, type ReplyCache } from './reply-cache';
 import { mcSemEceQuestion, type McSemQuestion } from './sem-ece-question';
 import { compareSignals, type SignalComparison } from '../baselines/compare-signals';
 import type { SignalName } from '../model/report';
@@ -22,6 +23,8 @@ export interface McSemOptions {
   logprobs: boolean;
   model: string;
   signal?: AbortSignal;
+  /** Where replies are kept between runs: stored samples and greedy replies are read back instead of requested. */
+  cache?: ReplyCache;
   /** Bootstrap of the signal comparison (defaults: the core's B = 1000, seed 7). */
   B?: number;
 }
@@ -52,24 +55,19 @@ export async function runMcSemEce(provider: ChatProvider & { notes?: () => strin
     const i = info(e);
     if (i && STOPS.includes(i.kind) && !fatal) fatal = { kind: i.kind, message: i.message, where: `question ${JSON.stringify(q.id)}, ${what}` };
   };
+  const sampleIndices = Array.from({ length: opts.samples }, (_, i) => i);
   const one = async (q: McQuestion): Promise<McSemQuestion> => {
-    const messages = buildMcMessages(q);
-    let replies: (string | null)[] = [];
-    try {
-      const c = await provider.complete({ messages, n: opts.samples, settings: { temperature: opts.temperature, maxTokens: opts.maxTokens }, signal: opts.signal });
-      replies = c.replies.map((r) => r.text);
-    } catch (e) {
-      fail(e, q, 'samples');
-    }
+    const sampled = await askReplies(provider, opts.cache, { question: q, purpose: 'sem-ece-sample', indices: sampleIndices, settings: { temperature: opts.temperature, maxTokens: opts.maxTokens }, signal: opts.signal });
+    if (sampled.error !== undefined) fail(sampled.error, q, 'samples');
+    const replies: (string | null)[] = sampled.replies.map((r) => r.text);
     failedSamples += opts.samples - replies.length;
     let greedyLogprobs: TokenLogprob[] | undefined;
     if (opts.logprobs && !fatal) {
-      try {
-        const g = await provider.complete({ messages, n: 1, settings: { temperature: 0, maxTokens: opts.maxTokens, logprobs: true, topLogprobs: 20 }, signal: opts.signal });
+      const g = await askReplies(provider, opts.cache, { question: q, purpose: 'greedy', indices: [0], settings: { temperature: 0, maxTokens: opts.maxTokens, logprobs: true, topLogprobs: 20 }, signal: opts.signal });
+      if (g.error !== undefined) fail(g.error, q, 'greedy reply');
+      else {
         greedyLogprobs = g.replies[0]?.logprobs;
         greedy.push({ logprobs: greedyLogprobs });
-      } catch (e) {
-        fail(e, q, 'greedy reply');
       }
     }
     return mcSemEceQuestion({ question: q, replies, greedyLogprobs }, opts.model);

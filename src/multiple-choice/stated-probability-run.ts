@@ -6,10 +6,12 @@
  * When log-probabilities are asked for, each reply also gets the logprob signal (softmax over the
  * option letters at the answer token, logprob-confidence.ts), scored with the same Brier rule against the
  * same correctness; when they do not come back the summary says why (logprob-absence.ts).
+ * With a cache, run r's reply to a question is stored under index r (reply-cache.ts).
  */
 import type { Result, StageError } from '../model/rows';
 import type { ChatProvider, GenerationSettings, ProviderErrorInfo, Reply } from '../model/provider';
-import { buildMcMessages, type McQuestion } from './prompt';
+import type { McQuestion } from './prompt';
+import { askReplies, type ReplyCache } from './reply-cache';
 import { mcOutcome, type McOutcome } from './outcome';
 import { mcRunScores, type McRunScores } from './brier-scoring';
 import { spread, summarizeMcRuns, type Spread, type McSummary } from './runs-summary';
@@ -26,13 +28,15 @@ export interface McRunOptions {
   /** Ask for token log-probabilities (top 20 alternatives) where the provider has them. */
   logprobs: boolean;
   signal?: AbortSignal;
+  /** Where replies are kept between runs: a stored reply is read back instead of requested. */
+  cache?: ReplyCache;
   /** Called after each reply is read (done, total). */
   onProgress?: (done: number, total: number) => void;
   /** Called once a whole run has completed (runs completed so far); a run a fatal error stops does not count. */
   onRunDone?: (runsDone: number) => void;
 }
 
-export const MC_DEFAULTS: Omit<McRunOptions, 'signal' | 'onProgress' | 'onRunDone'> = { runs: 3, seed: 0, temperature: 1, maxTokens: 400, logprobs: true };
+export const MC_DEFAULTS: Omit<McRunOptions, 'signal' | 'cache' | 'onProgress' | 'onRunDone'> = { runs: 3, seed: 0, temperature: 1, maxTokens: 400, logprobs: true };
 
 /** One row per question per run: what was sent back, what was read, and the logprob signal. */
 export interface McRow extends McOutcome {
@@ -95,16 +99,14 @@ export async function runMcBaseline(provider: ProviderLike, questions: readonly 
     let reply: Reply | null = null;
     let error: string | undefined;
     if (!fatal) {
-      try {
-        const c = await provider.complete({ messages: buildMcMessages(q), settings, n: 1, signal: opts.signal });
-        effective = c.effective;
-        reply = c.replies[0] ?? null;
-        if (!reply) error = 'the provider returned no reply';
-      } catch (e) {
-        const info = errorInfo(e);
-        error = info ? info.message : String(e);
+      const asked = await askReplies(provider, opts.cache, { question: q, purpose: 'stated-probability', indices: [run], settings, signal: opts.signal });
+      if (asked.completion) effective = asked.completion.effective;
+      reply = asked.replies[0] ?? null;
+      if (asked.error !== undefined) {
+        const info = errorInfo(asked.error);
+        error = info ? info.message : String(asked.error);
         if (stops(info) && !fatal) fatal = { kind: info!.kind, message: info!.message, where: `question ${JSON.stringify(q.id)}, run ${run + 1}`, status: info!.status ?? undefined };
-      }
+      } else if (!reply) error = 'the provider returned no reply';
     }
     if (reply) replies.push(reply);
     const outcome = mcOutcome(q, reply ? reply.text : null, seed);

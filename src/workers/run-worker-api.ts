@@ -11,7 +11,7 @@ import { checkConnection, runnerStages } from './real-stages';
 import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
 import { throttle } from './throttle';
 import { errorInfo } from './transfer';
-import { executeMcJob } from '../multiple-choice/job';
+import { executeMultipleChoiceRun } from '../multiple-choice/job';
 
 interface Job {
   controller: AbortController;
@@ -118,7 +118,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
       prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
       try {
         // A multiple-choice run (RunSpec.mc) goes through its own job, not the Sem-ECE runner.
-        if ((await s.runs.getRun(runId))?.spec.mc) return await executeMcJob(runId, keys, { runs: s.runs, prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
+        if ((await s.runs.getRun(runId))?.spec.mc) return await executeMultipleChoiceRun(runId, keys, { runs: s.runs, samples: s.samples, prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
         return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
       } catch (e) {
         const run = (await s.runs.getRun(runId))!;
