@@ -4,59 +4,37 @@
  * is a range, from a typical short reply to every reply using the whole token budget.
  */
 import { capabilitiesFor } from '../../providers/capabilities';
-import { costOf, priceFor, type PriceTable } from '../../model/cost';
+import { priceFor, type PriceTable } from '../../model/cost';
 import { fillPrompt } from '../../pipeline/prompts';
 import { modelLabel, type ModelSpec, type RunSpec } from '../../model/run-spec';
-import { estimateMcRows } from './multiple-choice-estimate';
+import { estimateMultipleChoiceRows } from './multiple-choice-estimate';
+import { estimateRow, promptTokens, type Estimate } from './estimate-row';
 
 /** Tokens of a typical reply that ends with the Answer and Confidence lines. */
 export const TYPICAL_REPLY_TOKENS = 60;
-const CHARS_PER_TOKEN = 4;
 /** Rough size of one judge request and reply (clustering or grading), tokens. */
 const JUDGE_IN = 700;
 const JUDGE_OUT = 250;
-
-export interface Estimate {
-  label: string;
-  requests: number;
-  samples: number;
-  inputTokens: number;
-  outputTokens: { typical: number; max: number };
-  /** USD; null when the price table has no entry for the model. */
-  cost: { typical: number | null; max: number | null };
-}
-
-const tokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
 
 function sampling(spec: RunSpec, model: ModelSpec, prices: PriceTable): Estimate {
   const { n, maxTokens, prompt } = spec.sampling;
   const maxN = Math.max(1, capabilitiesFor(model.preset, model.model).maxN);
   const perQuestion = Math.ceil(n / maxN);
   let input = 0;
-  for (const q of spec.dataset.questions) input += tokens(fillPrompt(prompt, q)) * perQuestion;
+  for (const q of spec.dataset.questions) input += promptTokens(fillPrompt(prompt, q)) * perQuestion;
   const samples = spec.dataset.questions.length * n;
   const out = { typical: samples * Math.min(maxTokens, TYPICAL_REPLY_TOKENS), max: samples * maxTokens };
-  const price = priceFor(prices, model.preset, model.model);
-  return {
-    label: modelLabel(model),
-    requests: spec.dataset.questions.length * perQuestion,
-    samples,
-    inputTokens: input,
-    outputTokens: out,
-    cost: { typical: costOf({ input, output: out.typical }, price), max: costOf({ input, output: out.max }, price) },
-  };
+  return estimateRow(modelLabel(model), { requests: spec.dataset.questions.length * perQuestion, samples, inputTokens: input, outputTokens: out }, priceFor(prices, model.preset, model.model));
 }
 
 function judge(label: string, model: ModelSpec, calls: number, prices: PriceTable): Estimate {
-  const price = priceFor(prices, model.preset, model.model);
-  const input = calls * JUDGE_IN;
   const out = { typical: calls * JUDGE_OUT, max: calls * JUDGE_OUT * 2 };
-  return { label, requests: calls, samples: 0, inputTokens: input, outputTokens: out, cost: { typical: costOf({ input, output: out.typical }, price), max: costOf({ input, output: out.max }, price) } };
+  return estimateRow(label, { requests: calls, samples: 0, inputTokens: calls * JUDGE_IN, outputTokens: out }, priceFor(prices, model.preset, model.model));
 }
 
 export function estimateRun(spec: RunSpec, prices: PriceTable): { rows: Estimate[]; total: Estimate } {
-  // A multiple-choice run has no judges: its requests are counted by mc-estimate.ts.
-  const rows = spec.mc ? estimateMcRows({ ...spec, mc: spec.mc }, prices) : spec.models.map((m) => sampling(spec, m, prices));
+  // A multiple-choice run has no judges: its requests are counted by multiple-choice-estimate.ts.
+  const rows = spec.mc ? estimateMultipleChoiceRows({ ...spec, mc: spec.mc }, prices) : spec.models.map((m) => sampling(spec, m, prices));
   const perModelQuestions = spec.dataset.questions.length * spec.models.length;
   if (!spec.mc && spec.clustering.method === 'judge') rows.push(judge(`clustering judge ${modelLabel(spec.clustering.judge)}`, spec.clustering.judge, perModelQuestions, prices));
   if (!spec.mc && spec.grading.method === 'judge') rows.push(judge(`grading judge ${modelLabel(spec.grading.judge)}`, spec.grading.judge, perModelQuestions, prices));

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { hasMcOptions, mcProblems } from '../../../../src/ui/run/multiple-choice-draft';
-import { estimateMcRows } from '../../../../src/ui/run/multiple-choice-estimate';
+import { estimateMultipleChoiceRows } from '../../../../src/ui/run/multiple-choice-estimate';
 import { mcRequestsPerModel } from '../../../../src/multiple-choice/job';
 import { estimateRun } from '../../../../src/ui/run/estimate';
 import type { RunSpec } from '../../../../src/model/run-spec';
@@ -51,7 +51,7 @@ describe('multiple-choice mode of the wizard', () => {
     expect(estimateRun(spec({ runs: 3, seed: 0, samples: 5, logprobs: false }), {}).rows).toHaveLength(1);
     // The run page's request total counts the same calls.
     expect(mcRequestsPerModel(2, { runs: 3, samples: 5, logprobs: true })).toBe(10);
-    const [row] = estimateMcRows({ ...spec(undefined), mc: { runs: 1, seed: 0, samples: 0, logprobs: false } }, {});
+    const [row] = estimateMultipleChoiceRows({ ...spec(undefined), mc: { runs: 1, seed: 0, samples: 0, logprobs: false } }, {});
     expect(row.outputTokens.max).toBe(2 * 100);
     expect(row.cost.typical).toBeNull();
   });

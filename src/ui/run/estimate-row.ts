@@ -1,0 +1,27 @@
+/**
+ * One row of a run's cost estimate (a model's sampling, a judge, or the total) and how a row is
+ * priced: input tokens counted from the filled prompts (about 4 characters per token), output as
+ * a range from a typical reply to every reply using the whole token budget.
+ */
+import { costOf, type Price } from '../../model/cost';
+
+export interface Estimate {
+  label: string;
+  requests: number;
+  samples: number;
+  inputTokens: number;
+  outputTokens: { typical: number; max: number };
+  /** USD; null when the price table has no entry for the model. */
+  cost: { typical: number | null; max: number | null };
+}
+
+const CHARS_PER_TOKEN = 4;
+
+/** Tokens of a prompt, roughly. */
+export const promptTokens = (text: string): number => Math.ceil(text.length / CHARS_PER_TOKEN);
+
+/** A row with its cost range from the model's price (null: unknown). */
+export function estimateRow(label: string, counts: Pick<Estimate, 'requests' | 'samples' | 'inputTokens' | 'outputTokens'>, price: Price | null): Estimate {
+  const input = counts.inputTokens;
+  return { label, ...counts, cost: { typical: costOf({ input, output: counts.outputTokens.typical }, price), max: costOf({ input, output: counts.outputTokens.max }, price) } };
+}
