@@ -5,6 +5,8 @@
  * and with --samples N also Sem-ECE on the same questions with every signal compared.
  *
  * Per-run rows go to --out (JSONL, one row per question per run); the summary is printed as JSON.
+ * With --cache FILE every reply is kept in FILE (JSONL, the sample cache of `semece sample`), so
+ * the same command repeated, or resumed after an interruption, requests only the replies it lacks.
  * The API key is read from the preset's environment variable (or SEMECE_API_KEY), never from the
  * command line, and never printed or written. Exit codes: 0 done, 1 the run failed, 2 bad usage
  * or input.
@@ -24,6 +26,8 @@ import { mcReportDocument } from '../../src/multiple-choice/report-document';
 import { reportToJson } from '../../src/formats/report-export';
 import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';
 import { resolveIo, type Io } from '../command-io.ts';
+import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
+import type { ReplyCache } from '../../src/multiple-choice/reply-cache';
 
 export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset FILE [options]
   --base-url URL       API base URL (default: the preset's)
@@ -34,6 +38,8 @@ export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset
   --no-logprobs        do not ask for token log-probabilities
   --samples N          also Sem-ECE with N samples per question (default 0: off)
   --concurrency N      requests in flight (default 8)
+  --cache FILE         keep every reply in FILE (JSONL); a repeated command reads them back
+                       instead of asking again
   --out FILE           per-run rows as JSONL
   --sem-out FILE       Sem-ECE rows (clustered + graded + signals) as JSONL
   --report FILE        a report document the app's Open report page opens (the stated-probability
@@ -70,7 +76,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' },
         runs: { type: 'string' }, seed: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' },
         'no-logprobs': { type: 'boolean' }, samples: { type: 'string' }, concurrency: { type: 'string' },
-        out: { type: 'string' }, 'sem-out': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean' },
+        out: { type: 'string' }, 'sem-out': { type: 'string' }, report: { type: 'string' }, cache: { type: 'string' }, help: { type: 'boolean' },
       },
       strict: true,
     }).values;
@@ -125,7 +131,14 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   }
   const config = { kind: preset.kind, preset: preset.id, baseUrl: a['base-url'] ?? preset.baseUrl, model: a.model!, apiKey, concurrency: settings.concurrency };
   const provider = createProvider(config);
-  const result = await runMcBaseline(provider, questions, settings);
+  let cache: ReplyCache | undefined;
+  if (a.cache) {
+    const samples = await new JsonlSampleCache(a.cache).load();
+    if (samples.damagedLines > 0) err(`${samples.path}: ${samples.damagedLines} unreadable line(s) ignored; those replies are requested again.`);
+    if (samples.size > 0) err(`${samples.size} reply(ies) already in ${samples.path}: only the missing ones are requested`);
+    cache = { samples };
+  }
+  const result = await runMcBaseline(provider, questions, { ...settings, cache });
   if (!result.ok) {
     err(`semece mc: the run stopped (${result.error.kind}) at ${result.error.where}: ${result.error.message}`);
     return 1;
@@ -144,7 +157,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   let semEce: unknown;
   let semResult: McSemResult | undefined;
   if (settings.samples > 0) {
-    const sem = await runMcSemEce(provider, questions, { ...settings, model: a.model! });
+    const sem = await runMcSemEce(provider, questions, { ...settings, model: a.model!, cache });
     if (!sem.ok) {
       err(`semece mc: Sem-ECE sampling stopped (${sem.error.kind}) at ${sem.error.where}: ${sem.error.message}`);
       return 1;

@@ -98,6 +98,29 @@ describe('semece mc', () => {
     expect(f.err.join('')).toContain('--runs must be an integer ≥ 1');
   });
 
+  test('--cache: the same command repeated sends no request and writes the same rows and report', async () => {
+    const keep = mock.responder;
+    mock.responder = (req, j) => `{"answer": "${j % 3 === 2 ? 'B' : 'A'}", "probability": ${50 + j * 5}}`;
+    const cache = join(dir, 'replies.cache.jsonl');
+    const args = (tag: string) => ['--provider', 'vllm', '--base-url', `${mock.url}/v1`, '--model', 'm', '--dataset', dataset, '--runs', '2', '--samples', '3', '--no-logprobs', '--cache', cache, '--out', join(dir, `${tag}.rows.jsonl`), '--report', join(dir, `${tag}.report.json`)];
+    mock.resetStats();
+    const first = capture();
+    expect(await run(args('first'), first.io)).toBe(0);
+    expect(mock.stats().requests).toBeGreaterThan(0);
+    mock.resetStats();
+    const again = capture();
+    expect(await run(args('again'), again.io)).toBe(0);
+    mock.responder = keep;
+    expect(mock.stats().requests).toBe(0);
+    expect(again.err.join('\n')).toMatch(/already in .*replies\.cache\.jsonl/);
+    expect(await readFile(join(dir, 'again.rows.jsonl'), 'utf8')).toBe(await readFile(join(dir, 'first.rows.jsonl'), 'utf8'));
+    const report = async (tag: string) => ({ ...JSON.parse(await readFile(join(dir, `${tag}.report.json`), 'utf8')), createdAt: undefined });
+    expect(await report('again')).toEqual(await report('first'));
+    const { settings: _a, ...firstSummary } = JSON.parse(first.out.join('\n'));
+    const { settings: _b, ...againSummary } = JSON.parse(again.out.join('\n'));
+    expect(againSummary).toEqual(firstSummary);
+  });
+
   test('a wrong key stops the run: exit 1, the key not echoed', async () => {
     const c = capture();
     const code = await run(['--provider', 'vllm', '--base-url', `${mock.url}/v1`, '--model', 'm', '--dataset', dataset, '--runs', '1'], { ...c.io, env: { VLLM_API_KEY: 'sk-not-the-right-one-42' } });
