@@ -9,7 +9,7 @@ import type { ChatMessage } from '../model/provider';
 export const MIN_OPTIONS = 2;
 export const MAX_OPTIONS = 10;
 export const OPTION_LETTERS: readonly string[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'];
-/** Recorded with every run so cached replies are keyed on the wording that produced them. */
+/** Part of every cached reply's key (reply-cache.ts): replies to another wording are never read back for this one. */
 export const MC_PROMPT_VERSION = 'mc-json-v1';
 
 /** A multiple-choice question checked once: options, their letters and the gold option. */
