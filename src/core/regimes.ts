@@ -43,3 +43,13 @@ export function regimesOf(
   const kBar = meanClassCount(questions);
   return questions.map((q) => regimeOf(q.stdMargin, q.margin, q.n, kBar));
 }
+
+/**
+ * The margins Δ where the regimes change for questions of n samples and K̄ mean classes, as
+ * `regimeOf` draws them: Jensen-dominated below 0.612/√n, large-margin from √(ln K̄ / n)
+ * (0 when K̄ ≤ 1, where every margin is large).
+ */
+export function regimeBoundaries(n: number, meanClasses: number): { jensen: number; large: number } {
+  const large = meanClasses > 1 ? Math.sqrt(Math.log(meanClasses) / n) : 0;
+  return { jensen: JENSEN_THRESHOLD / Math.sqrt(n), large };
+}

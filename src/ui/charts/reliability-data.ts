@@ -1,12 +1,13 @@
 /**
  * Plain data for a reliability diagram, from the bins of a report document.
  *
- * The interval band is the Wilson score interval of each bin's accuracy (95 %, z = 1.96):
- * the bin's correct count out of its size, treated as binomial. It says how far the bar could
+ * The interval band is the Wilson score interval (core/wilson) of each bin's accuracy (95 %,
+ * z = 1.96): the bin's correct count out of its size, treated as binomial. It says how far the bar could
  * move by chance alone at that bin size, which is what a reader needs to judge a gap; it is
  * computed from the document's bins alone, so a saved report draws the same band.
  */
 import type { ReliabilityBin } from '../../core/types';
+import { wilsonInterval } from '../../core/wilson';
 
 export interface ReliabilityMark {
   /** Index of the bin in the document's bin list. */
@@ -28,17 +29,6 @@ export interface HistogramBar {
   lo: number;
   hi: number;
   count: number;
-}
-
-/** Wilson score interval for `successes` out of `n`; [NaN, NaN] when n is 0. */
-export function wilsonInterval(successes: number, n: number, z = 1.96): [number, number] {
-  if (!(n > 0)) return [NaN, NaN];
-  const p = successes / n;
-  const z2 = z * z;
-  const denom = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denom;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
 
 /** One mark per non-empty bin, in bin order. */

@@ -4,7 +4,8 @@
  * the view on a 40,000-question report only has to draw.
  */
 import type { ModelReport, SignalName } from '../../model/report';
-import { gapData, regimeBoundaries, typicalN, type GapData } from '../charts/gap-data';
+import { regimeBoundaries } from '../../core/regimes';
+import { gapData, typicalN, type GapData } from '../charts/gap-data';
 import { regimeBars, type RegimeBar } from '../charts/regime-data';
 import { SIGNAL_ORDER } from '../charts/signals';
 

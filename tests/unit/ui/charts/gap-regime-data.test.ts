@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { quantileSorted } from 'd3-array';
-import { gapData, gapGroups, gapPoints, regimeBoundaries, typicalN } from '../../../../src/ui/charts/gap-data';
+import { gapData, gapGroups, gapPoints, typicalN } from '../../../../src/ui/charts/gap-data';
 import { regimeBars } from '../../../../src/ui/charts/regime-data';
 import type { ReportQuestion, ModelMetrics } from '../../../../src/model/report';
 
@@ -43,10 +43,7 @@ describe('gap data', () => {
     expect(groups).toHaveLength(20);
     expect(groups.reduce((s, g) => s + g.count, 0)).toBe(1000);
   });
-  test('regime boundaries follow the spec: 0.612/√n and √(ln K̄ / n)', () => {
-    const b = regimeBoundaries(50, 3);
-    expect(b.jensen).toBeCloseTo(0.612 / Math.sqrt(50), 12);
-    expect(b.large).toBeCloseTo(Math.sqrt(Math.log(3) / 50), 12);
+  test('the typical n is the most common one', () => {
     expect(typicalN([q('a', 1, 1, 1, 50), q('b', 1, 1, 1, 20), q('c', 1, 1, 1, 50)])).toBe(50);
   });
 });
