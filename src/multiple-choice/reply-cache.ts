@@ -77,6 +77,7 @@ function sampleToReply(sample: Sample): Reply {
  */
 export async function askReplies(provider: ChatProvider, cache: ReplyCache | undefined, request: ReplyRequest): Promise<Asked> {
   const { question, indices, settings, signal } = request;
+  if (indices.length === 0) return { replies: [], completion: null };
   const messages = buildMcMessages(question);
   let stored: (Sample | undefined)[] = indices.map(() => undefined);
   let base = '';
