@@ -20,7 +20,7 @@ import type { McQuestion } from '../../src/multiple-choice/prompt';
 import { toMcQuestions } from '../../src/multiple-choice/questions';
 import { MC_DEFAULTS, runMcBaseline, type McRunOptions } from '../../src/multiple-choice/stated-probability-run';
 import { runMcSemEce } from '../../src/multiple-choice/sem-ece-run';
-import { summarizeComparison } from '../../src/baselines/compare-summary';
+import { summarizeComparison } from '../../src/pipeline/signal-comparison-summary';
 import { SIGNAL_LABEL } from '../../src/ui/charts/signals';
 import { mcReportDocument } from '../../src/multiple-choice/report-document';
 import { reportToJson } from '../../src/formats/report-export';

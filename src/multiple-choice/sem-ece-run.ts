@@ -10,7 +10,7 @@ import type { ChatProvider, ProviderErrorInfo, TokenLogprob } from '../model/pro
 import type { McQuestion } from './prompt';
 import { askReplies, type ReplyCache } from './reply-cache';
 import { mcSemEceQuestion, type McSemQuestion } from './sem-ece-question';
-import { compareSignals, type SignalComparison } from '../baselines/compare-signals';
+import { compareSignals, type SignalComparison } from '../pipeline/signal-comparison';
 import type { SignalName } from '../model/report';
 import { entropyConfidence } from '../model/signals';
 import { pairwiseMean } from '../core/pairwise';

@@ -6,7 +6,7 @@
  * views does not recompute; a grade override gives a new row array and a fresh comparison.
  */
 import type { ModelReport, ReportSettings, SignalName } from '../../model/report';
-import { compareSignals, type CompareOptions, type SignalComparison } from '../../baselines/compare-signals';
+import { compareSignals, type CompareOptions, type SignalComparison } from '../../pipeline/signal-comparison';
 import { signalColumns } from '../../model/signals';
 import type { Result } from '../../model/rows';
 

@@ -3,7 +3,7 @@ import { toMcQuestion } from '../../../src/multiple-choice/prompt';
 import { mcSemEceQuestion } from '../../../src/multiple-choice/sem-ece-question';
 import { scorableSignals } from '../../../src/baselines/report-signals';
 import { mcSemEceReport } from '../../../src/multiple-choice/sem-ece-report';
-import { compareReportSignals } from '../../../src/baselines/compare-signals';
+import { compareReportSignals } from '../../../src/pipeline/signal-comparison';
 import { eceEqualWidth } from '../../../src/core/ece';
 import type { TokenLogprob } from '../../../src/model/provider';
 

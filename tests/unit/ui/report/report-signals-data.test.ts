@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compareReportSignals } from '../../../../src/baselines/compare-signals';
+import { compareReportSignals } from '../../../../src/pipeline/signal-comparison';
 import { withEntropyConfidence, withSignals } from '../../../../src/baselines/report-signals';
 import { entropyConfidence } from '../../../../src/model/signals';
 import type { ModelReport } from '../../../../src/model/report';

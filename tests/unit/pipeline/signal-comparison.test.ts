@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compareReportSignals, compareSignals } from '../../../src/baselines/compare-signals';
+import { compareReportSignals, compareSignals } from '../../../src/pipeline/signal-comparison';
 import { entropyConfidence, signalColumns, signalValue } from '../../../src/model/signals';
 import { eceIntervals } from '../../../src/core/bootstrap';
 import { eceEqualWidth } from '../../../src/core/ece';
@@ -96,7 +96,7 @@ describe('report columns', () => {
 
 describe('summarizeComparison', () => {
   test('headline names the best signal and the margin; rows carry verdicts', async () => {
-    const { summarizeComparison } = await import('../../../src/baselines/compare-summary');
+    const { summarizeComparison } = await import('../../../src/pipeline/signal-comparison-summary');
     const label = { sem1: 'Sem1', sem2: 'Sem2', verbalized: 'Verbalized', stated: 'Stated', logprob: 'Logprob', entropyConfidence: 'Entropy' };
     const r = compareSignals({ sem1: new Float64Array(200).fill(1), stated: new Float64Array(200).fill(0.75), logprob: new Float64Array(200).fill(NaN) }, Y, { B: 200 });
     const s = summarizeComparison(r, label);

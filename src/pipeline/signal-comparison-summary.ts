@@ -5,7 +5,7 @@
  */
 import type { Interval } from '../core/types';
 import type { SignalName } from '../model/report';
-import type { SignalComparison } from './compare-signals';
+import type { SignalComparison } from './signal-comparison';
 
 export type Verdict = 'best' | 'worse' | 'indistinguishable';
 
