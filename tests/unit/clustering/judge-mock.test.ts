@@ -44,8 +44,8 @@ describe('LLM-judge clusterer against the loopback mock', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0].temperature).toBe(0);
     expect(seen[0].json).toBe(true);
-    expect(seen[0].user).toContain('[0] Paris\n[1] Lyon\n[2] paris\n[3] City of Paris');
-    expect(seen[0].user).not.toContain('[4]');
+    expect(seen[0].user).toContain('"answers":[{"index":0,"text":"Paris"},{"index":1,"text":"Lyon"},{"index":2,"text":"paris"},{"index":3,"text":"City of Paris"}]');
+    expect(seen[0].user).not.toContain('"index":4');
     if (r.ok) expect(classesToRowFields(r.value, answers.length).cluster_assignments).toEqual([0, 1, 0, 0, 0, 1]);
   });
 

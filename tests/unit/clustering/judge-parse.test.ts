@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { balancedJson, parseJudgeJson, readJudgeReply, stripCodeFence, validatePartition } from '../../../src/clustering/judge-parse';
-import { buildJudgeMessages, buildRetryMessages, formatAnswerList } from '../../../src/clustering/judge-prompt';
+import { buildJudgeMessages, buildRetryMessages } from '../../../src/clustering/judge-prompt';
 import { dedupeAnswers, expandClasses } from '../../../src/clustering/judge';
 
 const valid = '{"clusters":[{"label":"Paris","members":[0,2]},{"label":"Lyon","members":[1]}]}';
@@ -79,14 +79,13 @@ describe('strict partition validation', () => {
 });
 
 describe('prompt and deduplication', () => {
-  test('answers are listed as [i] text, one per line', () => {
-    expect(formatAnswerList(['Paris', 'the\ncity of  Paris', ''])).toBe('[0] Paris\n[1] the city of Paris\n[2] (no answer)');
+  test('the question and the answers are listed with their indices in one JSON data block', () => {
     const [system, user] = buildJudgeMessages('Capital of France?', ['Paris', 'Lyon']);
     expect(system.role).toBe('system');
     expect(system.content).toMatch(/"clusters"/);
-    expect(user.content).toContain('Question: Capital of France?');
-    expect(user.content).toContain('numbered 0 to 1');
-    expect(user.content).toContain('[0] Paris\n[1] Lyon');
+    expect(user.content).toContain('"question":"Capital of France?"');
+    expect(user.content).toContain('indices 0 to 1');
+    expect(user.content).toContain('"answers":[{"index":0,"text":"Paris"},{"index":1,"text":"Lyon"}]');
   });
 
   test('a retry repeats the faulty reply and says what was wrong', () => {

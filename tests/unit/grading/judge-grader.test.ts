@@ -34,9 +34,9 @@ test('judge grader: the modal label, gold and aliases go in; a strict verdict co
   const r = await gradeRow(row, grader());
   expect(r.row).toEqual({ id: 'q1', model: 'm', question: 'Capital of France?', gold_answer: 'Paris', modal_cluster_label: 'Paris', grade: 'CORRECT', Y: 1 });
   expect(seen[0].temperature).toBe(0);
-  expect(seen[0].user).toContain('Reference answer: Paris');
-  expect(seen[0].user).toContain('Also accepted: Paris, France');
-  expect(seen[0].user).toContain('Answer to check: Paris');
+  expect(seen[0].user).toContain('"reference":"Paris"');
+  expect(seen[0].user).toContain('"also_accepted":["Paris, France"]');
+  expect(seen[0].user).toContain('"answer":"Paris"');
   expect(r.usage!.inputTokens).toBeGreaterThan(0);
 });
 

@@ -18,11 +18,12 @@ const QUESTIONS: { id: string; question: string; answer: string; answers: Record
 
 /** A judge on the mock: groups the listed answers by lower-cased text, in order of first appearance. */
 function judgeResponder(req: ParsedRequest): string | undefined {
-  if (!/\[0\]/.test(req.user)) return undefined;
+  const block = /<data>\n(.*)\n<\/data>/.exec(req.user);
+  if (!block) return undefined;
   const groups = new Map<string, number[]>();
-  for (const m of req.user.matchAll(/^\[(\d+)\] (.*)$/gm)) {
-    const k = m[2].trim().toLowerCase();
-    groups.set(k, [...(groups.get(k) ?? []), Number(m[1])]);
+  for (const a of (JSON.parse(block[1]) as { answers: { index: number; text: string }[] }).answers) {
+    const k = a.text.trim().toLowerCase();
+    groups.set(k, [...(groups.get(k) ?? []), a.index]);
   }
   return JSON.stringify({ clusters: [...groups].map(([label, members]) => ({ label, members })) });
 }

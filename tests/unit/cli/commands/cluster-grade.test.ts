@@ -27,7 +27,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'sampled.jsonl'), sampled.map((r) => JSON.stringify(r)).join('\n') + '\n');
   mock = await MockProviderServer.start({ apiKey: KEY });
   mock.responder = (req) => {
-    if (/check whether an answer/.test(req.system)) return /Answer to check: (Paris|Lyon|B)\b/.test(req.user) ? 'CORRECT' : 'INCORRECT';
+    if (/check whether an answer/.test(req.system)) return /"answer":"(Paris|Lyon|B)\b/.test(req.user) ? 'CORRECT' : 'INCORRECT';
     // Clustering judge (answers listed once each: Paris, paris, Lyon, the city of Paris):
     // a good partition for France and the MC question, a broken one for Mars.
     if (req.user.includes('capital of France')) return '{"clusters":[{"label":"Paris","members":[0,1,3]},{"label":"Lyon","members":[2]}]}';
