@@ -14,7 +14,8 @@ import { readDataset } from '../../src/formats/datasets.ts';
 import { DEFAULT_PRICES, priceFor } from '../../src/model/cost.ts';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../src/pipeline/prompts.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
-import { type SamplingProgress, readSamples, runSampling } from '../../src/pipeline/sampling.ts';
+import { readSamples, runSampling } from '../../src/pipeline/sampling.ts';
+import type { ProgressCounters } from '../../src/model/run-spec.ts';
 import type { Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
 import { resolveIo, type Io } from '../command-io.ts';
@@ -47,7 +48,8 @@ function numArg(v: string | undefined, name: string, dflt: number, max: number):
   return n;
 }
 
-function progressLine(p: SamplingProgress): string {
+/** The counters the progress panel draws too, as one line. */
+function progressLine(p: ProgressCounters): string {
   const eta = p.etaMs === null ? '' : `, about ${Math.ceil(p.etaMs / 1000)} s left`;
   const cost = p.cost === null ? '' : `, $${p.cost.toFixed(4)}`;
   return `samples ${p.samples.done}/${p.samples.total} (requests ${p.requests.done} done, ${p.requests.failed} failed, ${p.requests.retrying} retrying; tokens ${p.tokens.input} in / ${p.tokens.output} out${cost}${eta})`;

@@ -74,17 +74,37 @@ export interface StageProgress {
   cached: number;
 }
 
-/** Live counters of a run; what the progress panel draws. */
-export interface RunProgress {
-  stage: StageName;
-  stages: Record<StageName, StageProgress>;
+/**
+ * The counters of sampling, in the one shape the sampling loop reports, the run sums over its
+ * models, the worker posts and the page draws (RunProgress and SamplingProgress both extend it).
+ */
+export interface ProgressCounters {
+  /** `retrying` is a gauge (requests waiting to retry now), not a running total. */
   requests: { done: number; failed: number; retrying: number };
+  /** `done` counts stored samples: found in the cache or newly fetched. */
   samples: { done: number; total: number };
   tokens: { input: number; output: number };
   /** US dollars from the price table; null when a model has no price. */
   cost: number | null;
-  /** Estimated ms left in the current stage; null until there is a rate to go on. */
+  /** Estimated ms left; null until there is a rate to go on. */
   etaMs: number | null;
+}
+
+export type SamplingState = 'running' | 'paused' | 'done' | 'incomplete' | 'cancelled' | 'stopped';
+
+/** The sampling loop's progress over one model and one execution: the counters, with its own detail. */
+export interface SamplingProgress extends ProgressCounters {
+  state: SamplingState;
+  requests: ProgressCounters['requests'] & { retries: number; inFlight: number };
+  /** `cached`: found in the cache before the run started. */
+  samples: ProgressCounters['samples'] & { cached: number };
+  elapsedMs: number;
+}
+
+/** Live counters of a run; what the progress panel draws. `etaMs` is for the current stage. */
+export interface RunProgress extends ProgressCounters {
+  stage: StageName;
+  stages: Record<StageName, StageProgress>;
   /** Most recent errors with their cause, newest last (capped). */
   errors: StageError[];
   /** Capability findings and other notes ("returned 1 of 5 choices: n limited to 1"). */

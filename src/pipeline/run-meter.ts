@@ -4,9 +4,8 @@
  * posts snapshots, tests read them directly.
  */
 import type { Usage } from '../model/provider';
-import type { SampleCounters } from './stage-ports';
 import { priceFor, type PriceTable } from '../model/cost';
-import { emptyProgress, type ModelSpec, type RunProgress, type StageName } from '../model/run-spec';
+import { emptyProgress, type ModelSpec, type ProgressCounters, type RunProgress, type StageName } from '../model/run-spec';
 import type { StageError } from '../model/rows';
 
 const MAX_ERRORS = 50;
@@ -50,9 +49,9 @@ export class RunMeter {
    * Sampling counters: what the run had before this execution (`base`) plus each model's
    * cumulative counters so far. Samples count afresh each execution (cache hits included).
    */
-  sampleCounters(base: Pick<RunProgress, 'requests' | 'tokens' | 'cost'>, perModel: SampleCounters[]): void {
+  sampleCounters(base: Pick<RunProgress, 'requests' | 'tokens' | 'cost'>, perModel: ProgressCounters[]): void {
     const p = this.progress;
-    const sum = (f: (c: SampleCounters) => number) => perModel.reduce((s, c) => s + f(c), 0);
+    const sum = (f: (c: ProgressCounters) => number) => perModel.reduce((s, c) => s + f(c), 0);
     p.requests = {
       done: base.requests.done + sum((c) => c.requests.done),
       failed: base.requests.failed + sum((c) => c.requests.failed),

@@ -9,9 +9,9 @@ import type { RunStore } from '../store/runs';
 import type { PriceTable } from '../store/settings';
 import type { StageCache } from '../store/stage-cache';
 import { RunMeter } from './run-meter';
-import { emptyProgress, keyId, modelLabel, withItsKey, type ModelSpec, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
+import { emptyProgress, keyId, modelLabel, withItsKey, type ModelSpec, type ProgressCounters, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
 import { clusterStage, gradeStage, type ClusterResult } from './cluster-grade-stages';
-import type { RunnerStages, SampleCounters, ScoreModelInput } from './stage-ports';
+import type { RunnerStages, ScoreModelInput } from './stage-ports';
 import { priceFor } from '../model/cost';
 import type { SampleCache } from '../model/sample-cache';
 import type { GradedRow, SampledRow, StageError } from '../model/rows';
@@ -87,7 +87,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     meter.enterStage('sample', questions.length * spec.sampling.n * spec.models.length);
     meter.progress.samples = { done: 0, total: questions.length * spec.sampling.n * spec.models.length };
     const before = structuredClone({ requests: meter.progress.requests, tokens: meter.progress.tokens, cost: meter.progress.cost });
-    const counters: SampleCounters[] = spec.models.map(() => ({ requests: { done: 0, failed: 0, retrying: 0, retries: 0, inFlight: 0 }, samples: { done: 0, cached: 0, total: 0 }, tokens: { input: 0, output: 0 }, cost: 0, etaMs: null }));
+    const counters: ProgressCounters[] = spec.models.map(() => ({ requests: { done: 0, failed: 0, retrying: 0 }, samples: { done: 0, total: 0 }, tokens: { input: 0, output: 0 }, cost: 0, etaMs: null }));
     const prices = deps.prices ?? {};
     const sampled = await Promise.all(
       spec.models.map((model, i) =>

@@ -6,7 +6,7 @@
  */
 import { createProvider } from '../providers';
 import type { RequestEvent, SamplingProvider } from '../model/provider';
-import { questionKeyBase, runSampling, type SamplingProgress, type StoredReply } from './sampling';
+import { questionKeyBase, runSampling, type StoredReply } from './sampling';
 import { readQuestions } from '../model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import type { SampleStage } from './stage-ports';
@@ -54,7 +54,6 @@ export const sampleWithProviders: SampleStage = async (args) => {
   const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens };
 
   // Question groups (the byQuestion index) follow from the sample keys themselves (store/sample-store.ts).
-  const onProgress = (p: SamplingProgress) => args.onCounters(p);
 
   const label = `${args.model.preset}/${args.model.model}`;
   const seen = new Set<string>();
@@ -83,12 +82,12 @@ export const sampleWithProviders: SampleStage = async (args) => {
     signal: args.signal,
     price: args.price,
     concurrency: sampling.concurrency,
-    onProgress,
+    onProgress: args.onCounters,
     onSamples,
     // Every change (the caller throttles what it posts).
     progressIntervalMs: 0,
   });
-  onProgress(result.progress);
+  args.onCounters(result.progress);
   for (const note of result.notes) args.onNote(note);
   args.onEffective?.(result.effective);
 

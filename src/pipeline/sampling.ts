@@ -12,6 +12,7 @@ import { extractSample } from './extract.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
 import { type SampleCache, keyAt, readQuestions, sampleKeyBase, storedIndices } from '../model/sample-cache.ts';
 import type { Question, Sample, StageError } from '../model/rows.ts';
+import type { SamplingProgress } from '../model/run-spec.ts';
 import { BatchWriter } from '../model/write-batcher.ts';
 
 /** A reply as stored: its question, its sample index, its cache key and what was read from it. */
@@ -20,19 +21,6 @@ export interface StoredReply {
   index: number;
   key: string;
   sample: Sample;
-}
-
-export type SamplingState = 'running' | 'paused' | 'done' | 'incomplete' | 'cancelled' | 'stopped';
-
-export interface SamplingProgress {
-  state: SamplingState;
-  requests: { done: number; failed: number; retrying: number; retries: number; inFlight: number };
-  /** done counts stored samples (cached before the run + stored during it). */
-  samples: { done: number; cached: number; total: number };
-  tokens: { input: number; output: number };
-  cost: number | null;
-  etaMs: number | null;
-  elapsedMs: number;
 }
 
 export interface SamplingOptions {

@@ -8,16 +8,9 @@ import type { ReportDocument, ReportSettings } from '../model/report';
 import type { Grader } from '../grading/types';
 import type { ProviderConfig } from '../model/provider';
 import type { Price } from '../model/cost';
-import type { ClusteringSpec, GradingSpec, ModelLoadProgress, RunKeys, SamplingSpec } from '../model/run-spec';
+import type { ClusteringSpec, GradingSpec, ModelLoadProgress, ProgressCounters, RunKeys, SamplingSpec } from '../model/run-spec';
 import type { SampleCache } from '../model/sample-cache';
-import type { SamplingProgress } from './sampling';
 import type { ClusteredRow, Dataset, GradedRow, Result, SampledRow, StageError } from '../model/rows';
-
-/**
- * A sample stage's cumulative counters for one model (this execution only): the sampling loop's
- * own progress, passed through as it is (`samples.done`: found in the cache or newly stored).
- */
-export type SampleCounters = Pick<SamplingProgress, 'requests' | 'samples' | 'tokens' | 'cost' | 'etaMs'>;
 
 export interface SampleStageArgs {
   dataset: Dataset;
@@ -28,7 +21,8 @@ export interface SampleStageArgs {
   /** Aborted with reason 'pause' (finish what is in flight, store it, stop) or 'cancel'. */
   signal: AbortSignal;
   price: Price | null;
-  onCounters(counters: SampleCounters): void;
+  /** This model's cumulative counters in this execution (the sampling loop's progress as it is). */
+  onCounters(counters: ProgressCounters): void;
   /** A failed or retried request, with its cause. */
   onError(error: StageError): void;
   onNote(note: string): void;

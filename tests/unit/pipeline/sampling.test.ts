@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemorySampleCache, type SampleCache } from '../../../src/model/sample-cache.ts';
-import { type SamplingProgress, readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
+import { readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
+import type { SamplingProgress } from '../../../src/model/run-spec.ts';
 import type { Question } from '../../../src/model/rows.ts';
 import type { ProviderKind } from '../../../src/model/provider.ts';
 import { type MockConfig, MockProviderServer } from '../../mock/provider-server.ts';
