@@ -43,7 +43,7 @@ export const USAGE = `usage: semece sample --batch write|read|submit --provider 
 Batch services: OpenAI (openai preset), Anthropic, Gemini. Keys come from the preset's environment variable.`;
 
 
-function num(v: string | undefined, name: string, dflt: number, min: number, max: number, whole = false): number {
+function num(v: string | undefined, name: string, dflt: number, min: number, max: number, { whole = false }: { whole?: boolean } = {}): number {
   if (v === undefined) return dflt;
   const n = Number(v);
   if (!Number.isFinite(n) || n < min || n > max || (whole && !Number.isInteger(n))) throw new Error(`--${name} must be a ${whole ? 'whole ' : ''}number from ${min} to ${max}, got ${JSON.stringify(v)}`);
@@ -94,11 +94,11 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     o = {
       mode, preset, model: values.model!, dataset: values.dataset!, out: values.out, outRequests: values['out-requests'], results: values.results ?? [],
       baseUrl: values['base-url'] ?? preset.baseUrl, failed: values.failed ?? 'interactive', prompt: values.prompt,
-      n: num(values.samples, 'samples', 50, 1, 9999, true),
-      settings: { temperature: num(values.temperature, 'temperature', 1, 0, 2), topP: num(values['top-p'], 'top-p', 1, 0, 1), maxTokens: num(values['max-tokens'], 'max-tokens', 1024, 1, 1e6, true) },
-      pollMs: num(values['poll-interval'], 'poll-interval', 5000, 1, 3_600_000, true),
-      concurrency: num(values.concurrency, 'concurrency', 8, 1, 1000, true),
-      timeoutMs: num(values.timeout, 'timeout', 120_000, 1, 3_600_000, true),
+      n: num(values.samples, 'samples', 50, 1, 9999, { whole: true }),
+      settings: { temperature: num(values.temperature, 'temperature', 1, 0, 2), topP: num(values['top-p'], 'top-p', 1, 0, 1), maxTokens: num(values['max-tokens'], 'max-tokens', 1024, 1, 1e6, { whole: true }) },
+      pollMs: num(values['poll-interval'], 'poll-interval', 5000, 1, 3_600_000, { whole: true }),
+      concurrency: num(values.concurrency, 'concurrency', 8, 1, 1000, { whole: true }),
+      timeoutMs: num(values.timeout, 'timeout', 120_000, 1, 3_600_000, { whole: true }),
     };
   } catch (e) {
     err(`semece sample: ${(e as Error).message}\n${USAGE}`);

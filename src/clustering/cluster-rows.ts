@@ -58,7 +58,7 @@ export function readJsonlObjects(text: string, file: string): Result<{ line: num
 /** A sampled row: the fields clustering needs are checked; everything else passes through. */
 export function readSampledRow(obj: Obj): SampledRowIn {
   const n = int(obj, 'n_samples', 1);
-  const answers = strings(obj, 'answer_extracted', n, 'n_samples', true).map((a) => a ?? '');
+  const answers = strings(obj, 'answer_extracted', n, 'n_samples', { nullable: true }).map((a) => a ?? '');
   const options = obj.options;
   if (options !== undefined && (!Array.isArray(options) || options.some((o) => typeof o !== 'string'))) throw new FieldError('"options" must be an array of strings');
   return { ...(obj as object), id: id(obj), question: str(obj, 'question'), gold_answer: str(obj, 'gold_answer'), model: str(obj, 'model'), n_samples: n, answer_extracted: answers } as SampledRowIn;

@@ -74,7 +74,7 @@ export class BinnedEceWorkspace {
       const low = (1 << signal.shift) - 1;
       const counts = new Int32Array(signal.bins);
       for (const code of signal.codes) counts[(code & low) >>> 1]++;
-      b = Buckets.sized(counts, false);
+      b = Buckets.sized(counts, { tight: false });
       this.layouts.set(signal, b);
     }
     return b;
@@ -121,7 +121,7 @@ export class BinnedEceWorkspace {
 }
 
 /** Room for a bin of `count` rows: its count plus 8 standard deviations of resampling noise. */
-export function bucketRoom(count: number, tight: boolean): number {
+export function bucketRoom(count: number, { tight }: { tight: boolean }): number {
   return tight ? count : count + Math.ceil(8 * Math.sqrt(count)) + 16;
 }
 
@@ -138,14 +138,14 @@ export class Buckets {
   ) {}
 
   /** Buckets in arrays of their own, one region per bin sized by `bucketRoom`. */
-  static sized(counts: ArrayLike<number>, tight: boolean): Buckets {
+  static sized(counts: ArrayLike<number>, { tight }: { tight: boolean }): Buckets {
     const L = counts.length;
     const start = new Int32Array(L);
     const end = new Int32Array(L);
     let at = 0;
     for (let b = 0; b < L; b++) {
       start[b] = at;
-      at += bucketRoom(counts[b], tight);
+      at += bucketRoom(counts[b], { tight });
       end[b] = at;
     }
     return new Buckets(new Float64Array(Math.max(1, at)), start, end, new Int32Array(L), new Int32Array(L));

@@ -115,13 +115,13 @@ export class PairedKernel {
     this.wasm = tight || !useWasm ? null : wasmFill({
       N, bins: L, shift: s1.shift, packed: this.packed, t1: s1.table, t2: s2.table,
       extras: extras.map((x) => ({ codes: x.codes, table: x.table })),
-      capacity: c.reduce((sum, counts) => sum + counts.reduce((a, n) => a + bucketRoom(n, false), 0), 0),
+      capacity: c.reduce((sum, counts) => sum + counts.reduce((a, n) => a + bucketRoom(n, { tight: false }), 0), 0),
     });
     const wasmSum = this.wasm ? pairwiseSumWasm(this.wasm.memory) : null;
     this.sumDiffs = this.wasm && wasmSum
       ? (m) => wasmSum(this.wasm!.diffsAt, m)
       : (m) => pairwiseSum(this.wasm ? this.wasm.diffs : this.diffs, 0, m);
-    this.buckets = this.wasm ? sharedBuckets(c, this.wasm, wasmSum) : c.map((counts) => Buckets.sized(counts, tight));
+    this.buckets = this.wasm ? sharedBuckets(c, this.wasm, wasmSum) : c.map((counts) => Buckets.sized(counts, { tight }));
     this.extraWorkspace = extras.length > 0 ? new BinnedEceWorkspace(N, L) : null;
   }
 
@@ -239,7 +239,7 @@ function sharedBuckets(counts: Int32Array[], wasm: WasmFill, wasmSum: WasmPairwi
     const end = new Int32Array(L);
     for (let b = 0; b < L; b++) {
       start[b] = at;
-      at += bucketRoom(c[b], false);
+      at += bucketRoom(c[b], { tight: false });
       end[b] = at;
       wasm.end[2 * (s * L + b)] = at;
     }

@@ -57,7 +57,7 @@ export function inlineIntoHtml(outName: string): Plugin {
   };
 }
 
-function viewerBuildConfig(root: string, outDir: string, write: boolean): InlineConfig {
+function viewerBuildConfig(root: string, outDir: string, { write }: { write: boolean }): InlineConfig {
   return {
     configFile: false,
     root,
@@ -101,7 +101,7 @@ export function offlineReport(): Plugin {
       server.middlewares.use(async (req, res, next) => {
         if (!req.url || path.basename(req.url.split('?')[0]) !== VIEWER_TEMPLATE_FILE) return next();
         try {
-          const result = (await build(viewerBuildConfig(root, outDir, false))) as RolldownOutput | RolldownOutput[];
+          const result = (await build(viewerBuildConfig(root, outDir, { write: false }))) as RolldownOutput | RolldownOutput[];
           const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => r.output);
           const page = outputs.find((f) => f.fileName === VIEWER_TEMPLATE_FILE);
           if (!page || page.type !== 'asset') throw new Error('the viewer build emitted no page');
@@ -115,7 +115,7 @@ export function offlineReport(): Plugin {
     async closeBundle() {
       // The dev server also calls closeBundle when it shuts down: nothing to build then.
       if (serving) return;
-      await build(viewerBuildConfig(root, outDir, true));
+      await build(viewerBuildConfig(root, outDir, { write: true }));
     },
   };
 }

@@ -60,7 +60,8 @@ export function arr(row: Obj, key: string, length?: number, lengthName?: string)
   return v;
 }
 
-export function strings(row: Obj, key: string, length: number, lengthName: string, nullable = false): (string | null)[] {
+/** `nullable`: an entry may be null as well as a string. */
+export function strings(row: Obj, key: string, length: number, lengthName: string, { nullable = false }: { nullable?: boolean } = {}): (string | null)[] {
   const v = arr(row, key, length, lengthName);
   for (let i = 0; i < v.length; i++) {
     const x = v[i];

@@ -187,9 +187,9 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
     model: str(obj, 'model'),
     n_samples: n,
     results: options.dropReplies
-      ? (strings(obj, 'results', n, 'n_samples', true), [])
-      : (strings(obj, 'results', n, 'n_samples', true) as string[]),
-    answer_extracted: strings(obj, 'answer_extracted', n, 'n_samples', true) as string[],
+      ? (strings(obj, 'results', n, 'n_samples', { nullable: true }), [])
+      : (strings(obj, 'results', n, 'n_samples', { nullable: true }) as string[]),
+    answer_extracted: strings(obj, 'answer_extracted', n, 'n_samples', { nullable: true }) as string[],
     confidence_verbalized: confidences(obj, 'confidence_verbalized', n, 'n_samples'),
     n_clusters: K,
     cluster_labels: strings(obj, 'cluster_labels', K, 'n_clusters') as string[],
