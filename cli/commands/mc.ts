@@ -103,9 +103,9 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     err(`semece mc: unknown provider ${JSON.stringify(a.provider)}`);
     return 2;
   }
-  let text: string;
+  let text: Uint8Array;
   try {
-    text = await readFile(a.dataset!, 'utf8');
+    text = await readFile(a.dataset!);
   } catch (e) {
     err(`semece mc: cannot read the dataset ${a.dataset}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     return 2;

@@ -106,10 +106,10 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   }
 
   let template = DEFAULT_GENERATION_PROMPT;
-  let datasetText: string;
+  let datasetText: Uint8Array;
   try {
     if (o.prompt) template = await readFile(o.prompt, 'utf8');
-    datasetText = await readFile(o.dataset, 'utf8');
+    datasetText = await readFile(o.dataset);
   } catch (e) {
     err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
     return 2;

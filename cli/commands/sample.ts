@@ -99,10 +99,10 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     return 2;
   }
   let template = DEFAULT_GENERATION_PROMPT;
-  let datasetText: string;
+  let datasetText: Uint8Array;
   try {
     if (opts.promptFile) template = await readFile(opts.promptFile, 'utf8');
-    datasetText = await readFile(opts.dataset, 'utf8');
+    datasetText = await readFile(opts.dataset);
   } catch (e) {
     err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
     return 2;

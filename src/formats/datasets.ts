@@ -13,6 +13,7 @@ import { type Table, parseTable } from './datasets/table.ts';
 
 export type { ColumnMapping, ColumnRole, Layout } from './datasets/layouts.ts';
 export { parseTable } from './datasets/table.ts';
+export { MAX_DATASET_BYTES, decodeDatasetBytes } from './datasets/encoding.ts';
 
 export interface SkippedRow {
   where: string;
@@ -96,7 +97,7 @@ export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: s
 }
 
 /** Reads a dataset file: its own layout when recognised, else the given mapping, else an error that asks for one. */
-export function readDataset(textContent: string, fileName: string, mapping?: ColumnMapping): Result<ReadDataset> {
+export function readDataset(textContent: string | Uint8Array, fileName: string, mapping?: ColumnMapping): Result<ReadDataset> {
   const table = parseTable(textContent, fileName);
   if (!table.ok) return table;
   if (table.value.rows.length === 0) return { ok: false, error: { kind: 'dataset', message: 'The file has no rows.', where: fileName } };
@@ -126,7 +127,7 @@ export interface DatasetPreview {
 }
 
 /** The first rows and a suggested mapping, for a column-mapping screen. */
-export function previewDataset(textContent: string, fileName: string, limit = 5): Result<DatasetPreview> {
+export function previewDataset(textContent: string | Uint8Array, fileName: string, limit = 5): Result<DatasetPreview> {
   const table = parseTable(textContent, fileName);
   if (!table.ok) return table;
   const detected = detectLayout(table.value);

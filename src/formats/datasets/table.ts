@@ -4,6 +4,7 @@
  */
 import Papa from 'papaparse';
 import type { Result } from '../../model/rows.ts';
+import { datasetText } from './encoding.ts';
 
 export type TableFormat = 'csv' | 'tsv' | 'json' | 'jsonl';
 
@@ -146,7 +147,11 @@ function parseJsonl(text: string, fileName: string): Result<Table> {
   return { ok: true, value: { format: 'jsonl', columns: columnsOf(rows), rows } };
 }
 
-export function parseTable(text: string, fileName: string): Result<Table> {
+/** A dataset file as text or as its bytes (decoded by its BOM; see encoding.ts), size-checked first. */
+export function parseTable(content: string | Uint8Array, fileName: string): Result<Table> {
+  const decoded = datasetText(content, fileName);
+  if (!decoded.ok) return decoded;
+  const text = decoded.value;
   const format = formatOf(fileName, text);
   if (format === 'json') return parseJsonArray(text, fileName);
   if (format === 'jsonl') return parseJsonl(text, fileName);

@@ -1,0 +1,84 @@
+/**
+ * The edges of a dataset file before any parsing: its size and its text encoding. A file read as
+ * bytes is decoded by its byte order mark (UTF-8, UTF-16 LE or BE; without one, UTF-16 is
+ * recognised by its zero bytes, else UTF-8). Text already decoded elsewhere loses a UTF-8 BOM, and
+ * UTF-16 that was read as UTF-8 is named as such instead of failing later as "Too few fields".
+ */
+import type { Result } from '../../model/rows.ts';
+
+/** The largest dataset file read, in bytes (the one place this limit is stated). */
+export const MAX_DATASET_BYTES = 64 * 1024 * 1024;
+
+export type DatasetEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+const describeSize = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const tooLarge = (fileName: string, bytes: number): Result<string> => ({
+  ok: false,
+  error: { kind: 'dataset', message: `${fileName} is ${describeSize(bytes)}; a dataset file may be at most ${describeSize(MAX_DATASET_BYTES)}.`, where: fileName },
+});
+
+/** The encoding of a file's bytes: its BOM, else UTF-16's zero bytes beside ASCII, else UTF-8. */
+export function detectEncoding(bytes: Uint8Array): DatasetEncoding {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  // UTF-8 text never holds a zero byte in practice; UTF-16 of mostly ASCII text has one in every pair.
+  const pairs = Math.min(bytes.length, 1024) >> 1;
+  let evenZero = 0;
+  let oddZero = 0;
+  for (let i = 0; i < pairs; i++) {
+    if (bytes[2 * i] === 0) evenZero++;
+    if (bytes[2 * i + 1] === 0) oddZero++;
+  }
+  if (pairs > 0 && oddZero >= pairs / 2 && evenZero === 0) return 'utf-16le';
+  if (pairs > 0 && evenZero >= pairs / 2 && oddZero === 0) return 'utf-16be';
+  return 'utf-8';
+}
+
+/** A dataset file's bytes as text, or an error naming the file when it is over the size limit. */
+export function decodeDatasetBytes(bytes: Uint8Array, fileName: string): Result<string> {
+  if (bytes.length > MAX_DATASET_BYTES) return tooLarge(fileName, bytes.length);
+  // The decoder drops the BOM; malformed sequences become U+FFFD rather than failing the file.
+  return { ok: true, value: new TextDecoder(detectEncoding(bytes)).decode(bytes) };
+}
+
+/** Bytes of `text` in UTF-8, without building them. */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * Text given already decoded: checked against the size limit (as UTF-8), without a leading BOM,
+ * and refused with a clear message when it is UTF-16 that was decoded as UTF-8 (its BOM became two
+ * U+FFFD, or its zero bytes became U+0000).
+ */
+export function checkDatasetText(text: string, fileName: string): Result<string> {
+  // A string of L code units is at least L bytes in UTF-8, at most 3L: count only when it can matter.
+  if (text.length * 3 > MAX_DATASET_BYTES) {
+    const bytes = text.length > MAX_DATASET_BYTES ? text.length : utf8Length(text);
+    if (bytes > MAX_DATASET_BYTES) return tooLarge(fileName, bytes);
+  }
+  if (text.startsWith('\uFFFD\uFFFD') || text.slice(0, 1024).includes('\u0000')) {
+    return {
+      ok: false,
+      error: { kind: 'dataset', message: `${fileName} looks like UTF-16 text that was read as UTF-8, which is not supported here: save it as UTF-8.`, where: fileName },
+    };
+  }
+  return { ok: true, value: text.replace(/^\uFEFF/, '') };
+}
+
+/** Bytes are decoded, text is checked: either way the text a parser can take, or why not. */
+export function datasetText(content: string | Uint8Array, fileName: string): Result<string> {
+  return typeof content === 'string' ? checkDatasetText(content, fileName) : decodeDatasetBytes(content, fileName);
+}

@@ -1,0 +1,77 @@
+import { describe, expect, test } from 'vitest';
+import { MAX_DATASET_BYTES, decodeDatasetBytes, readDataset } from '../../../src/formats/datasets.ts';
+import { detectEncoding } from '../../../src/formats/datasets/encoding.ts';
+
+const CSV = 'question,answer\nCapital of Peru?,Lima\nWho wrote "Emma"?,Jane Austen\nCafé owner?,Zoë\n';
+const JSONL = '{"question":"Capital of Peru?","answer":"Lima"}\n{"question":"Café owner?","answer":"Zoë"}\n';
+const QUESTIONS = ['Capital of Peru?', 'Who wrote "Emma"?', 'Café owner?'];
+
+function utf16(text: string, order: 'le' | 'be', bom = true): Uint8Array {
+  const out = new Uint8Array((text.length + (bom ? 1 : 0)) * 2);
+  const units = [...(bom ? [0xfeff] : []), ...Array.from(text, (_, i) => text.charCodeAt(i))];
+  units.forEach((u, i) => {
+    out[2 * i + (order === 'le' ? 0 : 1)] = u & 0xff;
+    out[2 * i + (order === 'le' ? 1 : 0)] = u >> 8;
+  });
+  return out;
+}
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+describe('dataset file encodings', () => {
+  test('a UTF-8 BOM is accepted in a JSON-array dataset, as text and as bytes', () => {
+    const json = '\uFEFF[{"question":"Capital of Peru?","answer":"Lima"}]';
+    for (const content of [json, utf8(json)]) {
+      const r = readDataset(content, 'd.json');
+      expect(r.ok && r.value.dataset.questions).toEqual([{ id: 'q0001', question: 'Capital of Peru?', answer: 'Lima' }]);
+    }
+    expect(Array.from(utf8(json).slice(0, 3))).toEqual([0xef, 0xbb, 0xbf]);
+  });
+
+  test('UTF-16 LE and BE CSV with a BOM are decoded, accents and quotes intact', () => {
+    for (const order of ['le', 'be'] as const) {
+      const r = readDataset(utf16(CSV, order), 'd.csv');
+      expect(r.ok && r.value.dataset.questions.map((q) => q.question)).toEqual(QUESTIONS);
+      expect(r.ok && r.value.dataset.questions[2].answer).toBe('Zoë');
+    }
+  });
+
+  test('UTF-16 LE JSONL is decoded, with a BOM or without one', () => {
+    expect(detectEncoding(utf16(JSONL, 'le', false))).toBe('utf-16le');
+    for (const bom of [true, false]) {
+      const r = readDataset(utf16(JSONL, 'le', bom), 'd.jsonl');
+      expect(r.ok && r.value.dataset.questions).toEqual([
+        { id: 'q0001', question: 'Capital of Peru?', answer: 'Lima' },
+        { id: 'q0002', question: 'Café owner?', answer: 'Zoë' },
+      ]);
+    }
+  });
+
+  test('plain UTF-8 bytes read as before', () => {
+    expect(detectEncoding(utf8(CSV))).toBe('utf-8');
+    const r = readDataset(utf8(CSV), 'd.csv');
+    expect(r.ok && r.value.dataset.questions.map((q) => q.question)).toEqual(QUESTIONS);
+  });
+
+  test('UTF-16 that was already read as UTF-8 is named, not "Too few fields"', () => {
+    const misread = new TextDecoder('utf-8').decode(utf16(CSV, 'le'));
+    const r = readDataset(misread, 'd.csv');
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).toMatch(/d\.csv looks like UTF-16 .*save it as UTF-8/);
+      expect(r.error.where).toBe('d.csv');
+    }
+  });
+
+  test('a file over the size limit is refused with its name and size', () => {
+    const big = new Uint8Array(MAX_DATASET_BYTES + 1024 * 1024).fill(0x61);
+    const r = decodeDatasetBytes(big, 'huge.csv');
+    expect(r).toEqual({ ok: false, error: { kind: 'dataset', message: 'huge.csv is 65.0 MB; a dataset file may be at most 64.0 MB.', where: 'huge.csv' } });
+    const read = readDataset(big, 'huge.csv');
+    expect(!read.ok && read.error.message).toBe('huge.csv is 65.0 MB; a dataset file may be at most 64.0 MB.');
+    // Text is measured in UTF-8 bytes: 22 Mi three-byte characters are 66 MB although the string is shorter than the limit.
+    const wide = '€'.repeat(22 * 1024 * 1024);
+    expect(wide.length).toBeLessThan(MAX_DATASET_BYTES);
+    const text = readDataset(wide, 'wide.csv');
+    expect(!text.ok && text.error.message).toBe('wide.csv is 66.0 MB; a dataset file may be at most 64.0 MB.');
+  });
+});
