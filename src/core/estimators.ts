@@ -139,14 +139,14 @@ let verbalizedScratch = new Float64Array(64);
 
 /**
  * Runs the held-out splits; calls `visit` for each when given (the trace), returns Sem2.
+ * `validated`: the caller has already checked the assignments against K.
  * Kept as one loop so the fast path and the trace cannot drift apart.
  */
 function runHeldOut(
   assignments: ArrayLike<number>,
   K: number,
   options: Sem2Options | undefined,
-  visit?: (split: HeldOutSplit) => void,
-  validated = false,
+  { visit, validated = false }: { visit?: (split: HeldOutSplit) => void; validated?: boolean } = {},
 ): number {
   if (!validated) assertValid(assignments, K);
   const n = assignments.length;
@@ -183,7 +183,7 @@ export function sem2HeldOut(assignments: ArrayLike<number>, K: number, options?:
 /** Sem2 with every split's intermediate values (for teaching views and for checking the reference). */
 export function sem2Trace(assignments: ArrayLike<number>, K: number, options?: Sem2Options): { sem2: number; splits: HeldOutSplit[] } {
   const splits: HeldOutSplit[] = [];
-  const sem2 = runHeldOut(assignments, K, options, (s) => splits.push(s));
+  const sem2 = runHeldOut(assignments, K, options, { visit: (s) => splits.push(s) });
   return { sem2, splits };
 }
 
@@ -259,7 +259,7 @@ export function estimateQuestion(q: QuestionSamples, options?: EstimateOptions):
     sizes,
     modal: modalClass(sizes),
     sem1: sem1(sizes),
-    sem2: runHeldOut(q.assignments, q.nClasses, options?.sem2, undefined, true), // classSizes validated
+    sem2: runHeldOut(q.assignments, q.nClasses, options?.sem2, { validated: true }), // classSizes validated
     verbalized: q.verbalized === undefined ? NaN : verbalizedMean(q.verbalized),
     margin: marginValue,
     stdMargin: n === 0 ? NaN : standardizedMargin(marginValue, n),

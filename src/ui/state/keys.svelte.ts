@@ -47,7 +47,7 @@ export class KeyRing {
   }
 
   /** Sets the key for this tab; stores it only when `remember` is true (and un-stores it otherwise). */
-  async set(model: Pick<ModelSpec, 'preset' | 'baseUrl'>, key: string, remember: boolean): Promise<void> {
+  async set(model: Pick<ModelSpec, 'preset' | 'baseUrl'>, key: string, { remember }: { remember: boolean }): Promise<void> {
     const id = keyId(model);
     this.keys = { ...this.keys, [id]: key };
     const settings = (await openStores()).settings;

@@ -15,7 +15,7 @@ test('a key typed in stays in memory only; "remember" stores it, "forget" remove
   const settings = (await openStores()).settings;
   expect(await settings.rememberedKeys()).toEqual({});
 
-  await ring.set(groq, 'gsk-remembered', true);
+  await ring.set(groq, 'gsk-remembered', { remember: true });
   expect(await settings.rememberedKeys()).toEqual({ [keyId(groq)]: 'gsk-remembered' });
   expect(ring.isRemembered(groq)).toBe(true);
 
