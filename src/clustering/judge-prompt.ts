@@ -16,6 +16,12 @@ export interface JudgePrompt {
   user: string;
 }
 
+/**
+ * Part of the cache key of every judge clustering, so a clustering made with older wording is not
+ * reused: raise it whenever the default prompt changes (2: the answers became a JSON data block).
+ */
+export const JUDGE_PROMPT_VERSION = 2;
+
 export const DEFAULT_JUDGE_PROMPT: JudgePrompt = {
   system: [
     'You sort short answers to one question into groups that mean the same thing.',

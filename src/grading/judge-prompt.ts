@@ -14,6 +14,12 @@ export interface GraderPrompt {
   user: string;
 }
 
+/**
+ * Part of the cache key of every judge grade, so a grade given under older wording is not reused:
+ * raise it whenever the default prompt changes (2: the material became a JSON data block).
+ */
+export const GRADER_PROMPT_VERSION = 2;
+
 export const DEFAULT_GRADER_PROMPT: GraderPrompt = {
   system: [
     'You check whether an answer to a question matches the reference answer.',

@@ -9,6 +9,8 @@ import type { ClusteringSpec, GradingSpec, ModelSpec } from '../model/run-spec';
 import { canonicalJson } from '../model/sample-cache';
 import type { Question } from '../model/rows';
 import { sha256Hex } from '../model/hash';
+import { JUDGE_PROMPT_VERSION } from '../clustering/judge-prompt';
+import { GRADER_PROMPT_VERSION } from '../grading/judge-prompt';
 
 /** The parts of a model spec that change its output (not concurrency or timeouts). */
 function modelIdentity(m: ModelSpec) {
@@ -20,14 +22,14 @@ export function clustererIdentity(spec: ClusteringSpec): unknown {
     case 'exact':
       return { method: 'exact' };
     case 'judge':
-      return { method: 'judge', judge: modelIdentity(spec.judge), prompt: spec.prompt ?? null };
+      return { method: 'judge', judge: modelIdentity(spec.judge), prompt: spec.prompt ?? null, promptVersion: JUDGE_PROMPT_VERSION };
     case 'embedding':
       return { method: 'embedding', model: spec.model, threshold: spec.threshold };
   }
 }
 
 export function graderIdentity(spec: GradingSpec): unknown {
-  return spec.method === 'alias' ? { method: 'alias' } : { method: 'judge', judge: modelIdentity(spec.judge), prompt: spec.prompt ?? null };
+  return spec.method === 'alias' ? { method: 'alias' } : { method: 'judge', judge: modelIdentity(spec.judge), prompt: spec.prompt ?? null, promptVersion: GRADER_PROMPT_VERSION };
 }
 
 export async function clusteringKey(question: Question, answers: string[], spec: ClusteringSpec): Promise<string> {
