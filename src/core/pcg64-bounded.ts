@@ -63,7 +63,8 @@ function draw(done: number[]): number[] {
     0x0b, 0x0b,
   ];
 }
-const keep = (lo: number, hi: number, buffered: boolean) => [
+/** What runs when a draw is done: the state is saved; `buffered`: the output's high 32 bits are unused yet and kept for the next draw. */
+const keep = (lo: number, hi: number, { buffered }: { buffered: boolean }) => [
   GET, lo, SET, S_LO, GET, hi, SET, S_HI,
   ...(buffered ? [GET, O, ...S32, SHR_U, SET, BUF, 0x41, 1, SET, HAS] : [0x41, 0, SET, HAS]),
 ];
@@ -82,11 +83,11 @@ function body(): number[] {
     ...mulAdd(MULT, I_LO, I_HI, P_LO, P_HI),
     ...mulAdd(MULT2, C_LO, C_HI, Q_LO, Q_HI),
     ...output(P_LO, P_HI),
-    GET, O, ...M32, AND, SET, X, ...draw(keep(P_LO, P_HI, true)),
-    GET, O, ...S32, SHR_U, SET, X, ...draw(keep(P_LO, P_HI, false)),
+    GET, O, ...M32, AND, SET, X, ...draw(keep(P_LO, P_HI, { buffered: true })),
+    GET, O, ...S32, SHR_U, SET, X, ...draw(keep(P_LO, P_HI, { buffered: false })),
     ...output(Q_LO, Q_HI),
-    GET, O, ...M32, AND, SET, X, ...draw(keep(Q_LO, Q_HI, true)),
-    GET, O, ...S32, SHR_U, SET, X, ...draw(keep(Q_LO, Q_HI, false)),
+    GET, O, ...M32, AND, SET, X, ...draw(keep(Q_LO, Q_HI, { buffered: true })),
+    GET, O, ...S32, SHR_U, SET, X, ...draw(keep(Q_LO, Q_HI, { buffered: false })),
     GET, Q_LO, SET, S_LO, GET, Q_HI, SET, S_HI,
     0x0c, 0, 0x0b, // br loop; end loop
     0x0b, // end block
