@@ -79,3 +79,8 @@ export function describeMark(mark: ReliabilityMark, seriesLabel: string): string
     `mean confidence ${pct(mark.meanConfidence)}, gap ${mark.gap >= 0 ? '+' : ''}${(mark.gap * 100).toFixed(1)} points`
   );
 }
+
+/** A short text for a histogram bar's tooltip and aria-label. */
+export function describeHistogramBar(bar: HistogramBar, seriesLabel: string): string {
+  return `${seriesLabel}, bin ${bar.lo.toFixed(2)}–${bar.hi.toFixed(2)}: ${bar.count} question${bar.count === 1 ? '' : 's'}`;
+}
