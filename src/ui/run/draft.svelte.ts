@@ -82,12 +82,18 @@ export class RunDraft {
     const preview = previewDataset(text, name);
     this.preview = preview.ok ? preview.value : null;
     this.mapping = preview.ok ? { ...preview.value.suggestedMapping } : {};
-    this.readWithMapping(false);
+    this.read();
   }
 
-  readWithMapping(useMapping = true): void {
+  /** Reads the chosen file again with the column mapping as the user set it. */
+  readWithMapping(): void {
+    this.read($state.snapshot(this.mapping));
+  }
+
+  /** Reads the chosen file: with `mapping` when given, else by its own recognised layout. */
+  private read(mapping?: Parameters<typeof readDataset>[2]): void {
     if (!this.file) return;
-    const result = readDataset(this.file.text, this.file.name, useMapping ? $state.snapshot(this.mapping) : undefined);
+    const result = readDataset(this.file.text, this.file.name, mapping);
     if (result.ok) {
       this.fileDataset = result.value.dataset;
       this.skipped = result.value.skipped;
