@@ -21,7 +21,7 @@ import { toMcQuestions } from '../../src/multiple-choice/questions';
 import { MC_DEFAULTS, runMcBaseline, type McRunOptions } from '../../src/multiple-choice/stated-probability-run';
 import { runMcSemEce } from '../../src/multiple-choice/sem-ece-run';
 import { summarizeComparison } from '../../src/pipeline/signal-comparison-summary';
-import { SIGNAL_LABEL } from '../../src/ui/charts/signals';
+import { SIGNAL_LABEL } from '../../src/model/signals';
 import { mcReportDocument } from '../../src/multiple-choice/report-document';
 import { reportToJson } from '../../src/formats/report-export';
 import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';

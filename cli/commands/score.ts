@@ -10,21 +10,26 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
+import { SCORING_DEFAULTS } from '../../src/model/run-spec.ts';
+import { PAPER_SIGNALS } from '../../src/model/signals.ts';
 import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score.ts';
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-output.ts';
 import { toJson } from '../json.ts';
 import { resolveIo, type Io } from '../command-io.ts';
 
+const D = SCORING_DEFAULTS;
+
 export const USAGE = `usage: semece score --clustered FILE --graded FILE [options]
-  --R N                Sem2 splits per question (default 10)
-  --sem2-seed N        seed of Sem2's per-question default_rng (default 0)
-  --bins N             bins of the paper ECE (default 10, edges i*0.1)
-  --B N                bootstrap replicates (default 1000)
-  --bootstrap-seed N   seed of the bootstrap's default_rng stream (default 7)
+  --R N                Sem2 splits per question (default ${D.sem2.R})
+  --sem2-seed N        seed of Sem2's per-question default_rng (default ${D.sem2.seed})
+  --sem2-selection N   samples in Sem2's selection block (default: half, floor(n/2))
+  --bins N             bins of the paper ECE (default ${D.bins}, edges i*${1 / D.bins})
+  --B N                bootstrap replicates (default ${D.bootstrap.B})
+  --bootstrap-seed N   seed of the bootstrap's default_rng stream (default ${D.bootstrap.seed})
   --model NAME         model name for the report (default: the rows' "model")
-  --report FILE        also write the full report document (open it in the app)
+  --report FILE        also write the full report document (open it in the app), every signal scored
   --pretty             indent the JSON
-Prints one JSON document on stdout; NaN is written as null.`;
+Prints one JSON document on stdout (the paper's three signals); NaN is written as null.`;
 
 
 class UsageError extends Error {}
@@ -56,7 +61,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         args: argv,
         options: {
           clustered: { type: 'string' }, graded: { type: 'string' },
-          R: { type: 'string' }, 'sem2-seed': { type: 'string' }, bins: { type: 'string' },
+          R: { type: 'string' }, 'sem2-seed': { type: 'string' }, 'sem2-selection': { type: 'string' }, bins: { type: 'string' },
           B: { type: 'string' }, 'bootstrap-seed': { type: 'string' },
           model: { type: 'string' }, report: { type: 'string' },
           pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -72,13 +77,17 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       return 0;
     }
     if (!a.clustered || !a.graded) throw new UsageError('both --clustered FILE and --graded FILE are required');
+    const selection = a['sem2-selection'];
     const options: ScoreOptions = {
-      R: intOption(a.R, '--R', 10, 1, 10_000),
-      sem2Seed: intOption(a['sem2-seed'], '--sem2-seed', 0, 0),
-      bins: intOption(a.bins, '--bins', 10, 1, 1000),
-      B: intOption(a.B, '--B', 1000, 1, 1_000_000),
-      bootstrapSeed: intOption(a['bootstrap-seed'], '--bootstrap-seed', 7, 0),
+      R: intOption(a.R, '--R', D.sem2.R, 1, 10_000),
+      sem2Seed: intOption(a['sem2-seed'], '--sem2-seed', D.sem2.seed, 0),
+      sem2Selection: selection === undefined || selection === 'half' ? 'half' : intOption(selection, '--sem2-selection', 1, 1),
+      bins: intOption(a.bins, '--bins', D.bins, 1, 1000),
+      B: intOption(a.B, '--B', D.bootstrap.B, 1, 1_000_000),
+      bootstrapSeed: intOption(a['bootstrap-seed'], '--bootstrap-seed', D.bootstrap.seed, 0),
       samples: a.report ? 'raw' : 'none',
+      // The printed document holds the paper's three; a report document holds every signal, as the app's do.
+      signals: a.report ? undefined : PAPER_SIGNALS,
     };
     const [clusteredText, gradedText] = await Promise.all([
       readText(a.clustered, '--clustered'),

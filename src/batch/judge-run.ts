@@ -8,7 +8,7 @@ import type { RunSpec } from '../model/run-spec.ts';
 import { clusteringKey } from '../pipeline/stage-cache-keys.ts';
 import { type SampleCache, readQuestions } from '../model/sample-cache.ts';
 import { questionKeyBase } from '../pipeline/sampling.ts';
-import type { Question, Result } from '../model/rows.ts';
+import { firstRowPerId, type Question, type Result } from '../model/rows.ts';
 import type { StageCache } from '../store/stage-cache.ts';
 import type { BatchService } from './service.ts';
 import { JudgeRequestSet, clusteringEntries } from './judge-request-set.ts';
@@ -36,8 +36,7 @@ export async function planRunJudge(spec: RunSpec, samples: SampleCache, stages: 
   const settings = { temperature: s.temperature, topP: s.topP, maxTokens: s.maxTokens };
   const rows: { id: string; question: string; answer_extracted: string[] }[] = [];
   const counts = { rows: 0, cached: 0, unsampled: 0 };
-  const seen = new Set<string>();
-  const questions = spec.dataset.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
+  const questions = firstRowPerId(spec.dataset.questions);
   for (const model of spec.models) {
     for (let from = 0; from < questions.length; from += READ_CHUNK) {
       const chunk = questions.slice(from, from + READ_CHUNK);

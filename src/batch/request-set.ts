@@ -11,7 +11,7 @@ import type { GenerationSettings } from '../model/provider.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from '../pipeline/prompts.ts';
 import { type SampleCache, sampleKey } from '../model/sample-cache.ts';
 import { questionKeys } from '../pipeline/sampling.ts';
-import type { Question, Result } from '../model/rows.ts';
+import { firstRowPerId, type Question, type Result } from '../model/rows.ts';
 import { decodeCustomId, questionHash, requestSetTag, sampleCustomId } from './custom-id.ts';
 import { type BatchModel, requestLine, wireContextFor } from './request-lines.ts';
 
@@ -73,8 +73,7 @@ export class SampleRequestSet {
     const { preset, baseUrl, model } = spec.model;
     const tag = await requestSetTag({ preset, baseUrl: baseUrl.replace(/\/+$/, ''), model, prompt: promptTemplate, settings: spec.settings });
     // First row per id wins, as in interactive sampling.
-    const seen = new Set<string>();
-    const questions = spec.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
+    const questions = firstRowPerId(spec.questions);
     const byHash = new Map<string, Question>();
     const hashOf = new Map<string, string>();
     for (const q of questions) {

@@ -3,7 +3,7 @@
  * on the same samples), joined on id. Questions that cannot be compared — missing on one side, a
  * failed clustering, different sample counts — are listed with the reason, not silently dropped.
  */
-import type { ClusteredRow } from '../model/rows';
+import { firstRowPerId, type ClusteredRow } from '../model/rows';
 import { clusteringAgreement, summarizeAgreement, type AgreementSummary, type ClusteringAgreement } from './agreement';
 
 type Row = Pick<ClusteredRow, 'id' | 'n_clusters' | 'cluster_assignments'> & { error?: string };
@@ -17,14 +17,11 @@ export interface RowsAgreement {
 const failed = (r: Row) => Boolean(r.error) || !(r.n_clusters > 0);
 
 export function agreementByQuestion(a: Row[], b: Row[]): RowsAgreement {
-  const byId = new Map<string, Row>();
-  // First row per id wins, as everywhere in the project.
-  for (const r of b) if (!byId.has(r.id)) byId.set(r.id, r);
+  const byId = new Map(firstRowPerId(b).map((r) => [r.id, r]));
   const questions: RowsAgreement['questions'] = [];
   const skipped: RowsAgreement['skipped'] = [];
   const seen = new Set<string>();
-  for (const ra of a) {
-    if (seen.has(ra.id)) continue;
+  for (const ra of firstRowPerId(a)) {
     seen.add(ra.id);
     const rb = byId.get(ra.id);
     if (!rb) skipped.push({ id: ra.id, reason: 'not in the second clustering' });

@@ -101,6 +101,8 @@ export interface BootstrapResult {
   bootstrap: PairedBootstrap;
   /** Percentile intervals of each extra signal's paper ECE over the same replicates. */
   eceIntervals: Record<string, Interval>;
+  /** Each of those signals' ECE on every replicate, in replicate order (for paired comparisons between them). */
+  eceReplicates: Record<string, Float64Array>;
 }
 
 /**
@@ -162,7 +164,11 @@ export function pairedBootstrap(
   }, kernel.rowsBuffer);
 
   const eceIntervals: Record<string, Interval> = {};
-  extra.forEach((s, k) => (eceIntervals[s.name] = percentileInterval(point.ece[k], eceReps[k], o.minFinite)));
+  const eceReplicates: Record<string, Float64Array> = {};
+  extra.forEach((s, k) => {
+    eceIntervals[s.name] = percentileInterval(point.ece[k], eceReps[k], o.minFinite);
+    eceReplicates[s.name] = eceReps[k];
+  });
   return {
     bootstrap: {
       d_conf: percentileInterval(point.dConf, dConf, o.minFinite),
@@ -173,6 +179,7 @@ export function pairedBootstrap(
       seed: o.seed,
     },
     eceIntervals,
+    eceReplicates,
   };
 }
 

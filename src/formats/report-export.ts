@@ -4,7 +4,8 @@
  * to the chart components.
  */
 import Papa from 'papaparse';
-import type { ReportDocument, SignalName } from '../model/report';
+import type { ReportDocument } from '../model/report';
+import { EXTRA_SIGNALS, PAPER_SIGNALS } from '../model/signals';
 
 /**
  * The document as JSON text. NaN (an undefined statistic) becomes null, which parseReport reads
@@ -14,9 +15,7 @@ export function reportToJson(doc: ReportDocument, pretty = false): string {
   return JSON.stringify(doc, null, pretty ? 2 : undefined);
 }
 
-const EXTRA_SIGNALS: SignalName[] = ['stated', 'logprob', 'entropyConfidence'];
-
-/** Column names of the per-question CSV, in order; extra signals only when some row has them. */
+/** Column names of the per-question CSV, in order: the signals table's, extra signals only when some row has them. */
 export function csvColumns(doc: ReportDocument): string[] {
   const extra = EXTRA_SIGNALS.filter((s) => doc.models.some((m) => m.questions.some((q) => q.signals?.[s] !== undefined)));
   return [
@@ -31,9 +30,7 @@ export function csvColumns(doc: ReportDocument): string[] {
     'overridden',
     'n',
     'n_classes',
-    'sem1',
-    'sem2',
-    'verbalized',
+    ...PAPER_SIGNALS,
     ...extra,
     'margin',
     'std_margin',
@@ -64,14 +61,12 @@ export function reportToCsv(doc: ReportDocument): string {
         overridden: q.overridden ? 1 : 0,
         n: q.n,
         n_classes: q.nClasses,
-        sem1: q.sem1,
-        sem2: q.sem2,
-        verbalized: q.verbalized,
         margin: q.margin,
         std_margin: q.stdMargin,
         regime: q.regime,
         entropy: q.entropy,
       };
+      for (const s of PAPER_SIGNALS) row[s] = q[s];
       for (const s of EXTRA_SIGNALS) {
         if (fields.includes(s)) row[s] = q.signals?.[s] ?? '';
       }

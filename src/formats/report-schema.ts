@@ -21,11 +21,11 @@ import {
   type ReportDocument,
 } from '../model/report';
 import type { Result, StageError } from '../model/rows';
+import { METRICS, type MetricKey } from '../model/metrics';
+import { SIGNAL_NAMES, type SignalName } from '../model/signals';
 
 export const MAX_REPORT_BYTES = 200 * 1024 * 1024;
 export const MAX_STRING_LENGTH = 100_000;
-
-const SIGNAL_NAMES = ['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence'] as const;
 
 /** Zod error text: "missing" when the field is absent, else what was expected. */
 const expect = (what: string) => (iss: { input?: unknown }) =>
@@ -55,11 +55,10 @@ const unitOrNaN = () =>
 
 /** An object keyed by signal name, each key optional; unknown keys are dropped. */
 function bySignal<T extends z.ZodType>(value: T) {
-  return z.object(Object.fromEntries(SIGNAL_NAMES.map((s) => [s, value.optional()])) as Record<
-    (typeof SIGNAL_NAMES)[number],
-    z.ZodOptional<T>
-  >);
+  return z.object(Object.fromEntries(SIGNAL_NAMES.map((s) => [s, value.optional()])) as Record<SignalName, z.ZodOptional<T>>);
 }
+
+const signalName = z.enum(SIGNAL_NAMES, { error: `expected one of ${SIGNAL_NAMES.join(', ')}` });
 
 const interval = z.tuple([stat(), stat(), stat()], { error: expect('[point, low, high]') });
 
@@ -71,20 +70,34 @@ const reliabilityBin = z.object({
   accuracy: unitOrNaN(),
 });
 
+const brierDecomposition = z.object({ score: stat(), reliability: stat(), resolution: stat(), uncertainty: stat() });
+
+/** One field per metric of the metrics table (Brier as its decomposition), then the reliability bins. */
 const signalMetrics = z.object({
-  ece: stat(),
-  eceEqualMass: stat(),
-  mce: stat(),
-  smoothEce: stat(),
-  brier: z.object({ score: stat(), reliability: stat(), resolution: stat(), uncertainty: stat() }),
-  auroc: stat(),
-  aurc: stat(),
-  meanConfidence: stat(),
+  ...(Object.fromEntries(METRICS.map((m) => [m.key, m.shape === 'brier' ? brierDecomposition : stat()])) as Record<
+    Exclude<MetricKey, 'brier'>,
+    ReturnType<typeof stat>
+  > & { brier: typeof brierDecomposition }),
   bins: z.array(reliabilityBin).max(10_000),
   binsEqualMass: z.array(reliabilityBin).max(10_000),
 });
 
 const regimeEntry = z.object({ count: count(), ece: bySignal(stat()) });
+
+/** The stored signal comparison (model/report.ts SignalComparison). */
+const signalComparison = z.object({
+  rows: count(),
+  compared: z.array(signalName).max(SIGNAL_NAMES.length),
+  excluded: z.array(z.object({ signal: signalName, reason: text() })).max(SIGNAL_NAMES.length),
+  ece: bySignal(interval),
+  best: signalName.nullable(),
+  runnerUp: signalName.nullable(),
+  byHowMuch: interval.nullable(),
+  intervals: bySignal(interval),
+  clearlyBetterThan: z.array(signalName).max(SIGNAL_NAMES.length),
+  B: count(),
+  seed: finite(),
+});
 
 const modelMetrics = z.object({
   questions: count(),
@@ -102,6 +115,7 @@ const modelMetrics = z.object({
   eceIntervals: bySignal(interval),
   byRegime: z.object({ jensen: regimeEntry, 'low-margin': regimeEntry, 'large-margin': regimeEntry }),
   meanClasses: stat(),
+  comparison: signalComparison.optional(),
 });
 
 const reportSample = z.object({
@@ -113,7 +127,7 @@ const reportSample = z.object({
 
 /** A per-question signal may be null (not available here): the key is dropped. */
 const questionSignals = bySignal(z.union([unit(), z.null()], { error: expect('a number in [0,1] or null') })).transform(
-  (s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null && v !== undefined)) as Partial<Record<(typeof SIGNAL_NAMES)[number], number>>,
+  (s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null && v !== undefined)) as Partial<Record<SignalName, number>>,
 );
 
 const reportQuestion = z

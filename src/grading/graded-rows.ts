@@ -2,10 +2,9 @@
  * Clustered rows → the authors' graded rows. Rows whose clustering failed are written with
  * grade null / Y null and their reason, never graded on an empty label.
  */
-import type { ClusteredRow, GradedRow } from '../model/rows';
+import { gradeToY, type ClusteredRow, type GradedRow } from '../model/rows';
 import type { Usage } from '../model/provider';
 import type { Grader } from './types';
-import { gradeToY } from './types';
 
 /** A clustered row as the cluster command writes it: `error` marks a failed clustering. */
 export type ClusteredRowIn = ClusteredRow & { error?: string; options?: string[] };

@@ -32,7 +32,3 @@ export interface Grader {
 }
 
 export const GRADES: readonly Grade[] = ['CORRECT', 'INCORRECT', 'NOT_ATTEMPTED'];
-
-export function gradeToY(grade: Grade | null): 0 | 1 | null {
-  return grade === null ? null : grade === 'CORRECT' ? 1 : 0;
-}

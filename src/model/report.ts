@@ -5,12 +5,13 @@
  */
 import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
 import type { Grade } from './rows';
+import type { ScoringSpec } from './run-spec';
+import type { SignalName } from './signals';
+
+export type { SignalName } from './signals';
 
 export const REPORT_FORMAT = 'semece-report';
 export const REPORT_VERSION = 1;
-
-/** Confidence signals a report can hold; only those present in a model's rows are scored. */
-export type SignalName = 'sem1' | 'sem2' | 'verbalized' | 'stated' | 'logprob' | 'entropyConfidence';
 
 export interface ReportSample {
   /** Raw reply text (optional: dropped when a report must be small). */
@@ -68,6 +69,35 @@ export interface ModelMetrics {
   byRegime: Record<Regime, { count: number; ece: Partial<Record<SignalName, number>> }>;
   /** K̄, the mean number of non-empty classes, used for the regime boundary. */
   meanClasses: number;
+  /**
+   * Which signal is best calibrated, made with the metrics (same bootstrap settings). Absent in
+   * reports saved before it was stored, and in the CLI's scoring without a report document.
+   */
+  comparison?: SignalComparison;
+}
+
+/**
+ * Which confidence signal is best calibrated on this data, and by how much
+ * (pipeline/signal-comparison.ts): every signal's paper ECE on the questions where all compared
+ * signals are defined, with paired bootstrap intervals of each one's ECE minus the best one's.
+ */
+export interface SignalComparison {
+  /** Questions compared (all compared signals defined). */
+  rows: number;
+  compared: SignalName[];
+  excluded: { signal: SignalName; reason: string }[];
+  /** Paper ECE of each compared signal on the compared rows, with its bootstrap interval. */
+  ece: Partial<Record<SignalName, Interval>>;
+  best: SignalName | null;
+  runnerUp: SignalName | null;
+  /** ECE(runner-up) − ECE(best) with its paired interval; null with fewer than two signals. */
+  byHowMuch: Interval | null;
+  /** ECE(s) − ECE(best) for every other compared signal s. */
+  intervals: Partial<Record<SignalName, Interval>>;
+  /** Signals the best one beats beyond resampling noise (difference interval above 0). */
+  clearlyBetterThan: SignalName[];
+  B: number;
+  seed: number;
 }
 
 export interface ModelReport {
@@ -108,8 +138,8 @@ export interface McBaselineSection {
   failures: { unparsable: number; refusals: number; requestFailed: number; total: number; perRun: number[] };
 }
 
-/** What produced the report: effective settings, never secrets. */
-export interface ReportSettings {
+/** What produced the report: effective settings, never secrets; the scoring part is what the scorer used. */
+export interface ReportSettings extends ScoringSpec {
   samples: number;
   temperature?: number;
   topP?: number;
@@ -117,9 +147,6 @@ export interface ReportSettings {
   prompt?: string;
   clustering: { method: 'judge' | 'embedding' | 'exact' | 'imported'; detail?: string };
   grading: { method: 'judge' | 'alias' | 'imported' | 'manual'; detail?: string };
-  sem2: { R: number; seed: number; selection: 'half' | number };
-  bins: number;
-  bootstrap: { B: number; seed: number };
 }
 
 export interface ReportDocument {

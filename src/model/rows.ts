@@ -71,6 +71,13 @@ export interface ClusteredRow extends SampledRow {
 
 export type Grade = 'CORRECT' | 'INCORRECT' | 'NOT_ATTEMPTED';
 
+/** A grade's Y: 1 only for CORRECT; null (grading failed) stays null. */
+export function gradeToY(grade: Grade): 0 | 1;
+export function gradeToY(grade: Grade | null): 0 | 1 | null;
+export function gradeToY(grade: Grade | null): 0 | 1 | null {
+  return grade === null ? null : grade === 'CORRECT' ? 1 : 0;
+}
+
 /** The authors' graded row. Y is null when grading failed. */
 export interface GradedRow {
   id: string;
@@ -80,6 +87,32 @@ export interface GradedRow {
   modal_cluster_label: string;
   grade: Grade | null;
   Y: 0 | 1 | null;
+}
+
+/**
+ * The project's rule for repeated ids (SEMECE.md): the first row with an id wins; later rows with
+ * it are never used. `onRepeat` hears of each later row with the first one, e.g. to report it.
+ */
+export function firstRowPerId<T extends { id: string }>(rows: Iterable<T>): T[];
+export function firstRowPerId<T>(rows: Iterable<T>, idOf: (row: T) => string, onRepeat?: (row: T, first: T) => void): T[];
+export function firstRowPerId<T>(
+  rows: Iterable<T>,
+  idOf: (row: T) => string = (row) => (row as { id: string }).id,
+  onRepeat?: (row: T, first: T) => void,
+): T[] {
+  const first = new Map<string, T>();
+  const out: T[] = [];
+  for (const row of rows) {
+    const id = idOf(row);
+    const earlier = first.get(id);
+    if (earlier !== undefined) {
+      onRepeat?.(row, earlier);
+      continue;
+    }
+    first.set(id, row);
+    out.push(row);
+  }
+  return out;
 }
 
 /** A semantic class as a clusterer lists it. */

@@ -29,6 +29,26 @@ export type ClusteringSpec =
 
 export type GradingSpec = { method: 'alias' } | { method: 'judge'; judge: ModelSpec; prompt?: { system: string; user: string } };
 
+/**
+ * How the score stage computes its numbers (SEMECE.md): Sem2's splits, the paper ECE's bins and
+ * the paired bootstrap. The report records exactly these values.
+ */
+export interface ScoringSpec {
+  /** R splits from a default_rng(seed) reset per question; selection block floor(n/2) ('half') or a fixed size. */
+  sem2: { R: number; seed: number; selection: 'half' | number };
+  /** Equal-width bins of the paper ECE (edges i·(1/bins)). */
+  bins: number;
+  /** B replicates from one default_rng(seed) stream. */
+  bootstrap: { B: number; seed: number };
+}
+
+/** The paper's reference settings: the one definition of the scoring defaults. */
+export const SCORING_DEFAULTS: ScoringSpec = Object.freeze({
+  sem2: Object.freeze({ R: 10, seed: 0, selection: 'half' as const }),
+  bins: 10,
+  bootstrap: Object.freeze({ B: 1000, seed: 7 }),
+});
+
 export interface RunSpec {
   title: string;
   dataset: Dataset;
@@ -37,6 +57,8 @@ export interface RunSpec {
   sampling: SamplingSpec;
   clustering: ClusteringSpec;
   grading: GradingSpec;
+  /** Scoring settings; a spec saved before they were recorded has none and scores with SCORING_DEFAULTS. */
+  scoring?: ScoringSpec;
   /**
    * Set for a multiple-choice run (ConfidenceBench stated probability, src/multiple-choice/job.ts)
    * instead of the open-answer Sem-ECE pipeline; sampling/clustering/grading are then unused.
@@ -170,6 +192,16 @@ export function keyId(model: Pick<ModelSpec, 'preset' | 'baseUrl'>): string {
 export function withItsKey(model: ModelSpec, keys: RunKeys): ProviderConfig {
   const apiKey = keys[keyId(model)];
   return apiKey ? { ...model, apiKey } : { ...model };
+}
+
+/** The scoring settings a run uses: its own, or the defaults where a spec has none (or only some). */
+export function scoringOf(spec: Pick<RunSpec, 'scoring'>): ScoringSpec {
+  const s = spec.scoring;
+  return {
+    sem2: { ...SCORING_DEFAULTS.sem2, ...s?.sem2 },
+    bins: s?.bins ?? SCORING_DEFAULTS.bins,
+    bootstrap: { ...SCORING_DEFAULTS.bootstrap, ...s?.bootstrap },
+  };
 }
 
 /** Display name of a model in reports and tables. */

@@ -6,7 +6,7 @@
  */
 import type { ReportDocument, ReportSettings } from '../model/report';
 import { buildReport } from '../pipeline/score-output';
-import { modelMetrics, SCORE_DEFAULTS, type ScoreOptions } from '../pipeline/score';
+import { modelMetrics, scoringUsed, type ScoreOptions } from '../pipeline/score';
 import type { McRunResult } from './stated-probability-run';
 import type { McSemResult } from './sem-ece-run';
 import { mcBaselineSection } from './report-section';
@@ -38,9 +38,8 @@ export function mcReportDocument(input: McReportInput): ReportDocument {
     prompt: 'multiple choice: {"answer": <letter>, "probability": <0-100>}',
     clustering: { method: 'exact', detail: 'the chosen option letter is the class' },
     grading: { method: 'alias', detail: 'the chosen option letter against the gold letter' },
-    sem2: { R: score.R ?? SCORE_DEFAULTS.R, seed: score.sem2Seed ?? SCORE_DEFAULTS.sem2Seed, selection: 'half' },
-    bins: score.bins ?? SCORE_DEFAULTS.bins,
-    bootstrap: { B: score.B ?? SCORE_DEFAULTS.B, seed: score.bootstrapSeed ?? SCORE_DEFAULTS.bootstrapSeed },
+    // The scoring exactly as the scorer used it.
+    ...scoringUsed(score),
   };
   return buildReport([model], {
     title: input.title ?? `Multiple choice: ${input.model} on ${input.dataset.name}`,

@@ -22,7 +22,7 @@ import { estimateQuestion, type EstimateOptions } from '../core/estimators';
 import { pairwiseMean } from '../core/pairwise';
 import type { QuestionEstimates } from '../core/types';
 import type { SignalName } from '../model/report';
-import type { ClusteredRow, GradedRow } from '../model/rows';
+import { gradeToY, type ClusteredRow, type GradedRow } from '../model/rows';
 import type { TokenLogprob } from '../model/provider';
 import type { McQuestion } from './prompt';
 import { parseMcReply } from './reply-parse';
@@ -85,7 +85,7 @@ export function mcSemEceQuestion(input: McSemInput, model: string, options: Esti
       confidence_verbalized: stated,
       ...fields,
     },
-    graded: { id: q.id, model, question: q.question, gold_answer: gold, modal_cluster_label: modalLetter, grade, Y: grade === 'CORRECT' ? 1 : 0 },
+    graded: { id: q.id, model, question: q.question, gold_answer: gold, modal_cluster_label: modalLetter, grade, Y: gradeToY(grade) },
     estimates,
     signals,
     noOption: answers.filter((a) => a === NO_OPTION).length,

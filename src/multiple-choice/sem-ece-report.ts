@@ -1,25 +1,23 @@
 /**
  * Sem-ECE on multiple-choice questions as a ModelReport: the question rows (sem-ece-question.ts)
- * scored by the score stage like any open-answer run, then the stated-probability, logprob and
- * entropy-confidence signals added beside Sem1/Sem2 (withSignals). A question whose every sample
+ * scored by the score stage like any open-answer run, with the stated-probability, logprob and
+ * entropy-confidence signals beside Sem1/Sem2 in the same pass. A question whose every sample
  * request failed has no classes: it is listed as excluded, not scored.
  */
 import { scoreAuthorsRows, type ScoreOptions } from '../pipeline/score';
 import type { ModelReport } from '../model/report';
-import { withSignals } from '../baselines/report-signals';
 import type { McSemQuestion } from './sem-ece-question';
 
 export function mcSemEceReport(rows: readonly McSemQuestion[], model: string, options: ScoreOptions = {}): ModelReport {
   const scored = rows.filter((r) => r.estimates.n > 0);
-  const report = scoreAuthorsRows(
+  return scoreAuthorsRows(
     {
       questions: scored.map((r, i) => ({ clustered: r.clustered, graded: { ...r.graded, Y: r.graded.Y as 0 | 1 }, clusteredLine: i + 1, gradedLine: i + 1 })),
       excluded: rows.filter((r) => r.estimates.n === 0).map((r) => ({ id: r.clustered.id, reason: 'every sample request failed' })),
       duplicates: [],
       unmatchedGraded: [],
     },
-    options,
+    { ...options, extraSignals: Object.fromEntries(scored.map((r) => [r.clustered.id, r.signals])) },
     model,
   );
-  return withSignals(report, Object.fromEntries(scored.map((r) => [r.clustered.id, r.signals])), options);
 }

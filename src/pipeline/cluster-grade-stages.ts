@@ -14,7 +14,7 @@ import { BatchWriter } from '../model/write-batcher';
 import type { RunSpec } from '../model/run-spec';
 import { clusteringKey, gradeKey } from './stage-cache-keys';
 import type { Grader } from '../grading/types';
-import type { ClusteredRow, GradedRow, Question, SampledRow } from '../model/rows';
+import { firstRowPerId, gradeToY, type ClusteredRow, type GradedRow, type Question, type SampledRow } from '../model/rows';
 
 const WRITE_BATCH = 100;
 /** A judge's clustering or grade was paid for: it waits at most this long before it is stored. */
@@ -26,9 +26,7 @@ export interface ClusterResult {
 }
 
 function questionsById(spec: RunSpec): Map<string, Question> {
-  const out = new Map<string, Question>();
-  for (const q of spec.dataset.questions) if (!out.has(q.id)) out.set(q.id, q);
-  return out;
+  return new Map(firstRowPerId(spec.dataset.questions).map((q) => [q.id, q]));
 }
 
 /**
@@ -113,7 +111,7 @@ export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Gr
       if (hit?.result.ok) {
         meter.progress.stages.grade.cached += 1;
         meter.advance();
-        return { ...base, grade: hit.result.grade, Y: hit.result.grade === 'CORRECT' ? 1 : 0 };
+        return { ...base, grade: hit.result.grade, Y: gradeToY(hit.result.grade) };
       }
       return limit(async () => {
         if (signal.aborted) return { ...base, grade: null, Y: null };
@@ -127,7 +125,7 @@ export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Gr
           return { ...base, grade: null, Y: null };
         }
         writer.add({ key: keys[i], result: { ok: true, grade: outcome.value }, storedAt: Date.now() });
-        return { ...base, grade: outcome.value, Y: outcome.value === 'CORRECT' ? 1 : 0 };
+        return { ...base, grade: outcome.value, Y: gradeToY(outcome.value) };
       });
     }),
   );

@@ -5,15 +5,15 @@
  * hold all that is needed: no run and no samples are required). The input is not modified.
  */
 import type { ModelReport, ReportDocument, SignalName } from '../model/report';
-import { modelMetrics } from './score';
-import type { Grade, Result } from '../model/rows';
+import { modelMetrics, scoreOptionsFor } from './score';
+import { gradeToY, type Grade, type Result } from '../model/rows';
 
 /** The model's metrics from its rows, with the document's settings and the signals it had. */
 export function recomputeMetrics(model: ModelReport, settings: ReportDocument['settings']) {
   return modelMetrics(
     model.questions,
     { excluded: model.metrics.excluded, signals: Object.keys(model.metrics.signals) as SignalName[] },
-    { bins: settings.bins, B: settings.bootstrap.B, bootstrapSeed: settings.bootstrap.seed },
+    scoreOptionsFor(settings),
   );
 }
 
@@ -31,7 +31,7 @@ export function withGradeOverride(doc: ReportDocument, modelIndex: number, quest
     return { ok: false, error: { kind: 'override', message: `Question "${questionId}" is not among ${model.model}'s scored questions.`, where: model.model } };
   }
   const questions = model.questions.slice();
-  questions[at] = { ...questions[at], grade, correct: grade === 'CORRECT' ? 1 : 0, overridden: true };
+  questions[at] = { ...questions[at], grade, correct: gradeToY(grade), overridden: true };
   const models = doc.models.slice();
   models[modelIndex] = { ...model, questions };
   return { ok: true, value: { ...doc, models } };

@@ -1,6 +1,6 @@
 /** The settings a report records about the run that produced it: effective values, no secrets. */
 import type { ReportSettings } from '../model/report';
-import { modelLabel, type RunSpec } from '../model/run-spec';
+import { modelLabel, scoringOf, type RunSpec } from '../model/run-spec';
 
 export function reportSettings(spec: RunSpec): ReportSettings {
   const c = spec.clustering;
@@ -16,9 +16,7 @@ export function reportSettings(spec: RunSpec): ReportSettings {
       detail: c.method === 'judge' ? `judge ${modelLabel(c.judge)}` : c.method === 'embedding' ? `${c.model}, cosine threshold ${c.threshold}` : 'normalized exact match',
     },
     grading: { method: g.method, detail: g.method === 'judge' ? `judge ${modelLabel(g.judge)}` : 'normalized match against the answer and its aliases' },
-    // The paper's reference settings (SEMECE.md).
-    sem2: { R: 10, seed: 0, selection: 'half' },
-    bins: 10,
-    bootstrap: { B: 1000, seed: 7 },
+    // The run's scoring settings; the score stage scores with these and records what it used.
+    ...scoringOf(spec),
   };
 }

@@ -14,7 +14,7 @@ import { clusterStage, gradeStage, type ClusterResult } from './cluster-grade-st
 import type { RunnerStages, ScoreModelInput } from './stage-ports';
 import { priceFor } from '../model/cost';
 import type { SampleCache } from '../model/sample-cache';
-import type { GradedRow, SampledRow, StageError } from '../model/rows';
+import { gradeToY, type GradedRow, type SampledRow, type StageError } from '../model/rows';
 import { reportSettings } from './runner-report';
 
 export interface RunnerDeps {
@@ -162,7 +162,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
         clustered: clustered[i].rows,
         graded: graded[i].map((g) => {
           const grade = mine?.get(g.id);
-          return grade ? { ...g, grade, Y: grade === 'CORRECT' ? 1 : 0 } : g;
+          return grade ? { ...g, grade, Y: gradeToY(grade) } : g;
         }),
         excluded: clustered[i].excluded,
         overridden: mine ? [...mine.keys()] : [],

@@ -10,7 +10,7 @@ import { questionKeyBase, runSampling, type StoredReply } from './sampling';
 import { readQuestions } from '../model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import type { SampleStage } from './stage-ports';
-import type { Sample, SampledRow } from '../model/rows';
+import { firstRowPerId, type Sample, type SampledRow } from '../model/rows';
 
 /** What a row keeps of a sample. */
 type RowSample = Pick<Sample, 'raw' | 'answer' | 'confidence'>;
@@ -56,8 +56,7 @@ export const sampleWithProviders: SampleStage = async (args) => {
   // Question groups (the byQuestion index) follow from the sample keys themselves (store/sample-store.ts).
 
   const label = `${args.model.preset}/${args.model.model}`;
-  const seen = new Set<string>();
-  const unique = dataset.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
+  const unique = firstRowPerId(dataset.questions);
   const keepRaw = unique.length * sampling.n <= RAW_REPLIES_LIMIT;
   // What this execution fetched, as the rows need it, so a question sampled wholly now is not
   // read back from the cache; only questions with samples from an earlier execution are.

@@ -11,7 +11,7 @@ import { type Price, costOf, etaMs } from '../model/cost.ts';
 import { extractSample } from './extract.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
 import { type SampleCache, keyAt, readQuestions, sampleKeyBase, storedIndices } from '../model/sample-cache.ts';
-import type { Question, Sample, StageError } from '../model/rows.ts';
+import { firstRowPerId, type Question, type Sample, type StageError } from '../model/rows.ts';
 import type { SamplingProgress } from '../model/run-spec.ts';
 import { BatchWriter } from '../model/write-batcher.ts';
 
@@ -181,8 +181,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   const pending: Pending[] = [];
   const checked = validatePromptTemplate(template);
   // First row per id wins (as in the spec): a repeated id would otherwise request the same keys twice.
-  const seen = new Set<string>();
-  const questions = opts.questions.filter((q) => !seen.has(q.id) && seen.add(q.id));
+  const questions = firstRowPerId(opts.questions);
   if (!checked.ok) return result('stopped', checked.error);
   if (!Number.isInteger(opts.n) || opts.n < 1) return result('stopped', { kind: 'settings', message: `Samples per question must be a whole number ≥ 1 (got ${opts.n}).` });
 

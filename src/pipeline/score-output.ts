@@ -3,16 +3,18 @@
  * (`scoreCliDocument`), and the pooled ECE over several models. Pure, like score.ts.
  */
 import { eceEqualWidth } from '../core/calibration';
+import type { SignalMetrics } from '../core/types';
 import type { AuthorsRows } from '../formats/authors-rows';
+import { METRICS, type MetricCliKey } from '../model/metrics';
 import {
   REPORT_FORMAT,
   REPORT_VERSION,
   type ModelReport,
   type ReportDocument,
   type ReportSettings,
-  type SignalName,
 } from '../model/report';
-import { PAPER_SIGNALS, SCORE_DEFAULTS, type ScoreOptions } from './score';
+import { PAPER_SIGNALS, signalValue, type SignalName } from '../model/signals';
+import { scoringUsed, type ScoreOptions } from './score';
 
 export interface ReportMeta {
   title: string;
@@ -43,15 +45,13 @@ export function buildReport(models: ModelReport[], meta: ReportMeta): ReportDocu
   return doc;
 }
 
-/** Settings of a report scored from imported authors' files with these options. */
+/** Settings of a report scored from imported authors' files with these options (the scoring as used). */
 export function importedSettings(options: ScoreOptions = {}, samples = 50): ReportSettings {
   return {
     samples,
     clustering: { method: 'imported' },
     grading: { method: 'imported' },
-    sem2: { R: options.R ?? SCORE_DEFAULTS.R, seed: options.sem2Seed ?? SCORE_DEFAULTS.sem2Seed, selection: 'half' },
-    bins: options.bins ?? SCORE_DEFAULTS.bins,
-    bootstrap: { B: options.B ?? SCORE_DEFAULTS.B, seed: options.bootstrapSeed ?? SCORE_DEFAULTS.bootstrapSeed },
+    ...scoringUsed(options),
   };
 }
 
@@ -64,13 +64,14 @@ export function pooledEce(models: readonly ModelReport[], signal: SignalName, bi
   const y: number[] = [];
   for (const m of models) {
     for (const q of m.questions) {
-      conf.push(signal === 'sem1' || signal === 'sem2' || signal === 'verbalized' ? q[signal] : q.signals?.[signal] ?? NaN);
+      conf.push(signalValue(q, signal));
       y.push(q.correct);
     }
   }
   return eceEqualWidth(conf, y, bins);
 }
 
+/** One metric of every paper signal the report scored, keyed by signal. */
 function bySignal<T>(report: ModelReport, pick: (s: NonNullable<ModelReport['metrics']['signals'][SignalName]>) => T) {
   const out: Record<string, T> = {};
   for (const s of PAPER_SIGNALS) {
@@ -80,15 +81,25 @@ function bySignal<T>(report: ModelReport, pick: (s: NonNullable<ModelReport['met
   return out;
 }
 
+function paperOnly<T>(bySignalName: Partial<Record<SignalName, T>>): Partial<Record<SignalName, T>> {
+  return Object.fromEntries(PAPER_SIGNALS.filter((s) => bySignalName[s] !== undefined).map((s) => [s, bySignalName[s]]));
+}
+
 /**
  * The CLI's `score` document: per-question values under the authors' names first
- * (id, n, sem1, sem2, verbalized, correct, margin), then the metrics with the paper's keys
- * (ece, bootstrap [point, low, high]) followed by the companions. Numbers are plain JSON
- * numbers; NaN becomes null when written (cli/json.ts).
+ * (id, n, sem1, sem2, verbalized, correct, margin), then the metrics: accuracy, every metric of
+ * the metrics table by paper signal under its CLI key (ece, brier, ece_equal_mass …), the paired
+ * bootstrap [point, low, high], the ECE intervals, the regimes. Numbers are plain JSON numbers;
+ * NaN becomes null when written (cli/json.ts). `settings` is the scoring exactly as used.
  */
 export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options: ScoreOptions = {}) {
   const m = report.metrics;
   const b = m.bootstrap;
+  const used = scoringUsed(options);
+  const perSignal = Object.fromEntries(METRICS.map((metric) => [metric.cli, bySignal(report, (s) => s[metric.key])])) as Record<
+    MetricCliKey,
+    Record<string, number | SignalMetrics['brier']>
+  >;
   return {
     questions: report.questions.map((q) => ({
       id: q.id,
@@ -108,17 +119,10 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
       questions: m.questions,
       excluded: m.excluded,
       accuracy: m.accuracy,
-      ece: bySignal(report, (s) => s.ece),
-      brier: bySignal(report, (s) => s.brier),
+      ...perSignal,
       bootstrap: { d_conf: b.d_conf, d_ece: b.d_ece, d_ece_lo: b.d_ece_lo, n_lo: b.n_lo, B: b.B, seed: b.seed },
-      ece_intervals: m.eceIntervals,
-      ece_equal_mass: bySignal(report, (s) => s.eceEqualMass),
-      mce: bySignal(report, (s) => s.mce),
-      smooth_ece: bySignal(report, (s) => s.smoothEce),
-      auroc: bySignal(report, (s) => s.auroc),
-      aurc: bySignal(report, (s) => s.aurc),
-      mean_confidence: bySignal(report, (s) => s.meanConfidence),
-      by_regime: m.byRegime,
+      ece_intervals: paperOnly(m.eceIntervals),
+      by_regime: Object.fromEntries(Object.entries(m.byRegime).map(([regime, r]) => [regime, { count: r.count, ece: paperOnly(r.ece) }])),
       mean_classes: m.meanClasses,
     },
     model: report.model,
@@ -126,11 +130,12 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
     duplicates: rows.duplicates,
     unmatched_graded: rows.unmatchedGraded,
     settings: {
-      R: options.R ?? SCORE_DEFAULTS.R,
-      sem2_seed: options.sem2Seed ?? SCORE_DEFAULTS.sem2Seed,
-      bins: options.bins ?? SCORE_DEFAULTS.bins,
-      B: options.B ?? SCORE_DEFAULTS.B,
-      bootstrap_seed: options.bootstrapSeed ?? SCORE_DEFAULTS.bootstrapSeed,
+      R: used.sem2.R,
+      sem2_seed: used.sem2.seed,
+      ...(used.sem2.selection === 'half' ? {} : { sem2_selection: used.sem2.selection }),
+      bins: used.bins,
+      B: used.bootstrap.B,
+      bootstrap_seed: used.bootstrap.seed,
     },
   };
 }

@@ -3,10 +3,14 @@
  * → a ModelReport of the report document. Pure (no Node or DOM APIs) so it runs in a worker,
  * on the main thread and in the CLI alike.
  *
- * Signals scored: sem1, sem2 and verbalized (the paper's three), each with the full
- * SignalMetrics; the paired bootstrap of Sem1 vs Sem2 and, over the same replicates, an ECE
- * interval per signal; the paper ECE per margin regime, with K̄ the mean number of non-empty
- * classes over the scored questions.
+ * Every signal is scored in one pass: the paper's three (Sem1, Sem2, verbalized) always, and each
+ * other signal (entropy confidence exp(−H) of every question; stated probability and logprob
+ * handed in by a multiple-choice run) when every scored question has it. A signal present on only
+ * some questions stays visible per question but is not scored: a calibration over a different
+ * subset of questions would not be comparable with the others (the signal comparison says so).
+ * Each scored signal gets the full SignalMetrics; one paired bootstrap gives Sem1 vs Sem2, an ECE
+ * interval per signal over the same replicates, and, from those replicates, the signal comparison;
+ * then the paper ECE per margin regime, with K̄ the mean number of non-empty classes.
  */
 import { accuracy, eceEqualWidth, signalMetrics } from '../core/calibration';
 import { pairedBootstrap } from '../core/bootstrap';
@@ -14,40 +18,66 @@ import { estimateQuestion } from '../core/estimators';
 import { meanClassCount, regimeOf } from '../core/regimes';
 import type { QuestionEstimates, Regime } from '../core/types';
 import type { AuthorsRows, JoinedQuestion } from '../formats/authors-rows';
-import type {
-  ModelMetrics,
-  ModelReport,
-  ReportQuestion,
-  ReportSample,
-  SignalName,
-} from '../model/report';
+import type { ModelMetrics, ModelReport, ReportQuestion, ReportSample } from '../model/report';
 import type { Grade } from '../model/rows';
+import { SCORING_DEFAULTS, type ScoringSpec } from '../model/run-spec';
+import { entropyConfidence, isPaperSignal, PAPER_SIGNALS, SIGNAL_NAMES, signalValue, type SignalName } from '../model/signals';
+import { comparedColumns, compareScoredSignals } from './signal-comparison';
+
+export { PAPER_SIGNALS } from '../model/signals';
 
 export interface ScoreOptions {
-  /** Sem2 splits per question (default 10). */
+  /** Sem2 splits per question (default SCORING_DEFAULTS). */
   R?: number;
-  /** Seed of Sem2's per-question default_rng (default 0). */
+  /** Seed of Sem2's per-question default_rng. */
   sem2Seed?: number;
-  /** Bins of the paper ECE (default 10). */
+  /** Sem2's selection block: floor(n/2) ('half') or a fixed number of samples. */
+  sem2Selection?: 'half' | number;
+  /** Bins of the paper ECE. */
   bins?: number;
-  /** Bootstrap replicates (default 1000). */
+  /** Bootstrap replicates. */
   B?: number;
-  /** Seed of the bootstrap stream (default 7). */
+  /** Seed of the bootstrap stream. */
   bootstrapSeed?: number;
   /** Per-sample detail kept in the report: none, answers (default), or answers with raw replies. */
   samples?: 'none' | 'answers' | 'raw';
   /** Compute smooth ECE (a few ms per signal; default true). */
   smooth?: boolean;
+  /** Signals to score (default: every signal every question has; the paper's three always). */
+  signals?: readonly SignalName[];
+  /** Signals other than the paper's three, by question id (a multiple-choice run's stated probability, logprob). */
+  extraSignals?: Readonly<Record<string, Partial<Record<SignalName, number>>>>;
 }
 
-export const SCORE_DEFAULTS = { R: 10, sem2Seed: 0, bins: 10, B: 1000, bootstrapSeed: 7 } as const;
+/** The scoring settings these options mean: the ones given, the defaults for the rest. */
+export function scoringUsed(options: ScoreOptions = {}): ScoringSpec {
+  const d = SCORING_DEFAULTS;
+  return {
+    sem2: { R: options.R ?? d.sem2.R, seed: options.sem2Seed ?? d.sem2.seed, selection: options.sem2Selection ?? d.sem2.selection },
+    bins: options.bins ?? d.bins,
+    bootstrap: { B: options.B ?? d.bootstrap.B, seed: options.bootstrapSeed ?? d.bootstrap.seed },
+  };
+}
 
-export const PAPER_SIGNALS: SignalName[] = ['sem1', 'sem2', 'verbalized'];
+/** Score options that score with these settings. */
+export function scoreOptionsFor(scoring: ScoringSpec): ScoreOptions {
+  return {
+    R: scoring.sem2.R,
+    sem2Seed: scoring.sem2.seed,
+    sem2Selection: scoring.sem2.selection,
+    bins: scoring.bins,
+    B: scoring.bootstrap.B,
+    bootstrapSeed: scoring.bootstrap.seed,
+  };
+}
+
 const REGIMES: Regime[] = ['jensen', 'low-margin', 'large-margin'];
 
-/** Per-question estimates of every joined row (Sem2 with the given R and seed). */
+/** Per-question estimates of every joined row (Sem2 with the given R, seed and selection). */
 export function estimateQuestions(questions: readonly JoinedQuestion[], options: ScoreOptions = {}): QuestionEstimates[] {
-  const sem2 = { R: options.R ?? SCORE_DEFAULTS.R, seed: options.sem2Seed ?? SCORE_DEFAULTS.sem2Seed };
+  const { sem2: s } = scoringUsed(options);
+  const fixed = s.selection;
+  const sem2 = { R: s.R, seed: s.seed, selectionSize: fixed === 'half' ? undefined : () => fixed };
   return questions.map(({ clustered: c }) =>
     estimateQuestion(
       { assignments: c.cluster_assignments, nClasses: c.n_clusters, verbalized: c.confidence_verbalized },
@@ -62,14 +92,19 @@ function gradeOf(label: string | null, Y: 0 | 1): Grade {
   return label === 'NOT_ATTEMPTED' ? 'NOT_ATTEMPTED' : 'INCORRECT';
 }
 
-/** Report rows from joined rows and their estimates; regimes use K̄ over these rows. */
+/**
+ * Report rows from joined rows and their estimates; regimes use K̄ over these rows. Entropy
+ * confidence is added to each row's signals when `withEntropy`, beside the extra signals given.
+ */
 export function reportQuestions(
   questions: readonly JoinedQuestion[],
   estimates: readonly QuestionEstimates[],
   options: ScoreOptions = {},
+  withEntropy = false,
 ): ReportQuestion[] {
   const kBar = meanClassCount(estimates);
   const detail = options.samples ?? 'answers';
+  const extra = options.extraSignals;
   return questions.map(({ clustered: c, graded: g }, i) => {
     const e = estimates[i];
     const q: ReportQuestion = {
@@ -91,6 +126,8 @@ export function reportQuestions(
       modalLabel: c.modal_cluster_label,
       classes: c.cluster_labels.map((label, k) => ({ label, size: e.sizes[k] })),
     };
+    const given = extra?.[c.id];
+    if (withEntropy || given) q.signals = { ...(withEntropy ? { entropyConfidence: entropyConfidence(e.entropy) } : {}), ...given };
     if (detail !== 'none') {
       q.samples = c.cluster_assignments.map((cls, j): ReportSample => {
         const s: ReportSample = { answer: c.answer_extracted[j] ?? '', confidence: c.confidence_verbalized[j], cls };
@@ -102,22 +139,24 @@ export function reportQuestions(
   });
 }
 
-function confidenceOf(q: ReportQuestion, signal: SignalName): number {
-  if (signal === 'sem1' || signal === 'sem2' || signal === 'verbalized') return q[signal];
-  return q.signals?.[signal] ?? NaN;
+/** Signals defined (finite) on every question, the paper's three always: the ones scored side by side. */
+export function scoredSignals(questions: readonly ReportQuestion[]): SignalName[] {
+  return SIGNAL_NAMES.filter(
+    (name) => isPaperSignal(name) || (questions.length > 0 && questions.every((q) => Number.isFinite(q.signals?.[name]))),
+  );
 }
 
 /** Every metric of ModelMetrics from report rows (also what a grade override recomputes). */
 export function modelMetrics(
   questions: readonly ReportQuestion[],
-  context: { excluded: number; signals?: SignalName[] },
+  context: { excluded: number; signals?: readonly SignalName[] },
   options: ScoreOptions = {},
 ): ModelMetrics {
-  const bins = options.bins ?? SCORE_DEFAULTS.bins;
+  const { bins, bootstrap: b } = scoringUsed(options);
   const signals = context.signals ?? PAPER_SIGNALS;
   const y = Float64Array.from(questions, (q) => q.correct);
   const conf = {} as Record<SignalName, Float64Array>;
-  for (const s of signals) conf[s] = Float64Array.from(questions, (q) => confidenceOf(q, s));
+  for (const s of signals) conf[s] = Float64Array.from(questions, (q) => signalValue(q, s));
 
   const metricsBySignal: ModelMetrics['signals'] = {};
   for (const s of signals) metricsBySignal[s] = signalMetrics(conf[s], y, { bins, smooth: options.smooth });
@@ -125,14 +164,9 @@ export function modelMetrics(
   // The same arrays as in `conf`, so the bootstrap reuses its Sem1/Sem2 ECEs for their intervals.
   const sem1 = conf.sem1 ?? Float64Array.from(questions, (q) => q.sem1);
   const sem2 = conf.sem2 ?? Float64Array.from(questions, (q) => q.sem2);
-  const { bootstrap, eceIntervals } = pairedBootstrap(
-    {
-      sem1,
-      sem2,
-      y,
-      margin: Float64Array.from(questions, (q) => q.margin),
-    },
-    { B: options.B ?? SCORE_DEFAULTS.B, seed: options.bootstrapSeed ?? SCORE_DEFAULTS.bootstrapSeed, bins },
+  const boot = pairedBootstrap(
+    { sem1, sem2, y, margin: Float64Array.from(questions, (q) => q.margin) },
+    { B: b.B, seed: b.seed, bins },
     conf,
   );
 
@@ -151,20 +185,24 @@ export function modelMetrics(
     excluded: context.excluded,
     accuracy: accuracy(y),
     signals: metricsBySignal,
-    bootstrap,
-    eceIntervals,
+    bootstrap: boot.bootstrap,
+    eceIntervals: boot.eceIntervals,
     byRegime,
     meanClasses: meanClassCount(questions.map((q) => ({ n: q.n, nonEmptyClasses: q.nClasses }))),
+    comparison: compareScoredSignals(comparedColumns(questions, signals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
   };
 }
 
-/** The whole stage: joined authors' rows → one model's report. */
+/** The whole stage: joined authors' rows → one model's report, every signal scored once. */
 export function scoreAuthorsRows(rows: AuthorsRows, options: ScoreOptions = {}, model?: string): ModelReport {
   const estimates = estimateQuestions(rows.questions, options);
-  const questions = reportQuestions(rows.questions, estimates, options);
+  const withEntropy = rows.questions.length > 0 && (options.signals?.includes('entropyConfidence') ?? true);
+  const questions = reportQuestions(rows.questions, estimates, options, withEntropy);
+  const scored = scoredSignals(questions);
+  const signals = options.signals ? scored.filter((s) => isPaperSignal(s) || options.signals!.includes(s)) : scored;
   return {
     model: model ?? rows.questions[0]?.clustered.model ?? 'unknown model',
-    metrics: modelMetrics(questions, { excluded: rows.excluded.length }, options),
+    metrics: modelMetrics(questions, { excluded: rows.excluded.length, signals }, options),
     questions,
     excludedQuestions: rows.excluded.map((x) => ({ ...x })),
   };

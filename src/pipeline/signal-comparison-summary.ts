@@ -1,11 +1,11 @@
 /**
  * The signal comparison in words and table rows, for the report view and the CLI: which signal is
  * best calibrated on this data, by how much, and which differences the bootstrap can resolve.
- * Labels are passed in (the UI owns them: src/ui/charts/signals.ts).
+ * Labels are the signals table's (model/signals.ts) unless others are passed in.
  */
 import type { Interval } from '../core/types';
-import type { SignalName } from '../model/report';
-import type { SignalComparison } from './signal-comparison';
+import type { SignalComparison } from '../model/report';
+import { SIGNAL_LABEL, type SignalName } from '../model/signals';
 
 export type Verdict = 'best' | 'worse' | 'indistinguishable';
 
@@ -27,7 +27,7 @@ export interface ComparisonSummary {
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
 const iv = (i: Interval) => `[${f3(i[1])}, ${f3(i[2])}]`;
 
-export function summarizeComparison(cmp: SignalComparison, label: Record<SignalName, string>): ComparisonSummary {
+export function summarizeComparison(cmp: SignalComparison, label: Record<SignalName, string> = SIGNAL_LABEL): ComparisonSummary {
   const notes = cmp.excluded.map((x) => `${label[x.signal]}: not compared (${x.reason}).`);
   if (!cmp.best) return { headline: 'No signal could be compared on these questions.', rows: [], notes };
   const rows: ComparisonRow[] = cmp.compared

@@ -14,7 +14,7 @@ import { summarizeComparison } from '../../src/pipeline/signal-comparison-summar
 import { buildReport, importedSettings } from '../../src/pipeline/score-output';
 import { reportToJson } from '../../src/formats/report-export';
 import type { ReportDocument, SignalName } from '../../src/model/report';
-import { SIGNAL_LABEL } from '../../src/ui/charts/signals';
+import { SIGNAL_LABEL } from '../../src/model/signals';
 import { regimeBars } from '../../src/ui/charts/regime-data';
 import { fmt } from '../../src/ui/report/format';
 import type { TokenLogprob } from '../../src/model/provider';

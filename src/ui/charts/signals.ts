@@ -1,23 +1,8 @@
-/** Display names and colours of the confidence signals, shared by every chart and table. */
-import type { SignalName } from '../../model/report';
-
-export const SIGNAL_LABEL: Record<SignalName, string> = {
-  sem1: 'Sem1 (same-sample)',
-  sem2: 'Sem2 (held-out)',
-  verbalized: 'Verbalized',
-  stated: 'Stated probability',
-  logprob: 'Token log-prob',
-  entropyConfidence: 'Entropy confidence',
-};
-
-export const SIGNAL_SHORT: Record<SignalName, string> = {
-  sem1: 'Sem1',
-  sem2: 'Sem2',
-  verbalized: 'Verbalized',
-  stated: 'Stated',
-  logprob: 'Log-prob',
-  entropyConfidence: 'Entropy',
-};
+/**
+ * Colours of the confidence signals, shared by every chart and table (names and labels are the
+ * domain's: src/model/signals.ts).
+ */
+import type { SignalName } from '../../model/signals';
 
 /** CSS colour of a signal; a variable so the theme decides. */
 export function signalColor(signal: SignalName): string {
@@ -36,6 +21,3 @@ export function signalColor(signal: SignalName): string {
       return 'var(--series-other)';
   }
 }
-
-/** The order signals are listed in: the paper's three first. */
-export const SIGNAL_ORDER: SignalName[] = ['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence'];

@@ -12,7 +12,6 @@ import { prefetchDemoFiles, type DemoFiles } from './demo-files';
 import { readAuthorsRows } from '../../formats/authors-rows';
 import { scoreAuthorsRows } from '../../pipeline/score';
 import { buildReport, importedSettings } from '../../pipeline/score-output';
-import { withEntropyConfidence } from '../../baselines/report-signals';
 
 export { fetchDemoFiles, type DemoFiles } from './demo-files';
 
@@ -30,8 +29,8 @@ export function buildDemoReport(files: DemoFiles, options: { smooth?: boolean } 
       { text: files.texts[m.graded] ?? '', file: m.graded },
     );
     if (!rows.ok) return rows;
-    // Entropy confidence exp(−H) is scored beside Sem1, Sem2 and verbalized.
-    const report = withEntropyConfidence(scoreAuthorsRows(rows.value, { samples: 'raw', smooth: options.smooth }, m.model), { smooth: options.smooth });
+    // Every signal (entropy confidence exp(−H) beside Sem1, Sem2 and verbalized) in one pass.
+    const report = scoreAuthorsRows(rows.value, { samples: 'raw', smooth: options.smooth }, m.model);
     samples = Math.max(samples, ...report.questions.map((q) => q.n));
     models.push(report);
   }

@@ -7,7 +7,7 @@ import type { ModelReport, SignalName } from '../../model/report';
 import { regimeBoundaries } from '../../core/regimes';
 import { gapData, typicalN, type GapData } from '../charts/gap-data';
 import { regimeBars, type RegimeBar } from '../charts/regime-data';
-import { SIGNAL_ORDER } from '../charts/signals';
+import { isPaperSignal, SIGNAL_ORDER } from '../../model/signals';
 
 export interface DifficultyView {
   model: string;
@@ -23,7 +23,7 @@ const cache = new WeakMap<ModelReport, DifficultyView>();
 export function difficultyView(m: ModelReport): DifficultyView {
   const hit = cache.get(m);
   if (hit) return hit;
-  const signals = SIGNAL_ORDER.filter((s) => (s === 'sem1' || s === 'sem2' || s === 'verbalized') && m.metrics.signals[s]);
+  const signals = SIGNAL_ORDER.filter((s) => isPaperSignal(s) && m.metrics.signals[s]);
   const n = typicalN(m.questions);
   const view: DifficultyView = {
     model: m.model,

@@ -4,8 +4,7 @@
  */
 import type { Regime } from '../../core/types';
 import type { ReportQuestion, SignalName } from '../../model/report';
-import { signalValue } from '../../model/signals';
-import { SIGNAL_ORDER } from '../charts/signals';
+import { isPaperSignal, SIGNAL_ORDER, signalValue } from '../../model/signals';
 
 export type SortKey = 'order' | 'id' | 'question' | SignalName | 'margin' | 'correct' | 'nClasses' | 'gap';
 
@@ -17,7 +16,7 @@ export type SortKey = 'order' | 'id' | 'question' | SignalName | 'margin' | 'cor
 export function signalColumnsOf(model: { metrics: { signals: Partial<Record<SignalName, unknown>> }; questions: readonly ReportQuestion[] }): SignalName[] {
   return SIGNAL_ORDER.filter(
     (s) =>
-      s === 'sem1' || s === 'sem2' || s === 'verbalized' || model.metrics.signals[s] !== undefined ||
+      isPaperSignal(s) || model.metrics.signals[s] !== undefined ||
       model.questions.some((q) => Number.isFinite(q.signals?.[s])),
   );
 }

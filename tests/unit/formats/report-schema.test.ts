@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { MAX_REPORT_BYTES, MAX_STRING_LENGTH, parseReport, parseReportFile } from '../../../src/formats/report-schema';
 import { sampleReport } from '../share/report-fixture';
+import type { ReportDocument } from '../../../src/model/report';
+import { scoreAuthorsRows } from '../../../src/pipeline/score';
+import { buildReport, importedSettings } from '../../../src/pipeline/score-output';
 
 function refusal(input: unknown): string {
   const r = parseReport(input);
@@ -147,5 +150,47 @@ describe('parseReport refuses bad files with the path of the bad field', () => {
     const bad = Object.assign(new Blob(['{"format":"semece-report","version":9}']), { name: 'old.json' });
     const r = await parseReportFile(bad);
     expect(!r.ok && r.error.message).toMatch(/^old\.json: Unsupported report version 9/);
+  });
+});
+
+describe('the stored signal comparison', () => {
+  /** A report made by the score stage (the comparison stored with the metrics). */
+  function scored(): ReportDocument {
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      clustered: {
+        id: `q${i}`, question: `Q${i}?`, gold_answer: 'a', model: 'm', n_samples: 4, results: ['', '', '', ''],
+        answer_extracted: ['a', 'a', 'b', i % 2 ? 'a' : 'c'], confidence_verbalized: [0.9, null, 0.5, 0.7],
+        n_clusters: 3, cluster_labels: ['a', 'b', 'c'], cluster_assignments: [0, 0, 1, i % 2 ? 0 : 2],
+        cluster_sizes: [i % 2 ? 3 : 2, 1, i % 2 ? 0 : 1], modal_cluster: 0, modal_cluster_label: 'a',
+      },
+      graded: { id: `q${i}`, grade: i % 3 ? 'CORRECT' : 'INCORRECT', Y: (i % 3 ? 1 : 0) as 0 | 1 },
+      clusteredLine: i + 1, gradedLine: i + 1,
+    }));
+    const model = scoreAuthorsRows({ questions: rows, excluded: [], duplicates: [], unmatchedGraded: [] }, { B: 80, samples: 'none' }, 'm');
+    return buildReport([model], { title: 't', dataset: { name: 'd' }, settings: importedSettings({ B: 80 }, 4) });
+  }
+
+  test('round-trips through JSON and the importer, intervals and all', () => {
+    const doc = scored();
+    expect(doc.models[0].metrics.comparison?.compared).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    const back = parseReport(JSON.stringify(doc));
+    if (!back.ok) throw new Error(back.error.message);
+    expect(back.value.models[0].metrics.comparison).toEqual(doc.models[0].metrics.comparison);
+  });
+
+  test('a report saved before the comparison was stored still imports, without one', () => {
+    const doc = JSON.parse(JSON.stringify(scored()));
+    delete doc.models[0].metrics.comparison;
+    const back = parseReport(doc);
+    expect(back.ok && back.value.models[0].metrics.comparison).toBeUndefined();
+  });
+
+  test('a damaged comparison is refused with its path', () => {
+    const doc = JSON.parse(JSON.stringify(scored()));
+    doc.models[0].metrics.comparison.best = 'astrology';
+    expect(refusal(doc)).toMatch(/^models\[0\]\.metrics\.comparison\.best: /);
+    const other = JSON.parse(JSON.stringify(scored()));
+    other.models[0].metrics.comparison.rows = -1;
+    expect(refusal(other)).toMatch(/^models\[0\]\.metrics\.comparison\.rows: /);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { eceEqualWidth } from '../../../src/core/calibration';
 import { readAuthorsRows, type AuthorsRows } from '../../../src/formats/authors-rows';
-import { scoreAuthorsRows, modelMetrics } from '../../../src/pipeline/score';
+import { PAPER_SIGNALS, scoreAuthorsRows, modelMetrics } from '../../../src/pipeline/score';
 import { parseReport } from '../../../src/formats/report-schema';
 import { reportToJson } from '../../../src/formats/report-export';
 import { buildReport, importedSettings, pooledEce, scoreCliDocument } from '../../../src/pipeline/score-output';
@@ -20,7 +20,8 @@ function referenceRows(): AuthorsRows {
 
 describe('score stage on the reference sample (expected.json)', () => {
   const rows = referenceRows();
-  const report = scoreAuthorsRows(rows, { samples: 'none' });
+  // As `semece score` scores for its printed document: the paper's three signals.
+  const report = scoreAuthorsRows(rows, { samples: 'none', signals: PAPER_SIGNALS });
   const doc = scoreCliDocument(report, rows);
   const expected = JSON.parse(fixture('expected.json'));
 
@@ -63,6 +64,17 @@ describe('score stage on the reference sample (expected.json)', () => {
     const jensen = report.questions.filter((q) => q.regime === 'jensen');
     expect(m.byRegime.jensen.ece.sem1).toBe(eceEqualWidth(jensen.map((q) => q.sem1), jensen.map((q) => q.correct)));
     expect(m.meanClasses).toBeGreaterThan(1);
+  });
+
+  it('by default scores every signal in the same pass: entropy confidence beside the paper three, bit-equal to them', () => {
+    const all = scoreAuthorsRows(rows, { samples: 'none' });
+    expect(Object.keys(all.metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    for (const s of PAPER_SIGNALS) {
+      expect(all.metrics.signals[s]).toEqual(report.metrics.signals[s]);
+      expect(all.metrics.eceIntervals[s]).toEqual(report.metrics.eceIntervals[s]);
+    }
+    expect(all.metrics.bootstrap).toEqual(report.metrics.bootstrap);
+    expect(all.metrics.comparison!.compared).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
   });
 
   it('lists excluded questions with reasons, duplicates and settings', () => {

@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { compareReportSignals } from '../../../../src/pipeline/signal-comparison';
-import { withEntropyConfidence, withSignals } from '../../../../src/baselines/report-signals';
+import { modelMetrics, scoredSignals } from '../../../../src/pipeline/score';
 import { entropyConfidence } from '../../../../src/model/signals';
 import type { ModelReport } from '../../../../src/model/report';
-import { compareOptions, compareRequest, runCompare } from '../../../../src/ui/report/compare-client';
 import { DEFAULT_QUERY, queryRows, signalColumnsOf } from '../../../../src/ui/report/question-table-data';
 import { demoDocument } from '../../../e2e/report-fixture';
 
@@ -19,36 +18,25 @@ describe('entropy confidence in every report', () => {
     }
   });
 
-  test('withEntropyConfidence keeps the report unchanged rather than drop a scored signal, and leaves empty reports alone', () => {
+  test('scoring every signal never drops a paper signal, and leaves empty reports with the paper signals only', () => {
     const m = doc.models[0];
     const plain: ModelReport = { ...m, questions: m.questions.map(({ signals: _s, ...q }) => q) };
-    // A verbalized confidence missing on one question: withSignals would stop scoring it.
+    // A verbalized confidence missing on one question: it is still scored (NaN where undefined), never dropped.
     const gap: ModelReport = { ...plain, questions: plain.questions.map((q, i) => (i === 0 ? { ...q, verbalized: NaN } : q)) };
-    expect(withSignals(gap, {}, { B: 20 }).metrics.signals.verbalized).toBeUndefined();
-    expect(withEntropyConfidence(gap, { B: 20 })).toBe(gap);
-    const empty: ModelReport = { ...plain, questions: [] };
-    expect(withEntropyConfidence(empty)).toBe(empty);
-    expect(withEntropyConfidence(plain, { B: 20 }).metrics.signals.entropyConfidence).toBeDefined();
+    expect(scoredSignals(gap.questions)).toContain('verbalized');
+    expect(modelMetrics(gap.questions, { excluded: 0, signals: scoredSignals(gap.questions) }, { B: 20 }).signals.verbalized).toBeDefined();
+    expect(scoredSignals([])).toEqual(['sem1', 'sem2', 'verbalized']);
+    expect(scoredSignals(m.questions)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
   });
 });
 
 describe('signal comparison for the report view', () => {
-  test('the worker request computes exactly compareReportSignals with the document bootstrap settings', () => {
+  test('stored in the document: exactly compareReportSignals with the document bootstrap settings', () => {
     const m = doc.models[1];
-    const request = compareRequest(1, m, doc.settings);
-    expect(request.options).toEqual({ B: doc.settings.bootstrap.B, seed: doc.settings.bootstrap.seed, bins: doc.settings.bins });
-    const reply = runCompare(request);
-    expect(reply.ok).toBe(true);
-    if (!reply.ok) return;
-    expect(reply.comparison).toEqual(compareReportSignals(m, compareOptions(doc.settings)));
-    expect(reply.comparison.compared).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
-  });
-
-  test('a bad request is an error value, not a throw', () => {
-    const request = compareRequest(2, doc.models[0], doc.settings);
-    const broken = { ...request, y: null as unknown as Uint8Array };
-    const reply = runCompare(broken);
-    expect(reply.ok).toBe(false);
+    const options = { B: doc.settings.bootstrap.B, seed: doc.settings.bootstrap.seed, bins: doc.settings.bins };
+    expect(m.metrics.comparison).toEqual(compareReportSignals(m, options));
+    expect(m.metrics.comparison!.compared).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    expect(m.metrics.comparison!.B).toBe(doc.settings.bootstrap.B);
   });
 });
 

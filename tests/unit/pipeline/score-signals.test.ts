@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { toMcQuestion } from '../../../src/multiple-choice/prompt';
 import { mcSemEceQuestion } from '../../../src/multiple-choice/sem-ece-question';
-import { scorableSignals } from '../../../src/baselines/report-signals';
+import { scoredSignals } from '../../../src/pipeline/score';
 import { mcSemEceReport } from '../../../src/multiple-choice/sem-ece-report';
 import { compareReportSignals } from '../../../src/pipeline/signal-comparison';
 import { eceEqualWidth } from '../../../src/core/ece';
@@ -31,14 +31,20 @@ describe('extra signals in the report', () => {
     expect(report.metrics.eceIntervals.logprob).toHaveLength(3);
     const cmp = compareReportSignals(report, { B: 100 });
     expect(cmp.compared).toHaveLength(6);
+    // Made in the same pass as the metrics, from the same replicates, and stored with them.
+    expect(report.metrics.comparison).toEqual(cmp);
   });
 
   test('a signal on only some questions is shown but not scored', () => {
     const report = mcSemEceReport(rows((i) => i % 2 === 0), 'mock', { B: 100 });
     expect(report.questions[0].signals!.logprob).toBeDefined();
     expect(report.questions[1].signals!.logprob).toBeUndefined();
-    expect(scorableSignals(report)).not.toContain('logprob');
+    expect(scoredSignals(report.questions)).not.toContain('logprob');
     expect(report.metrics.signals.logprob).toBeUndefined();
     expect(report.metrics.signals.stated).toBeDefined();
+    // The comparison restricts to the questions with a logprob (its own bootstrap on those rows).
+    const cmp = compareReportSignals(report, { B: 100 });
+    expect(cmp.rows).toBe(15);
+    expect(report.metrics.comparison).toEqual(cmp);
   });
 });
