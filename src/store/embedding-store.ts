@@ -1,5 +1,5 @@
 /**
- * The clustering engineer's EmbeddingCache over IndexedDB: vectors keyed by (model, text),
+ * The model's EmbeddingCache port over IndexedDB: vectors keyed by (model, text),
  * stored as Float32Array (IndexedDB clones typed arrays natively), written in batches.
  */
 import type { EmbeddingCache, EmbeddingEntry, EmbeddingKey } from '../model/embedding-cache';

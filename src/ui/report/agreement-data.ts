@@ -1,7 +1,7 @@
 /**
  * Agreement between a report's own clustering and a second clustering of the same samples
- * (e.g. judge vs embeddings), read from the authors' clustered JSONL file: the clustering
- * engineer's agreementByQuestion over the report's per-sample class indices (ReportQuestion
+ * (e.g. judge vs embeddings), read from the authors' clustered JSONL file: the
+ * clustering module's agreementByQuestion over the report's per-sample class indices (ReportQuestion
  * samples[].cls) and the file's cluster_assignments, joined on question id.
  *
  * "The same samples" is checked, not assumed: a question whose extracted answers differ between

@@ -1,5 +1,5 @@
 /**
- * The built-in demo report: the share engineer's bundled demo samples (public/demo/: a manifest
+ * The built-in demo report: the bundled demo samples (public/demo/: a manifest
  * and, per simulated model, the authors' clustered and graded JSONL) scored by the pipeline's
  * own reader and scorer — a real report document, not a picture, labelled as demo data.
  *
