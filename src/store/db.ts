@@ -1,12 +1,15 @@
 /**
  * Opening the database, with migrations as `if (oldVersion < N)` blocks so a user's stored
- * samples survive every schema change. Uses the global `indexedDB` (the page, the worker, or
- * fake-indexeddb/auto in Node tests).
+ * samples, runs and reports survive every schema change. Uses the global `indexedDB` (the
+ * worker, or fake-indexeddb/auto in Node tests); the page never opens it (ui/ talks to workers).
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import { DB_NAME, DB_VERSION, type SemeceDB } from './schema';
 
 export type SemeceDatabase = IDBPDatabase<SemeceDB>;
+
+/** A store of an earlier version that the typed schema no longer names. */
+const DROPPED_IN_2 = 'datasets';
 
 export async function openSemeceDb(name: string = DB_NAME): Promise<SemeceDatabase> {
   if (!globalThis.indexedDB) throw new Error('IndexedDB is not available here: samples cannot be stored');
@@ -14,7 +17,7 @@ export async function openSemeceDb(name: string = DB_NAME): Promise<SemeceDataba
   opened = await openDB<SemeceDB>(name, DB_VERSION, {
     upgrade(db, oldVersion) {
       if (oldVersion < 1) {
-        db.createObjectStore('datasets', { keyPath: 'id' });
+        // Version 1 also created a `datasets` store; version 2 drops it, so a new database never has it.
         const samples = db.createObjectStore('samples', { keyPath: 'key' });
         samples.createIndex('byQuestion', 'question');
         const runs = db.createObjectStore('runs', { keyPath: 'id' });
@@ -27,9 +30,14 @@ export async function openSemeceDb(name: string = DB_NAME): Promise<SemeceDataba
         db.createObjectStore('reports', { keyPath: 'runId' });
         db.createObjectStore('settings');
       }
+      if (oldVersion < 2) {
+        // Nothing read the datasets (a run keeps its questions in its record); every other store is kept as it is.
+        const untyped = db as unknown as IDBPDatabase;
+        if (untyped.objectStoreNames.contains(DROPPED_IN_2)) untyped.deleteObjectStore(DROPPED_IN_2);
+      }
     },
     blocking() {
-      // Another tab (or the worker) wants a newer schema: step aside rather than block its upgrade.
+      // Another tab (or worker) wants a newer schema: step aside rather than block its upgrade.
       opened?.close();
     },
   });

@@ -1,15 +1,17 @@
 /**
- * Run records, their datasets, their report documents and grade overrides. Every record is
- * passed through `sanitizeRun` before it is written, so no API key can reach storage even if a
- * caller hands one over by mistake.
+ * Run records, their report documents and grade overrides. Every record is passed through
+ * `sanitizeRun` before it is written, so no API key can reach storage even if a caller hands one
+ * over by mistake; every record read back is upgraded and validated (run-records.ts,
+ * report-records.ts), so a corrupt one is a StoredRecordError naming what is wrong.
  */
 import type { ReportDocument } from '../model/report';
 import { withoutKey, type RunRecord } from '../model/run-spec';
-import type { Dataset, Grade } from '../model/rows';
-import { canonicalJson } from '../model/sample-cache';
+import type { Grade } from '../model/rows';
 import type { SemeceDatabase } from './db';
-import type { StoredDataset, StoredGradeOverride } from './schema';
-import { sha256Hex } from '../model/hash';
+import { readStoredReport, storedReportSummary, type SavedReportSummary } from './report-records';
+import { readStoredRun, toStoredRun } from './run-records';
+import type { StoredGradeOverride } from './schema';
+import { StoredRecordError } from './stored-records';
 
 /** A copy of a run record with every model spec stripped of any `apiKey` field. */
 export function sanitizeRun(run: RunRecord): RunRecord {
@@ -19,31 +21,43 @@ export function sanitizeRun(run: RunRecord): RunRecord {
   return { ...run, spec: { ...spec, models: spec.models.map((m) => withoutKey(m)), clustering, grading } };
 }
 
-/** What a list of saved reports shows, without the report's rows. */
-export interface SavedReportSummary {
+/** A stored record that could not be read, by its key, and why. */
+export interface UnreadableRecord {
   id: string;
-  title: string;
-  savedAt: string;
-  models: string[];
-  questions: number;
-  demo: boolean;
+  message: string;
 }
+
+const GRADES: readonly Grade[] = ['CORRECT', 'INCORRECT', 'NOT_ATTEMPTED'];
 
 export class RunStore {
   constructor(private readonly db: SemeceDatabase) {}
 
   async saveRun(run: RunRecord): Promise<void> {
-    await this.db.put('runs', sanitizeRun(run));
+    await this.db.put('runs', toStoredRun(sanitizeRun(run)));
   }
 
-  getRun(id: string): Promise<RunRecord | undefined> {
-    return this.db.get('runs', id);
+  async getRun(id: string): Promise<RunRecord | undefined> {
+    const stored = await this.db.get('runs', id);
+    return stored === undefined ? undefined : readStoredRun(id, stored);
   }
 
-  /** Newest first. */
-  async listRuns(): Promise<RunRecord[]> {
-    const runs = await this.db.getAllFromIndex('runs', 'byCreated');
-    return runs.reverse();
+  /** Newest first; a record that cannot be read is listed apart, with why, so it can be deleted. */
+  async listRuns(): Promise<{ runs: RunRecord[]; unreadable: UnreadableRecord[] }> {
+    const runs: RunRecord[] = [];
+    const unreadable: UnreadableRecord[] = [];
+    const tx = this.db.transaction('runs', 'readonly');
+    let cursor = await tx.store.index('byCreated').openCursor(null, 'prev');
+    while (cursor) {
+      try {
+        runs.push(readStoredRun(String(cursor.primaryKey), cursor.value));
+      } catch (e) {
+        if (!(e instanceof StoredRecordError)) throw e;
+        unreadable.push({ id: String(cursor.primaryKey), message: e.message });
+      }
+      cursor = await cursor.continue();
+    }
+    await tx.done;
+    return { runs, unreadable };
   }
 
   /** Deletes a run, its report and its overrides. Samples stay: other runs may share them. */
@@ -61,7 +75,8 @@ export class RunStore {
   }
 
   async getReport(runId: string): Promise<ReportDocument | undefined> {
-    return (await this.db.get('reports', runId))?.document;
+    const stored = await this.db.get('reports', runId);
+    return stored === undefined ? undefined : readStoredReport(runId, stored);
   }
 
   /**
@@ -74,9 +89,7 @@ export class RunStore {
     for (const id of await this.db.getAllKeys('reports')) {
       if (runIds.has(id)) continue;
       const stored = await this.db.get('reports', id);
-      if (!stored) continue;
-      const doc = stored.document;
-      out.push({ id, title: doc.title, savedAt: stored.savedAt, models: doc.models.map((m) => m.model), questions: doc.dataset.questions, demo: Boolean(doc.demo) });
+      if (stored) out.push(storedReportSummary(id, stored));
     }
     return out.sort((a, b) => (a.savedAt < b.savedAt ? 1 : a.savedAt > b.savedAt ? -1 : 0));
   }
@@ -88,18 +101,6 @@ export class RunStore {
     const overrides = tx.objectStore('gradeOverrides');
     for (const key of await overrides.index('byRun').getAllKeys(id)) void overrides.delete(key);
     await tx.done;
-  }
-
-  /** Stores a dataset under the hash of its questions; returns that id. */
-  async saveDataset(dataset: Dataset): Promise<string> {
-    const id = `d1:${await sha256Hex(canonicalJson(dataset.questions))}`;
-    const stored: StoredDataset = { ...dataset, id, storedAt: new Date().toISOString() };
-    await this.db.put('datasets', stored);
-    return id;
-  }
-
-  getDataset(id: string): Promise<StoredDataset | undefined> {
-    return this.db.get('datasets', id);
   }
 
   async setGradeOverride(override: Omit<StoredGradeOverride, 'at'>): Promise<void> {
@@ -114,6 +115,9 @@ export class RunStore {
   async gradeOverrides(runId: string): Promise<Map<string, Map<string, Grade>>> {
     const out = new Map<string, Map<string, Grade>>();
     for (const o of await this.db.getAllFromIndex('gradeOverrides', 'byRun', runId)) {
+      if (!GRADES.includes(o.grade)) {
+        throw new StoredRecordError(`gradeOverrides/${runId}`, `A stored grade override of run "${runId}" (question "${o.questionId}") has no valid grade.`);
+      }
       if (!out.has(o.model)) out.set(o.model, new Map());
       out.get(o.model)!.set(o.questionId, o.grade);
     }

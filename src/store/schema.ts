@@ -6,16 +6,14 @@
 import type { DBSchema } from 'idb';
 import type { ReportDocument } from '../model/report';
 import type { RunRecord } from '../model/run-spec';
-import type { Dataset, Grade, Sample, SemanticClass, StageError } from '../model/rows';
+import type { Grade, Sample, SemanticClass, StageError } from '../model/rows';
 
 export const DB_NAME = 'semece';
-export const DB_VERSION = 1;
+/** 1: the first schema; 2: the unused `datasets` store dropped (db.ts). */
+export const DB_VERSION = 2;
 
-export interface StoredDataset extends Dataset {
-  /** Hash of the questions, so the same file imported twice is stored once. */
-  id: string;
-  storedAt: string;
-}
+/** A run record as stored: the record and the version of its shape (absent in version 1). */
+export type StoredRun = RunRecord & { version?: number };
 
 /** One sampled reply. Independent of any run: two runs with the same inputs share it. */
 export interface StoredSample {
@@ -62,16 +60,14 @@ export interface StoredReport {
 }
 
 export interface SemeceDB extends DBSchema {
-  datasets: { key: string; value: StoredDataset };
   samples: { key: string; value: StoredSample; indexes: { byQuestion: string } };
-  runs: { key: string; value: RunRecord; indexes: { byCreated: string } };
+  runs: { key: string; value: StoredRun; indexes: { byCreated: string } };
   clusterings: { key: string; value: StoredClustering };
   grades: { key: string; value: StoredGrade };
   gradeOverrides: { key: [string, string, string]; value: StoredGradeOverride; indexes: { byRun: string } };
   embeddings: { key: [string, string]; value: StoredEmbedding };
+  /** The document keeps its own version (model/report.ts REPORT_VERSION). */
   reports: { key: string; value: StoredReport };
   /** Small values by name: the price table, keys the user chose to remember. */
   settings: { key: string; value: unknown };
 }
-
-export type StoreName = 'datasets' | 'samples' | 'runs' | 'clusterings' | 'grades' | 'gradeOverrides' | 'embeddings' | 'reports' | 'settings';

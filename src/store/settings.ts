@@ -1,9 +1,12 @@
 /**
  * Small named settings: the editable price table, and API keys the user explicitly chose to
- * remember on this device. Nothing else ever writes a key to storage.
+ * remember on this device. Nothing else ever writes a key to storage. Values are checked when
+ * read back: a stored price table that is not one is a StoredRecordError, a stored key that is
+ * not text is left out.
  */
-import type { PriceTable } from '../model/cost';
+import { validatePriceTable, type PriceTable } from '../model/cost';
 import type { SemeceDatabase } from './db';
+import { StoredRecordError } from './stored-records';
 
 export type { PriceTable } from '../model/cost';
 
@@ -14,7 +17,11 @@ export class SettingsStore {
   constructor(private readonly db: SemeceDatabase) {}
 
   async getPriceTable(): Promise<PriceTable | undefined> {
-    return (await this.db.get('settings', PRICE_TABLE)) as PriceTable | undefined;
+    const stored = await this.db.get('settings', PRICE_TABLE);
+    if (stored === undefined) return undefined;
+    const checked = validatePriceTable(stored);
+    if (!checked.ok) throw new StoredRecordError(`settings/${PRICE_TABLE}`, `The stored price table cannot be read: ${checked.message}`);
+    return checked.value;
   }
 
   async setPriceTable(table: PriceTable): Promise<void> {

@@ -10,6 +10,8 @@ import type { ModelLoadProgress } from '../model/run-spec';
 import type { Result } from '../model/rows';
 import type { EmbeddingBackendInfo, EmbeddingWorkerApi } from './embedding.worker';
 import { applyModelProgress, modelFailed, modelLoaded, startModelLoad } from './model-load';
+import { errorInfo } from './transfer';
+import { connectApi, type WorkerConnection } from './worker-connection';
 
 export interface EmbeddingClientOptions {
   model?: string;
@@ -41,8 +43,7 @@ export interface EmbeddingClient extends Embedder {
 export function createEmbeddingClient(options: EmbeddingClientOptions = {}): EmbeddingClient {
   const model = options.model ?? DEFAULT_EMBEDDING_MODEL;
   const useLocal = options.useLocalModels ?? (model === TINY_EMBEDDING_MODEL || !options.allowRemoteModels);
-  let worker: Worker | undefined;
-  let remote: Comlink.Remote<EmbeddingWorkerApi> | undefined;
+  let worker: WorkerConnection<EmbeddingWorkerApi> | undefined;
   let initialized: Promise<Result<EmbeddingBackendInfo>> | undefined;
   let load: ModelLoadProgress | undefined;
   const watchers = new Set<(state: ModelLoadProgress) => void>();
@@ -58,11 +59,10 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
   const init = () => {
     if (!initialized) {
       setLoad(startModelLoad(model));
-      worker = new Worker(new URL('./embedding.worker.ts', import.meta.url), { type: 'module', name: 'embedding' });
-      remote = Comlink.wrap<EmbeddingWorkerApi>(worker);
+      worker = connectApi<EmbeddingWorkerApi>(() => new Worker(new URL('./embedding.worker.ts', import.meta.url), { type: 'module', name: 'embedding' }), { name: 'embedding' });
       const base = globalThis.document?.baseURI ?? globalThis.location.href;
       const onProgress = Comlink.proxy(progressed);
-      initialized = remote
+      initialized = worker.api
         .init(
           {
             model,
@@ -74,6 +74,7 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
           },
           onProgress,
         )
+        .catch((e: unknown): Result<EmbeddingBackendInfo> => ({ ok: false, error: errorInfo(e, 'embedding worker') }))
         .then((r) => {
           if (r.ok) setLoad(modelLoaded(load ?? startModelLoad(model), r.value));
           else setLoad(modelFailed(load ?? startModelLoad(model), r.error.message));
@@ -86,9 +87,8 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
   };
 
   function dispose() {
-    worker?.terminate();
+    worker?.close();
     worker = undefined;
-    remote = undefined;
     initialized = undefined;
   }
 
@@ -105,7 +105,7 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
       const ready = await init();
       if (!ready.ok) throw new Error(ready.error.message);
       if (signal?.aborted) throw new DOMException('embedding was cancelled', 'AbortError');
-      const r = await remote!.embed(texts);
+      const r = await worker!.api.embed(texts);
       if (!r.ok) throw new Error(r.error.message);
       return r.value;
     },

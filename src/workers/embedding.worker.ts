@@ -1,8 +1,8 @@
 /**
  * The embedding model's module worker: Transformers.js feature extraction off the main thread.
  * The model is created once, lazily (a cached promise per configuration); vectors go back as
- * transferred Float32Arrays; load progress is forwarded through a callback; failures come back
- * as values ({ok: false, error}), since Comlink would keep only an Error's name and message.
+ * transferred Float32Arrays; load progress is forwarded through a callback; expected failures
+ * come back as values ({ok: false, error}), over the one worker protocol (worker-connection.ts).
  *
  * Backends: WASM always works. When `navigator.gpu` exists, WebGPU is tried too, and trusted only
  * if its vectors for a few probe texts agree with the WASM ones (cosine > 0.99 each); otherwise
@@ -16,6 +16,7 @@ import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { embedTexts, loadFeatureExtractor, PROBE_TEXTS, vectorsAgree, type EmbeddingDtype, type ModelProgress, type ModelSource } from '../clustering/feature-extraction';
 import type { Result } from '../model/rows';
 import { WEBGPU_CHECK } from './model-load';
+import { exposeApi } from './worker-connection';
 
 export interface EmbeddingWorkerConfig {
   model: string;
@@ -110,4 +111,4 @@ const api = {
 
 export type EmbeddingWorkerApi = typeof api;
 
-Comlink.expose(api);
+exposeApi(api);

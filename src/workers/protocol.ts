@@ -1,12 +1,19 @@
 /**
  * The run worker's API as the page sees it. Every method answers exactly once, with a value:
- * expected failures come back as `{ok: false, error}` rather than as a thrown error, so nothing
- * is lost crossing the boundary (Comlink alone carries only an error's name and message).
- * Progress comes separately, through a throttled callback the page passes in.
+ * expected failures come back as `{ok: false, error}` rather than as a thrown error (and a throw
+ * keeps its detail through worker-connection.ts). Progress comes separately, through a throttled
+ * callback the page passes in. The run worker owns the database: the page reads and writes
+ * saved reports, remembered keys and settings through it (StorageApi), never opening IndexedDB.
  */
+import type { PriceTable } from '../model/cost';
+import type { ReportDocument } from '../model/report';
 import type { RunKeys, RunProgress, RunRecord, RunSpec, RunStatus, ModelSpec } from '../model/run-spec';
-import type { Result } from '../model/rows';
-import type { PriceTable } from '../store/settings';
+import type { Grade, Result } from '../model/rows';
+import type { SavedReportSummary } from '../store/report-records';
+import type { UnreadableRecord } from '../store/runs';
+
+export type { SavedReportSummary } from '../store/report-records';
+export type { UnreadableRecord } from '../store/runs';
 
 export interface RunUpdate {
   runId: string;
@@ -25,13 +32,49 @@ export interface RunListing extends RunRecord {
   questionCount: number;
 }
 
+/** Runs newest first; stored records that cannot be read are listed apart, with why. */
+export interface RunList {
+  runs: RunListing[];
+  unreadable: UnreadableRecord[];
+}
+
+/** A person's grade for one question of one model, in a saved report. */
+export interface GradeOverride {
+  runId: string;
+  model: string;
+  questionId: string;
+  grade: Grade;
+}
+
+/** What the page keeps on this device, read and written by the worker that owns the database. */
+export interface StorageApi {
+  /** A saved report, upgraded and validated; null when there is none under this id. */
+  getReport(id: string): Promise<Result<ReportDocument | null>>;
+  saveReport(id: string, document: ReportDocument): Promise<Result<true>>;
+  /** Reports no run owns (kept share links, saved files), newest first. */
+  listSavedReports(): Promise<Result<SavedReportSummary[]>>;
+  /** Deletes a saved report and its overrides; a run of the same id is left alone. */
+  deleteReport(id: string): Promise<Result<true>>;
+  /** Keeps an override as a record (so re-scoring the run re-applies it) and the document that shows it. */
+  saveGradeOverride(override: GradeOverride, document: ReportDocument): Promise<Result<true>>;
+  /** Keys the user chose to remember on this device, by keyId. */
+  rememberedKeys(): Promise<Result<Record<string, string>>>;
+  /** Stores a key; only called once the user has ticked "remember on this device". */
+  rememberKey(keyId: string, key: string): Promise<Result<true>>;
+  forgetKey(keyId: string): Promise<Result<true>>;
+  /** The edited price table; null when none was saved. */
+  getPrices(): Promise<Result<PriceTable | null>>;
+  /** Bytes used and available for this origin; null when the browser does not tell. */
+  storageUsed(): Promise<Result<{ usage: number; quota: number } | null>>;
+}
+
 export interface ConnectionCheck {
   ms: number;
   /** The model's reply to the cheap test prompt, trimmed. */
   reply: string;
 }
 
-export interface RunWorkerApi {
+export interface RunWorkerApi extends StorageApi {
   /** Stores a new run and starts it; resolves with its id as soon as it is stored. */
   start(spec: RunSpec, keys: RunKeys, onProgress?: ProgressListener): Promise<Result<{ runId: string }>>;
   /** Continues a paused, failed or interrupted run from its caches. */
@@ -41,7 +84,7 @@ export interface RunWorkerApi {
   pause(runId: string): Promise<Result<RunStatus>>;
   cancel(runId: string): Promise<Result<RunStatus>>;
   status(runId: string): Promise<Result<RunListing>>;
-  listRuns(): Promise<Result<RunListing[]>>;
+  listRuns(): Promise<Result<RunList>>;
   deleteRun(runId: string): Promise<Result<true>>;
   /** Sends one cheap request to the model; the key goes to this model's provider only. */
   testConnection(model: ModelSpec, apiKey: string | undefined): Promise<Result<ConnectionCheck>>;

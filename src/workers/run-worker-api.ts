@@ -9,6 +9,7 @@ import { flushWrites, openStores, type Stores } from '../store';
 import { DEFAULT_PRICES, type PriceTable } from '../model/cost';
 import { checkConnection, runnerStages } from './real-stages';
 import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
+import { createStorageApi } from './storage-api';
 import { throttle } from './throttle';
 import { errorInfo } from './transfer';
 import { executeMultipleChoiceRun } from '../multiple-choice/job';
@@ -115,8 +116,9 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
     const throttled = throttle(({ progress, run }: { progress: RunProgress; run: RunRecord }) => post(job, { ...toUpdate(run), progress }), PROGRESS_INTERVAL_MS);
     const execute = async () => {
       const s = await stores();
-      prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
       try {
+        // Inside the try: a stored price table that cannot be read fails the run with why.
+        prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
         // A multiple-choice run (RunSpec.mc) goes through its own job, not the Sem-ECE runner.
         if ((await s.runs.getRun(runId))?.spec.mc) return await executeMultipleChoiceRun(runId, keys, { runs: s.runs, samples: s.samples, prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
         return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
@@ -153,6 +155,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
   }
 
   return {
+    ...createStorageApi(stores),
     async start(spec, keys, onProgress) {
       try {
         const s = await stores();
@@ -210,8 +213,8 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
     },
     async listRuns() {
       try {
-        const runs = await (await stores()).runs.listRuns();
-        return { ok: true, value: runs.map((r) => listing(r, false)) };
+        const { runs, unreadable } = await (await stores()).runs.listRuns();
+        return { ok: true, value: { runs: runs.map((r) => listing(r, false)), unreadable } };
       } catch (e) {
         return fail(e, 'listing runs');
       }

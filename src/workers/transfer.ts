@@ -1,14 +1,15 @@
 /**
- * A Comlink transfer handler for thrown errors, registered on both sides, so an unexpected
- * throw in the worker reaches the page with its kind, status and retryability, not only the
- * name and message Comlink's built-in handler keeps. Expected failures do not throw at all
- * (see protocol.ts); this is the safety net for the rest.
+ * A Comlink transfer handler for thrown errors, registered on both sides of every worker by
+ * worker-connection.ts, so an unexpected throw in a worker reaches the page with its kind,
+ * where, status and retryability, not only the name and message Comlink's built-in handler
+ * keeps. Expected failures do not throw at all (they are `Result` values); this is the safety
+ * net for the rest.
  */
 import * as Comlink from 'comlink';
 import type { StageError } from '../model/rows';
 
 /** What a worker error becomes on the page. */
-export class RunWorkerError extends Error implements StageError {
+export class WorkerError extends Error implements StageError {
   kind: string;
   where?: string;
   status?: number;
@@ -16,7 +17,7 @@ export class RunWorkerError extends Error implements StageError {
 
   constructor(info: StageError & { name?: string }) {
     super(info.message);
-    this.name = info.name ?? 'RunWorkerError';
+    this.name = info.name ?? 'WorkerError';
     this.kind = info.kind;
     this.where = info.where;
     this.status = info.status;
@@ -56,7 +57,7 @@ export function registerErrorTransfer(): void {
     canHandle: (value: unknown): value is ThrownValue => builtIn.canHandle(value),
     serialize: ({ value }: ThrownValue) => [errorInfo(value), []],
     deserialize: (info: StageError & { name: string }) => {
-      throw new RunWorkerError(info);
+      throw new WorkerError(info);
     },
   } as Comlink.TransferHandler<ThrownValue, StageError & { name: string }>);
 }

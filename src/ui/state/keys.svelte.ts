@@ -1,10 +1,22 @@
 /**
  * API keys on the page: in memory for this tab, unless the user ticks "remember on this device"
- * for a provider, which stores that one key in IndexedDB settings until "forget". Keys are
- * looked up by keyId (preset + origin), so a key is only ever handed out for its own provider.
+ * for a provider, which stores that one key in IndexedDB settings (through the run worker, which
+ * owns the database) until "forget". Keys are looked up by keyId (preset + origin), so a key is
+ * only ever handed out for its own provider.
  */
 import { keyId, type ModelSpec, type RunKeys } from '../../model/run-spec';
-import { openStores } from '../../store';
+import type { Result } from '../../model/rows';
+import type { StorageApi } from '../../workers/protocol';
+import { storageClient } from '../run-client';
+
+/** Where remembered keys are kept: the run worker's storage. */
+export type RememberedKeyStore = Pick<StorageApi, 'rememberedKeys' | 'rememberKey' | 'forgetKey'>;
+
+/** The value, or a throw with the error's message (as a failed store write threw before). */
+function valueOf<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
 
 export class KeyRing {
   /** keyId → key, for this tab. */
@@ -16,6 +28,12 @@ export class KeyRing {
   /** Settles once remembered keys are read (at once when `load` was never called). */
   ready: Promise<void> = Promise.resolve();
 
+  private readonly store: RememberedKeyStore;
+
+  constructor(store: RememberedKeyStore = storageClient) {
+    this.store = store;
+  }
+
   load(): Promise<void> {
     this.ready = this.read();
     return this.ready;
@@ -23,7 +41,7 @@ export class KeyRing {
 
   private async read(): Promise<void> {
     try {
-      const stored = await (await openStores()).settings.rememberedKeys();
+      const stored = valueOf(await this.store.rememberedKeys());
       this.keys = { ...stored, ...this.keys };
       this.remembered = Object.keys(stored);
     } catch (e) {
@@ -50,12 +68,11 @@ export class KeyRing {
   async set(model: Pick<ModelSpec, 'preset' | 'baseUrl'>, key: string, { remember }: { remember: boolean }): Promise<void> {
     const id = keyId(model);
     this.keys = { ...this.keys, [id]: key };
-    const settings = (await openStores()).settings;
     if (remember && key) {
-      await settings.rememberKey(id, key);
+      valueOf(await this.store.rememberKey(id, key));
       if (!this.remembered.includes(id)) this.remembered = [...this.remembered, id];
     } else if (this.remembered.includes(id)) {
-      await settings.forgetKey(id);
+      valueOf(await this.store.forgetKey(id));
       this.remembered = this.remembered.filter((r) => r !== id);
     }
   }
@@ -63,7 +80,7 @@ export class KeyRing {
   /** Removes the key from this device and from this tab. */
   async forget(model: Pick<ModelSpec, 'preset' | 'baseUrl'>): Promise<void> {
     const id = keyId(model);
-    await (await openStores()).settings.forgetKey(id);
+    valueOf(await this.store.forgetKey(id));
     this.remembered = this.remembered.filter((r) => r !== id);
     const { [id]: _gone, ...rest } = this.keys;
     this.keys = rest;

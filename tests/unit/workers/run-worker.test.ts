@@ -54,7 +54,7 @@ test('a run started through the worker reports progress through the callback and
   expect(mock.stats().served.nile).toBe(8);
 
   const listed = await remote.listRuns();
-  expect(listed.ok && listed.value.map((r) => [r.status, r.questionCount, r.spec.dataset.questions.length, r.live])).toEqual([['done', 1, 0, false]]);
+  expect(listed.ok && listed.value.runs.map((r) => [r.status, r.questionCount, r.spec.dataset.questions.length, r.live])).toEqual([['done', 1, 0, false]]);
   expect(JSON.stringify(listed)).not.toContain(KEY);
 });
 

@@ -1,21 +1,23 @@
 /**
- * The batch worker: batch mode for a run in the browser, off the main thread, over the same
- * IndexedDB sample cache the run worker uses. Every method answers once, with a value
- * ({ok: false, error} for expected failures); progress comes through the callback passed in.
+ * The batch worker: batch mode for a run in the browser (src/batch/), off the main thread, over
+ * the same IndexedDB sample cache the run worker uses. Every method answers once, with a value
+ * ({ok: false, error} for expected failures, a throw keeping its detail through the one worker
+ * protocol, worker-connection.ts); progress comes through the callback passed in.
  */
-import * as Comlink from 'comlink';
 import type { RunSpec } from '../model/run-spec.ts';
 import type { Result, StageError } from '../model/rows.ts';
 import { createProvider } from '../providers/index.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { openStores, type Stores } from '../store/index.ts';
-import { batchServiceFor } from './service-for-model.ts';
-import { describeIngest, ingestSampleResults } from './ingest.ts';
-import { toJsonl } from './jsonl.ts';
-import { inParts } from './split-by-limits.ts';
-import { requestSetForRun } from './run-request-set.ts';
-import { type BatchEvent, submitSampleBatches } from './sample-batches.ts';
-import { type JudgeStoreReport, planRunJudge, storeRunJudgeResults, submitRunJudge } from './judge-run.ts';
+import { batchServiceFor } from '../batch/service-for-model.ts';
+import { describeIngest, ingestSampleResults } from '../batch/ingest.ts';
+import { toJsonl } from '../batch/jsonl.ts';
+import { inParts } from '../batch/split-by-limits.ts';
+import { requestSetForRun } from '../batch/run-request-set.ts';
+import { type BatchEvent, submitSampleBatches } from '../batch/sample-batches.ts';
+import { type JudgeStoreReport, planRunJudge, storeRunJudgeResults, submitRunJudge } from '../batch/judge-run.ts';
+import { errorInfo } from './transfer.ts';
+import { exposeApi } from './worker-connection.ts';
 
 export interface BatchProgress {
   text: string;
@@ -56,9 +58,11 @@ function judgeLines(r: JudgeStoreReport, name: string): string[] {
 let storesValue: Promise<Stores> | undefined;
 const stores = () => (storesValue ??= openStores());
 
+/** A failure as a value, with its kind, status and retryability where the error has them ('batch' otherwise). */
 function fail(e: unknown, where: string): { ok: false; error: StageError } {
-  if (e instanceof ProviderError) return { ok: false, error: { kind: e.kind, message: e.message, status: e.status ?? undefined, where } };
-  return { ok: false, error: { kind: 'batch', message: e instanceof Error ? e.message : String(e), where } };
+  if (e instanceof ProviderError) return { ok: false, error: { ...e.toInfo(), status: e.status ?? undefined, where } };
+  const { name: _name, ...info } = errorInfo(e, where);
+  return { ok: false, error: { ...info, kind: info.kind === 'internal' ? 'batch' : info.kind, where } };
 }
 
 function eventText(e: BatchEvent): string {
@@ -191,4 +195,4 @@ const api: BatchWorkerApi = {
   },
 };
 
-Comlink.expose(api);
+exposeApi(api);

@@ -1,0 +1,47 @@
+/**
+ * The page's storage, served by the run worker (the one owner of IndexedDB): saved reports,
+ * grade overrides, keys the user chose to remember, the price table. Every answer is a Result,
+ * and a stored record that cannot be read comes back as an error naming it and what is wrong.
+ */
+import type { Stores } from '../store';
+import { storageUsed } from '../store/settings';
+import type { StorageApi } from './protocol';
+import { errorInfo } from './transfer';
+import type { Result } from '../model/rows';
+
+export function createStorageApi(stores: () => Promise<Stores>): StorageApi {
+  /** Runs `work` on the stores; a throw becomes a Result error with `doing` as its place. */
+  async function attempt<T>(doing: string, work: (s: Stores) => Promise<T>): Promise<Result<T>> {
+    try {
+      return { ok: true, value: await work(await stores()) };
+    } catch (e) {
+      return { ok: false, error: errorInfo(e, doing) };
+    }
+  }
+  const done = <T>(p: Promise<T>) => p.then(() => true as const);
+
+  return {
+    getReport: (id) => attempt('reading a saved report', async (s) => (await s.runs.getReport(id)) ?? null),
+    saveReport: (id, document) => attempt('saving the report', (s) => done(s.runs.saveReport(id, document))),
+    listSavedReports: () => attempt('listing saved reports', (s) => s.runs.listReportsWithoutRun()),
+    deleteReport: (id) => attempt('deleting the report', (s) => done(s.runs.deleteReport(id))),
+    saveGradeOverride: (override, document) =>
+      attempt('saving the override', async (s) => {
+        await s.runs.setGradeOverride(override);
+        await s.runs.saveReport(override.runId, document);
+        return true as const;
+      }),
+    rememberedKeys: () => attempt('reading remembered keys', (s) => s.settings.rememberedKeys()),
+    rememberKey: (keyId, key) => attempt('remembering the key', (s) => done(s.settings.rememberKey(keyId, key))),
+    forgetKey: (keyId) => attempt('forgetting the key', (s) => done(s.settings.forgetKey(keyId))),
+    getPrices: () => attempt('reading the price table', async (s) => (await s.settings.getPriceTable()) ?? null),
+    // The estimate needs no database connection: asked here because the page leaves storage to this worker.
+    async storageUsed() {
+      try {
+        return { ok: true, value: await storageUsed() };
+      } catch (e) {
+        return { ok: false, error: errorInfo(e, 'reading storage use') };
+      }
+    },
+  };
+}
