@@ -19,7 +19,7 @@ import { regimeBars } from '../../src/ui/charts/regime-data';
 import { fmt } from '../../src/ui/report/format';
 import type { TokenLogprob } from '../../src/model/provider';
 import { demoDocument, openHome } from './report-fixture';
-import { reclusteredExact } from '../unit/ui/agreement-fixture';
+import { reclusteredExact } from '../unit/ui/report/agreement-fixture';
 import { agreementWithFile, sortAgreement } from '../../src/ui/report/agreement-data';
 
 let browser: Browser;
