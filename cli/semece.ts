@@ -13,7 +13,23 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 type Command = (argv: string[]) => Promise<number> | number;
 
-const commandsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
+const sourceCommandsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
+
+/**
+ * Where the commands are listed (their .ts sources, for the names and summaries) and how one is
+ * loaded: from source here, from the launcher's bundle under `npm run semece` (cli/launcher.mjs).
+ */
+export interface Dispatch {
+  commandsDir: string;
+  load(name: string): Promise<{ default?: Command }>;
+}
+
+const fromSource: Dispatch = {
+  commandsDir: sourceCommandsDir,
+  load: (name) => import(pathToFileURL(path.join(sourceCommandsDir, `${name}.ts`)).href),
+};
+
+let commandsDir = sourceCommandsDir;
 
 function commandNames(): string[] {
   try {
@@ -52,7 +68,8 @@ function usage(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], dispatch: Dispatch = fromSource): Promise<number> {
+  commandsDir = dispatch.commandsDir;
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const out = usage();
@@ -69,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let run: Command;
   try {
-    const mod = (await import(pathToFileURL(path.join(commandsDir, `${name}.ts`)).href)) as { default?: Command };
+    const mod = await dispatch.load(name);
     if (typeof mod.default !== 'function') throw new Error(`cli/commands/${name}.ts has no default export`);
     run = mod.default;
   } catch (e) {

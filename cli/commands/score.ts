@@ -93,11 +93,11 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       readText(a.clustered, '--clustered'),
       readText(a.graded, '--graded'),
     ]);
-    // The raw replies are only needed for the report document's drill-down.
+    // The raw replies and answers are only needed for the report document's drill-down.
     const rows = readAuthorsRows(
       { text: clusteredText, file: a.clustered },
       { text: gradedText, file: a.graded },
-      { dropReplies: !a.report },
+      { dropReplies: !a.report, dropAnswers: !a.report },
     );
     if (!rows.ok) {
       err(`semece score: ${rows.error.message}`);

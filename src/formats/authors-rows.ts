@@ -16,7 +16,7 @@
  *   length disagrees with n_samples or n_clusters, a modal_cluster that is not the first
  *   largest class, Y not 0/1/null. Blank lines are allowed (and skipped); nothing else is.
  */
-import type { ClusteredRow, Result, StageError } from '../model/rows';
+import type { ClusteredRow, Result } from '../model/rows';
 import {
   FieldError,
   arr,
@@ -30,6 +30,7 @@ import {
   strings,
   type Obj,
 } from './authors-fields';
+import { parseJsonl, type DuplicateRow, type ParsedFile } from './jsonl-rows';
 
 /** A graded row as the authors write it: `grade` may be any label (e.g. PARSE_ERROR) when Y is null. */
 export interface AuthorsGradedRow {
@@ -42,24 +43,7 @@ export interface AuthorsGradedRow {
   Y: 0 | 1 | null;
 }
 
-export interface Located<T> {
-  row: T;
-  /** 1-based line in its file. */
-  line: number;
-}
-
-export interface DuplicateRow {
-  file: string;
-  id: string;
-  line: number;
-  firstLine: number;
-}
-
-export interface ParsedFile<T> {
-  file: string;
-  rows: Located<T>[];
-  duplicates: DuplicateRow[];
-}
+export type { DuplicateRow, Located, ParsedFile } from './jsonl-rows';
 
 /** A clustered row whose clustering may have failed (then the cluster fields are not checked). */
 export type ClusteredEntry =
@@ -79,60 +63,6 @@ export interface AuthorsRows {
   duplicates: DuplicateRow[];
   /** Ids of graded rows (first per id) with no clustered row. */
   unmatchedGraded: string[];
-}
-
-function badInput(file: string, line: number, message: string): StageError {
-  return { kind: 'bad-input', message: `${file}, line ${line}: ${message}`, where: `${file}:${line}` };
-}
-
-/** Splits JSONL text, parses each non-blank line as an object, keeps the first row per id. */
-function parseJsonl<T extends { id: string }>(
-  text: string,
-  file: string,
-  readRow: (obj: Obj) => T,
-): Result<ParsedFile<T>> {
-  const rows: Located<T>[] = [];
-  const duplicates: DuplicateRow[] = [];
-  const firstLine = new Map<string, number>();
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    line++;
-    const raw = text.slice(start, end);
-    start = end + 1;
-    // A regex test stops at the first non-blank character; trim() would copy the whole line.
-    if (!/\S/.test(raw)) {
-      if (end === text.length) break;
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (e) {
-      return { ok: false, error: badInput(file, line, `bad JSON (${(e as Error).message})`) };
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return { ok: false, error: badInput(file, line, `expected a JSON object, got ${describe(value)}`) };
-    }
-    let row: T;
-    try {
-      row = readRow(value as Obj);
-    } catch (e) {
-      if (e instanceof FieldError) return { ok: false, error: badInput(file, line, e.message) };
-      throw e;
-    }
-    const first = firstLine.get(row.id);
-    if (first !== undefined) {
-      duplicates.push({ file, id: row.id, line, firstLine: first });
-      continue;
-    }
-    firstLine.set(row.id, line);
-    rows.push({ row, line });
-  }
-  if (rows.length === 0) return { ok: false, error: { kind: 'bad-input', message: `${file}: no rows`, where: file } };
-  return { ok: true, value: { file, rows, duplicates } };
 }
 
 function clusteringFailure(obj: Obj): string | null {
@@ -155,6 +85,8 @@ export interface ReadOptions {
    * keeping them only costs memory and garbage collection. Default false.
    */
   dropReplies?: boolean;
+  /** The same for the extracted answers (`answer_extracted` is then []), when no report shows them. */
+  dropAnswers?: boolean;
 }
 
 export function readClusteredRow(obj: Obj, options: ReadOptions = {}): ClusteredEntry & { id: string } {
@@ -189,7 +121,9 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
     results: options.dropReplies
       ? (strings(obj, 'results', n, 'n_samples', { nullable: true }), [])
       : (strings(obj, 'results', n, 'n_samples', { nullable: true }) as string[]),
-    answer_extracted: strings(obj, 'answer_extracted', n, 'n_samples', { nullable: true }) as string[],
+    answer_extracted: options.dropAnswers
+      ? (strings(obj, 'answer_extracted', n, 'n_samples', { nullable: true }), [])
+      : (strings(obj, 'answer_extracted', n, 'n_samples', { nullable: true }) as string[]),
     confidence_verbalized: confidences(obj, 'confidence_verbalized', n, 'n_samples'),
     n_clusters: K,
     cluster_labels: strings(obj, 'cluster_labels', K, 'n_clusters') as string[],

@@ -120,6 +120,16 @@ describe('joining', () => {
     expect(!bad.ok && bad.error.message).toMatch(/"results"\[0\] must be a string or null/);
   });
 
+  it('dropAnswers checks the extracted answers but does not keep them; the rest of the row is the same', () => {
+    const files = [{ text: jsonl(clusteredRow()), file: 'c.jsonl' }, { text: jsonl(gradedRow()), file: 'g.jsonl' }] as const;
+    const kept = readAuthorsRows(files[0], files[1]);
+    const dropped = readAuthorsRows(files[0], files[1], { dropReplies: true, dropAnswers: true });
+    if (!kept.ok || !dropped.ok) throw new Error('expected both to read');
+    expect(dropped.value.questions[0].clustered).toEqual({ ...kept.value.questions[0].clustered, results: [], answer_extracted: [] });
+    const bad = parseClusteredJsonl(jsonl(clusteredRow({ answer_extracted: ['a', 2, 'b', 'c'] })), 'c.jsonl', { dropAnswers: true });
+    expect(!bad.ok && bad.error.message).toMatch(/"answer_extracted"\[1\] must be a string or null/);
+  });
+
   it('accepts integer ids, blank lines, CRLF and a byte-order mark', () => {
     const text = '\uFEFF' + JSON.stringify(clusteredRow({ id: 7 })) + '\r\n\r\n';
     const r = readAuthorsRows({ text, file: 'c.jsonl' }, { text: jsonl(gradedRow({ id: '7' })), file: 'g.jsonl' });

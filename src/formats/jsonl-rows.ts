@@ -1,0 +1,77 @@
+/**
+ * JSONL text as rows: every non-blank line one JSON object, read by the caller's `readRow`, the
+ * first row per id kept and later ones listed (file, line, id). Lines are split at \n (a \r before
+ * it is JSON whitespace); blank lines are skipped; one byte order mark at the start is dropped.
+ * Anything else malformed stops the read with the file, the line and what is wrong.
+ *
+ * Each line goes through JSON.parse: measured on 40,000 clustered rows × 50 samples, V8's parser
+ * costs about what a hand-written scanner needs only to walk the bytes and check the strings it
+ * would skip, so a scanner that also builds the kept values does not pay for itself.
+ */
+import { firstRowPerId, type Result, type StageError } from '../model/rows';
+import { FieldError, describe, type Obj } from './authors-fields';
+
+export interface Located<T> {
+  row: T;
+  /** 1-based line in its file. */
+  line: number;
+}
+
+export interface DuplicateRow {
+  file: string;
+  id: string;
+  line: number;
+  firstLine: number;
+}
+
+export interface ParsedFile<T> {
+  file: string;
+  rows: Located<T>[];
+  duplicates: DuplicateRow[];
+}
+
+function badInput(file: string, line: number, message: string): StageError {
+  return { kind: 'bad-input', message: `${file}, line ${line}: ${message}`, where: `${file}:${line}` };
+}
+
+/** One line: its row, null when blank, or the error naming the line. */
+function readLine<T>(raw: string, file: string, line: number, readRow: (obj: Obj) => T): Result<T> | null {
+  // A regex test stops at the first non-blank character; trim() would copy the whole line.
+  if (!/\S/.test(raw)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    return { ok: false, error: badInput(file, line, `bad JSON (${(e as Error).message})`) };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, error: badInput(file, line, `expected a JSON object, got ${describe(value)}`) };
+  }
+  try {
+    return { ok: true, value: readRow(value as Obj) };
+  } catch (e) {
+    if (e instanceof FieldError) return { ok: false, error: badInput(file, line, e.message) };
+    throw e;
+  }
+}
+
+/** Parses each non-blank line as an object, keeps the first row per id and lists the others. */
+export function parseJsonl<T extends { id: string }>(text: string, file: string, readRow: (obj: Obj) => T): Result<ParsedFile<T>> {
+  const all: Located<T>[] = [];
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    line++;
+    const read = readLine(text.slice(start, end), file, line, readRow);
+    start = end + 1;
+    if (read === null) continue;
+    if (!read.ok) return read;
+    all.push({ row: read.value, line });
+  }
+  const duplicates: DuplicateRow[] = [];
+  const rows = firstRowPerId(all, (r) => r.row.id, (later, first) => duplicates.push({ file, id: later.row.id, line: later.line, firstLine: first.line }));
+  if (rows.length === 0) return { ok: false, error: { kind: 'bad-input', message: `${file}: no rows`, where: file } };
+  return { ok: true, value: { file, rows, duplicates } };
+}

@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+// Inside node_modules, as the launcher requires, and apart from the bundle `npm run semece` uses.
+const cache = join(root, 'node_modules/.cache', `semece-cli-test-${process.pid}`);
+const manifestFile = join(cache, 'manifest.json');
+const sample = (name: string) => join(root, 'tests/fixtures/reference-sample', name);
+
+function run(args: string[], viaLauncher = true): Promise<{ code: number; stdout: string; stderr: string }> {
+  const argv = viaLauncher ? [join(root, 'cli/launcher.mjs'), ...args] : ['--import', 'tsx', join(root, 'cli/semece.ts'), ...args];
+  return new Promise((resolve) => {
+    execFile(process.execPath, argv, { cwd: root, env: { ...process.env, SEMECE_CLI_CACHE: cache }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const manifest = () => JSON.parse(readFileSync(manifestFile, 'utf8')) as { dir: string; commands: string[]; inputs: Record<string, string> };
+
+afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+describe('npm run semece: the launcher runs the CLI from a bundle kept fresh', () => {
+  it('builds the bundle once and prints what the CLI run from source prints', async () => {
+    const bundled = await run(['--help']);
+    expect(bundled.code).toBe(0);
+    expect(bundled.stdout).toBe((await run(['--help'], false)).stdout);
+    const built = manifest();
+    expect(built.commands).toContain('score');
+    expect(Object.keys(built.inputs).some((f) => f.endsWith('src/pipeline/score.ts'))).toBe(true);
+    expect((await run(['--help'])).code).toBe(0);
+    expect(manifest().dir).toBe(built.dir);
+  });
+
+  it('semece score gives the same document, byte for byte, as from source', async () => {
+    const args = ['score', '--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl'), '--B', '200'];
+    const [bundled, source] = await Promise.all([run(args), run(args, false)]);
+    expect(bundled.code).toBe(0);
+    expect(bundled.stdout).toBe(source.stdout);
+    expect(bundled.stderr).toBe(source.stderr);
+  });
+
+  it('a source file that changed since the build rebuilds the bundle before the command runs', async () => {
+    const before = manifest();
+    const [file] = Object.keys(before.inputs);
+    writeFileSync(manifestFile, JSON.stringify({ ...before, inputs: { ...before.inputs, [file]: '0:0' } }));
+    const r = await run(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown command 'frobnicate'");
+    const after = manifest();
+    expect(after.dir).not.toBe(before.dir);
+    expect(after.inputs[file]).toBe(before.inputs[file]);
+    expect(existsSync(join(after.dir, 'entry.js'))).toBe(true);
+  });
+});
