@@ -157,6 +157,35 @@ test('stated and logprob are columns of the headline, picker, question table, dr
   await context.close();
 });
 
+test('the comparison is read from the document; a report saved before it was stored gets it computed, the same', async () => {
+  const doc = signalsReport();
+  for (const m of doc.models) {
+    const cmp = compareReportSignals(m, { B: doc.settings.bootstrap.B, seed: doc.settings.bootstrap.seed, bins: doc.settings.bins });
+    expect(m.metrics.comparison).toEqual(cmp);
+  }
+  const old = JSON.parse(reportToJson(doc)) as ReportDocument;
+  for (const m of old.models) delete m.metrics.comparison;
+  const { page, context, consoleErrors } = await openPage(browser);
+  await page.goto(`${inject('appUrl')}#/open`);
+  await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'old.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(old)) });
+  for (const m of doc.models) {
+    const box = page.locator(`[data-comparison="${m.model}"]`);
+    await box.locator('[data-comparison-headline]').waitFor({ timeout: 60_000 });
+    expect(await box.locator('[data-comparison-headline]').textContent()).toBe(summarizeComparison(m.metrics.comparison!, SIGNAL_LABEL).headline);
+  }
+  // The stored value is what the view shows (not recomputed): a stored comparison over 7 rows says so.
+  const stored = JSON.parse(reportToJson(doc)) as ReportDocument;
+  stored.models[0].metrics.comparison!.rows = 7;
+  const second = await openPage(browser);
+  await second.page.goto(`${inject('appUrl')}#/open`);
+  await second.page.locator('input[data-control="report-file"]').setInputFiles({ name: 'stored.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(stored)) });
+  const first = second.page.locator(`[data-comparison="${doc.models[0].model}"] [data-comparison-headline]`);
+  await expect.poll(() => first.textContent()).toContain('on these 7 questions');
+  expect([...consoleErrors, ...second.consoleErrors]).toEqual([]);
+  await second.context.close();
+  await context.close();
+});
+
 test('Questions tab: "Compare with another clustering…" shows Rand, adjusted Rand and same modal class per question and summarized, as computed from the files', async () => {
   const doc = demoDocument();
   const text = reclusteredExact();
