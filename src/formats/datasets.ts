@@ -7,7 +7,7 @@
  * counted over the file's data rows including skipped ones, so ids stay put when filters change.
  * A repeated id keeps its first row (as the spec joins rows) and the later ones are listed as skipped.
  */
-import type { Dataset, Question, Result } from '../model/rows.ts';
+import { firstRowPerId, type Dataset, type Question, type Result } from '../model/rows.ts';
 import { type ColumnMapping, type ColumnRole, type Layout, asList, categoryOf, columnPaths, detectLayout, field } from './datasets/layouts.ts';
 import { type Table, parseTable } from './datasets/table.ts';
 
@@ -52,18 +52,17 @@ export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: s
   const catCol = columnFor(mapping, 'category');
   const optCol = columnFor(mapping, 'options');
   const skipCols = Object.keys(mapping).filter((c) => mapping[c] === 'skip-if-present');
-  const questions: Question[] = [];
-  const skipped: SkippedRow[] = [];
-  const ids = new Set<string>();
+  // Each row in order: skipped with a reason, or a question; a repeated id is skipped below.
+  const read: ({ skip: SkippedRow } | { question: Question; where: string })[] = [];
   for (const r of table.rows) {
     const skipBy = skipCols.find((c) => text(field(r.record, c)) !== '');
     if (skipBy) {
-      skipped.push({ where: r.where, reason: `has ${skipBy} (text-only questions are used)` });
+      read.push({ skip: { where: r.where, reason: `has ${skipBy} (text-only questions are used)` } });
       continue;
     }
     const question = text(field(r.record, qCol));
     if (question === '') {
-      skipped.push({ where: r.where, reason: `empty question (column ${qCol})` });
+      read.push({ skip: { where: r.where, reason: `empty question (column ${qCol})` } });
       continue;
     }
     const rawAnswer = field(r.record, aCol);
@@ -71,15 +70,10 @@ export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: s
     const answers = Array.isArray(rawAnswer) || (typeof rawAnswer === 'string' && rawAnswer.trim().startsWith('[')) ? asList(rawAnswer) : [text(rawAnswer)];
     const answer = answers[0] ?? '';
     if (answer === '') {
-      skipped.push({ where: r.where, reason: `empty answer (column ${aCol})` });
+      read.push({ skip: { where: r.where, reason: `empty answer (column ${aCol})` } });
       continue;
     }
     const id = (idCol ? text(field(r.record, idCol)) : '') || generatedId(r.row);
-    if (ids.has(id)) {
-      skipped.push({ where: r.where, reason: `repeats id ${id} (the first row with it is kept)` });
-      continue;
-    }
-    ids.add(id);
     const aliases = [...answers.slice(1), ...(aliasCol ? asList(field(r.record, aliasCol)) : [])].filter((a, i, all) => a !== answer && all.indexOf(a) === i);
     const q: Question = { id, question, answer };
     if (aliases.length > 0) q.aliases = aliases;
@@ -87,8 +81,23 @@ export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: s
     if (category) q.category = category;
     const options = optCol ? asList(field(r.record, optCol)) : [];
     if (options.length > 0) q.options = options;
-    questions.push(q);
+    read.push({ question: q, where: r.where });
   }
+  const repeats = new Set<(typeof read)[number]>();
+  firstRowPerId(read.filter((e) => 'question' in e), (e) => e.question.id, (later) => repeats.add(later));
+  const questions: Question[] = [];
+  const skippedRows: SkippedRow[] = [];
+  for (const e of read) {
+    if ('skip' in e) skippedRows.push(e.skip);
+    else if (repeats.has(e)) skippedRows.push({ where: e.where, reason: `repeats id ${e.question.id} (the first row with it is kept)` });
+    else questions.push(e.question);
+  }
+  return mappedDataset(questions, skippedRows, name, mapping);
+}
+
+/** The questions read with a mapping, or why none could be. */
+function mappedDataset(questions: Question[], skipped: SkippedRow[], name: string, mapping: ColumnMapping): Result<ReadDataset> {
+  const where = name;
   if (questions.length === 0) {
     const why = skipped[0] ? ` First problem: ${skipped[0].where}: ${skipped[0].reason}.` : '';
     return { ok: false, error: { kind: 'dataset', message: `No usable questions in the file.${why}`, where } };

@@ -75,6 +75,13 @@ describe('ids, repeats and mappings', () => {
     expect(r.skipped[0]).toEqual({ where: 'x.csv line 3', reason: 'repeats id 1 (the first row with it is kept)' });
   });
 
+  it('skipped rows are listed in file order, repeated ids among the others; a skipped row does not claim its id', () => {
+    const r = read('id,question,answer\n1,,a\n1,First?,a\n2,Other?,\n1,Again?,b\n2,Second?,c\n', 'x.csv');
+    expect(r.dataset.questions.map((q) => [q.id, q.question])).toEqual([['1', 'First?'], ['2', 'Second?']]);
+    expect(r.skipped.map((s) => s.where)).toEqual(['x.csv line 2', 'x.csv line 4', 'x.csv line 5']);
+    expect(r.skipped[2].reason).toBe('repeats id 1 (the first row with it is kept)');
+  });
+
   it('an unknown layout asks for a mapping; applyColumnMapping reads it', () => {
     const csv = 'ident,frage,antwort,extra\nk1,Hauptstadt?,Berlin,z\n';
     const r = readDataset(csv, 'de.csv');
