@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { openStores } from '../../../src/store';
 import { sampleKey } from '../../../src/model/sample-cache';
-import { emptyProgress, type RunRecord } from '../../../src/model/run-spec';
+import { runRecord } from './run-record-fixture';
 import type { Sample } from '../../../src/model/rows';
 
 let dbCount = 0;
@@ -17,25 +17,7 @@ const sample = (answer: string): Sample => ({
   finishReason: 'stop',
 });
 
-function run(id: string, createdAt: string, extra: Partial<RunRecord> = {}): RunRecord {
-  return {
-    id,
-    title: id,
-    createdAt,
-    updatedAt: createdAt,
-    status: 'running',
-    progress: emptyProgress(4),
-    spec: {
-      title: id,
-      dataset: { name: 'd', source: 'test', questions: [{ id: 'q1', question: 'Capital of France?', answer: 'Paris' }] },
-      models: [{ kind: 'openai', preset: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }],
-      sampling: { n: 4, temperature: 1, maxTokens: 64, prompt: '{question}', concurrency: 2 },
-      clustering: { method: 'exact' },
-      grading: { method: 'alias' },
-    },
-    ...extra,
-  };
-}
+const run = runRecord;
 
 describe('IdbSampleCache', () => {
   test('stores a batch and finds it again, in key order, with holes for missing keys', async () => {

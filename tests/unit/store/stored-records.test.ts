@@ -3,7 +3,8 @@ import { afterAll, expect, test } from 'vitest';
 import { openStores } from '../../../src/store';
 import { StoredRecordError, upgradeToCurrent, type DocumentVersions } from '../../../src/store/stored-records';
 import { reportToJson } from '../../../src/formats/report-export';
-import { emptyProgress, type RunRecord } from '../../../src/model/run-spec';
+import type { RunRecord } from '../../../src/model/run-spec';
+import { runRecord } from './run-record-fixture';
 import { createRunWorkerApi } from '../../../src/workers/run-worker-api';
 import type { RunWorkerApi } from '../../../src/workers/protocol';
 import { connectApi, exposeApi } from '../../../src/workers/worker-connection';
@@ -21,22 +22,7 @@ async function fresh() {
   return { stores: await openStores(dbName), worker: connectApi<RunWorkerApi>(() => port2, { name: 'run' }).api };
 }
 
-const run = (id: string): RunRecord => ({
-  id,
-  title: id,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  status: 'done',
-  progress: emptyProgress(4),
-  spec: {
-    title: id,
-    dataset: { name: 'd', source: 'test', questions: [{ id: 'q1', question: 'Capital of France?', answer: 'Paris' }] },
-    models: [{ kind: 'openai', preset: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }],
-    sampling: { n: 4, temperature: 1, maxTokens: 64, prompt: '{question}', concurrency: 2 },
-    clustering: { method: 'exact' },
-    grading: { method: 'alias' },
-  },
-});
+const run = (id: string): RunRecord => runRecord(id, '2026-01-01T00:00:00.000Z', { status: 'done' });
 
 test('a corrupt saved report is an error naming the report and the bad field, never a crash', async () => {
   const { stores, worker } = await fresh();

@@ -4,19 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockProviderServer } from '../../../mock/provider-server';
 import run from '../../../../cli/commands/mc';
+import { COLOUR_QUESTIONS, COLOUR_REPLIES } from './colour-questions';
 import { parseReport } from '../../../../src/formats/report-schema';
 
-const DATASET = [
-  { id: 'q1', question: 'Colour of alpha?', answer: 'A', options: ['red', 'green', 'blue', 'black'], category: 'easy' },
-  { id: 'q2', question: 'Colour of beta?', answer: 'green', options: ['red', 'green', 'blue', 'black'], category: 'easy' },
-  { id: 'q3', question: 'Colour of gamma?', answer: 'B', options: ['yes', 'no'], category: 'hard' },
-];
-
-const REPLIES: Record<string, string[]> = {
-  'Colour of alpha?': ['{"answer":"A","probability":90}', '{"answer":"A","probability":80}', '{"answer":"B","probability":60}'],
-  'Colour of beta?': ['{"answer":"B","probability":70}', 'no idea', '{"answer":"B","probability":100}'],
-  'Colour of gamma?': ['{"answer":"B","probability":50}', '{"answer":"A","probability":50}', '{"answer":"B","probability":75}'],
-};
+const DATASET = COLOUR_QUESTIONS;
+const REPLIES = COLOUR_REPLIES;
 
 let mock: MockProviderServer;
 let dir: string;
