@@ -6,13 +6,16 @@
 import Papa from 'papaparse';
 import type { ReportDocument } from '../model/report';
 import { EXTRA_SIGNALS, PAPER_SIGNALS } from '../model/signals';
+import { fitReportLimits } from './report-limits';
 
 /**
  * The document as JSON text. NaN (an undefined statistic) becomes null, which parseReport reads
- * back as NaN; compact by default because reports with samples get large.
+ * back as NaN; compact by default because reports with samples get large. Text longer than the
+ * reader accepts (a model's very long reply) is cut with a marker (report-limits.ts), so the file
+ * always opens again; the JSON and HTML exports and share links all come through here.
  */
 export function reportToJson(doc: ReportDocument, pretty = false): string {
-  return JSON.stringify(doc, null, pretty ? 2 : undefined);
+  return JSON.stringify(fitReportLimits(doc), null, pretty ? 2 : undefined);
 }
 
 /** Column names of the per-question CSV, in order: the signals table's, extra signals only when some row has them. */

@@ -5,7 +5,9 @@
  *
  * Limits and null handling (documented here because users meet them as messages):
  * - a report file may be at most MAX_REPORT_BYTES (200 MB); any one string at most
- *   MAX_STRING_LENGTH (100,000 characters); larger inputs are refused before parsing.
+ *   MAX_STRING_LENGTH (100,000 characters); larger inputs are refused before parsing. Both are
+ *   stated in report-limits.ts, whose fitReportLimits every writer applies: a longer text the app
+ *   itself produced (a model's reply) is cut there with a marker, so the app's files always open.
  * - JSON has no NaN: the app writes an undefined statistic as null. On import, null is accepted
  *   only where the core may produce NaN — every number under `metrics` (ECEs, Brier parts, AUROC,
  *   bin means of empty bins, interval bounds) — and is read back as NaN. A per-question signal
@@ -24,8 +26,10 @@ import type { Result, StageError } from '../model/rows';
 import { METRICS, type MetricKey } from '../model/metrics';
 import { SIGNAL_NAMES, type SignalName } from '../model/signals';
 
-export const MAX_REPORT_BYTES = 200 * 1024 * 1024;
-export const MAX_STRING_LENGTH = 100_000;
+import { MAX_REPORT_BYTES, MAX_STRING_LENGTH } from './report-limits';
+
+// Stated once in report-limits.ts, which the writer cuts documents to.
+export { MAX_REPORT_BYTES, MAX_STRING_LENGTH };
 
 /** Zod error text: "missing" when the field is absent, else what was expected. */
 const expect = (what: string) => (iss: { input?: unknown }) =>
@@ -120,6 +124,8 @@ const modelMetrics = z.object({
 
 const reportSample = z.object({
   raw: text().optional(),
+  // The reply's length when the writer cut it to MAX_STRING_LENGTH (report-limits.ts).
+  rawLength: count().optional(),
   answer: text(),
   confidence: z.union([unit(), z.null()], { error: expect('a number in [0,1] or null') }),
   cls: count(),

@@ -16,6 +16,8 @@ export const REPORT_VERSION = 1;
 export interface ReportSample {
   /** Raw reply text (optional: dropped when a report must be small). */
   raw?: string;
+  /** The raw reply's length when it was longer than a report may hold and `raw` was cut. */
+  rawLength?: number;
   answer: string;
   confidence: number | null;
   /** Class index. */

@@ -14,6 +14,7 @@ import {
   type ReportSettings,
 } from '../model/report';
 import { PAPER_SIGNALS, signalValue, type SignalName } from '../model/signals';
+import { fitReportLimits } from '../formats/report-limits';
 import { scoringUsed, type ScoreOptions } from './score';
 
 export interface ReportMeta {
@@ -25,7 +26,11 @@ export interface ReportMeta {
   demo?: boolean;
 }
 
-/** The report document of one or more scored models. */
+/**
+ * The report document of one or more scored models, its text cut to the limits a report is read
+ * back with (a reply longer than MAX_STRING_LENGTH would otherwise make the saved report, and
+ * every file made from it, unopenable).
+ */
 export function buildReport(models: ModelReport[], meta: ReportMeta): ReportDocument {
   const ids = new Set<string>();
   for (const m of models) {
@@ -42,7 +47,7 @@ export function buildReport(models: ModelReport[], meta: ReportMeta): ReportDocu
     models,
   };
   if (meta.demo) doc.demo = true;
-  return doc;
+  return fitReportLimits(doc);
 }
 
 /** Settings of a report scored from imported authors' files with these options (the scoring as used). */

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { REPORT_MARKER, embedReport, escapeJsonForHtml } from '../../../src/export/embed';
 import { parseReport } from '../../../src/formats/report-schema';
+import { MAX_STRING_LENGTH, fitReportLimits, truncationMarker } from '../../../src/formats/report-limits';
 import { sampleReport } from '../share/report-fixture';
 
 const TEMPLATE = `<!doctype html><html><head><title>Sem-ECE report</title></head><body><script type="application/json" id="semece-report">${REPORT_MARKER}</script></body></html>`;
@@ -39,4 +40,20 @@ test('a "$&" in the report is copied literally (no replacement patterns)', () =>
   doc.title = "$& $' $` $$";
   const back = parseReport(jsonElementText(embedReport(TEMPLATE, doc)));
   expect(back.ok && back.value.title).toBe("$& $' $` $$");
+});
+
+test('a 200,000-character reply: the HTML export opens in the offline viewer, cut with a marker', () => {
+  const doc = sampleReport();
+  doc.models[0].questions[0].samples![0].raw = '<b>'.repeat(70_000).slice(0, 200_000);
+  const text = jsonElementText(embedReport(TEMPLATE, doc));
+  // What viewer.ts does with the element's text.
+  const back = parseReport(text);
+  expect(back.ok).toBe(true);
+  if (!back.ok) return;
+  const sample = back.value.models[0].questions[0].samples![0];
+  expect(sample.rawLength).toBe(200_000);
+  expect(sample.raw!.length).toBe(MAX_STRING_LENGTH);
+  expect(sample.raw!.endsWith(truncationMarker(200_000))).toBe(true);
+  expect(sample.raw!.startsWith('<b><b>')).toBe(true);
+  expect(back.value).toEqual(fitReportLimits(doc));
 });
