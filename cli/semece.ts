@@ -3,13 +3,14 @@
  * command (default export `run(argv, io) → exit code`, and a `USAGE` string), loaded only when
  * asked for, so adding a command is adding a file. `semece` alone or `--help` lists them.
  *
- * Exit codes: whatever the command returns (0 ok, 1 failed or incomplete, 2 bad usage or input);
- * 2 for an unknown command. An unexpected exception prints one line (no stack trace unless
- * SEMECE_DEBUG=1) and exits 1.
+ * Exit codes (cli/exit-codes.ts): whatever the command returns (0 ok, 1 failed, 2 bad usage or
+ * input, 3 partial); 2 for an unknown command. An unexpected exception prints one line (no stack
+ * trace unless SEMECE_DEBUG=1) and exits 1.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
 type Command = (argv: string[]) => Promise<number> | number;
 
@@ -65,6 +66,8 @@ function usage(): string {
     ...names.map((n) => `  ${n.padEnd(width)}  ${summary(n)}`),
     '',
     "Run 'semece <command> --help' for a command's options.",
+    '',
+    EXIT_CODES_HELP,
   ].join('\n');
 }
 
@@ -75,14 +78,14 @@ export async function main(argv: string[], dispatch: Dispatch = fromSource): Pro
     const out = usage();
     if (name === undefined) {
       process.stderr.write(out + '\n');
-      return 2;
+      return EXIT.badInput;
     }
     process.stdout.write(out + '\n');
-    return 0;
+    return EXIT.ok;
   }
   if (!commandNames().includes(name)) {
     process.stderr.write(`semece: unknown command '${name}'\n\n${usage()}\n`);
-    return 2;
+    return EXIT.badInput;
   }
   let run: Command;
   try {
@@ -91,7 +94,7 @@ export async function main(argv: string[], dispatch: Dispatch = fromSource): Pro
     run = mod.default;
   } catch (e) {
     process.stderr.write(`semece ${name}: could not load the command: ${(e as Error).message}\n`);
-    return 1;
+    return EXIT.failed;
   }
   try {
     return await run(rest);
@@ -99,7 +102,7 @@ export async function main(argv: string[], dispatch: Dispatch = fromSource): Pro
     const err = e as Error;
     process.stderr.write(`semece ${name}: unexpected error: ${err?.message ?? String(e)}\n`);
     if (process.env.SEMECE_DEBUG === '1' && err?.stack) process.stderr.write(err.stack + '\n');
-    return 1;
+    return EXIT.failed;
   }
 }
 

@@ -10,8 +10,9 @@
  *   --method exact      normalized exact match (multiple choice: the chosen option)
  *
  * A question whose clustering fails is written with n_clusters 0, empty cluster arrays and an
- * `error` field; the scorer excludes and counts it. Exit codes: 0 all clustered, 1 some questions
- * failed (rows written anyway), 2 bad usage or input.
+ * `error` field; the scorer excludes and counts it. Exit codes (cli/exit-codes.ts): 0 all
+ * clustered, 3 some questions failed (rows written anyway), 1 a provider error stopped the judge,
+ * 2 bad usage or input.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,13 +29,15 @@ import type { Clusterer } from '../../src/clustering/types.ts';
 import { presetIds } from '../../src/providers/index.ts';
 import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
   judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
   embedding:  [--embedding-model ID] (default ${DEFAULT_EMBEDDING_MODEL}) [--threshold T] (default ${DEFAULT_SIMILARITY_THRESHOLD})
               [--model-dir DIR] (default public/models) [--allow-remote-models]
 Presets: ${presetIds().join(', ')}.
-The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
+The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
+${EXIT_CODES_HELP}`;
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const { out, err, env } = resolveIo(io);
@@ -55,7 +58,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }).values;
     if (a.help) {
       out(USAGE);
-      return 0;
+      return EXIT.ok;
     }
     if (!a.in || !a.out) throw new Error('--in and --out are required');
     concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
@@ -74,15 +77,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     } else throw new Error(`--method must be judge, embedding or exact, got ${JSON.stringify(a.method ?? '')}`);
   } catch (e) {
     err(`semece cluster: ${(e as Error).message}\n${USAGE}`);
-    return 2;
+    return EXIT.badInput;
   }
 
   const text = await readInputText('cluster', a.in, err);
-  if (text === undefined) return 2;
+  if (text === undefined) return EXIT.badInput;
   const rows = readSampledJsonl(text, a.in);
   if (!rows.ok) {
     err(`semece cluster: ${rows.error.where}: ${rows.error.message}`);
-    return 2;
+    return EXIT.badInput;
   }
 
   const limit = pLimit(concurrency);
@@ -106,5 +109,5 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   await writeJsonl(a.out, written);
   const failures = results.filter((r) => !r.ok).map((r) => ({ id: r.row.id, reason: r.row.error }));
   out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, usage }, null, 2));
-  return failures.length > 0 ? 1 : 0;
+  return failures.length > 0 ? EXIT.partial : EXIT.ok;
 }

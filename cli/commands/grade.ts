@@ -9,7 +9,8 @@
  *
  * Rows whose clustering failed (an `error` field or n_clusters 0) and rows whose grading fails
  * get grade null and Y null with an `error` field; the scorer excludes and counts them.
- * Exit codes: 0 all graded, 1 some rows not graded (rows written anyway), 2 bad usage or input.
+ * Exit codes (cli/exit-codes.ts): 0 all graded, 3 some rows not graded (rows written anyway),
+ * 1 a provider error stopped the judge, 2 bad usage or input.
  */
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
@@ -22,10 +23,12 @@ import { createJudgeGrader } from '../../src/grading/judge.ts';
 import type { Grader } from '../../src/grading/types.ts';
 import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 
 export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
   judge:  --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
-The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
+The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
+${EXIT_CODES_HELP}`;
 
 const optionalStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
 
@@ -46,7 +49,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }).values;
     if (a.help) {
       out(USAGE);
-      return 0;
+      return EXIT.ok;
     }
     if (!a.in || !a.out) throw new Error('--in and --out are required');
     concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
@@ -55,15 +58,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     else throw new Error(`--method must be judge or alias, got ${JSON.stringify(a.method ?? '')}`);
   } catch (e) {
     err(`semece grade: ${(e as Error).message}\n${USAGE}`);
-    return 2;
+    return EXIT.badInput;
   }
 
   const text = await readInputText('grade', a.in, err);
-  if (text === undefined) return 2;
+  if (text === undefined) return EXIT.badInput;
   const lines = readJsonlObjects(text, a.in);
   if (!lines.ok) {
     err(`semece grade: ${lines.error.where}: ${lines.error.message}`);
-    return 2;
+    return EXIT.badInput;
   }
   // Each row is checked by the score reader's own rules, so what grades here also scores.
   const rows: ClusteredRowIn[] = [];
@@ -76,7 +79,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     } catch (e) {
       if (!(e instanceof FieldError)) throw e;
       err(`semece grade: ${a.in}:${line}: ${e.message}`);
-      return 2;
+      return EXIT.badInput;
     }
   }
 
@@ -97,5 +100,5 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   for (const r of graded) counts[r.grade ?? 'ungraded']++;
   const ungraded = graded.filter((r) => r.grade === null).map((r) => ({ id: r.id, reason: r.error }));
   out(JSON.stringify({ method: grader.method, questions: graded.length, ...counts, ungradedRows: ungraded, usage }, null, 2));
-  return ungraded.length > 0 ? 1 : 0;
+  return ungraded.length > 0 ? EXIT.partial : EXIT.ok;
 }

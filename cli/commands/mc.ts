@@ -8,8 +8,8 @@
  * With --cache FILE every reply is kept in FILE (JSONL, the sample cache of `semece sample`), so
  * the same command repeated, or resumed after an interruption, requests only the replies it lacks.
  * The API key is read from the preset's environment variable (or SEMECE_API_KEY), never from the
- * command line, and never printed or written. Exit codes: 0 done, 1 the run failed, 2 bad usage
- * or input.
+ * command line, and never printed or written. Exit codes (cli/exit-codes.ts): 0 done, 1 the run
+ * failed or an output file cannot be written, 2 bad usage or input.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -26,6 +26,7 @@ import { mcReportDocument } from '../../src/multiple-choice/report-document';
 import { reportToJson } from '../../src/formats/report-export';
 import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';
 import { resolveIo, type Io } from '../command-io.ts';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import type { ReplyCache } from '../../src/multiple-choice/reply-cache';
 
@@ -44,7 +45,8 @@ export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset
   --sem-out FILE       Sem-ECE rows (clustered + graded + signals) as JSONL
   --report FILE        a report document the app's Open report page opens (the stated-probability
                        baseline, and the Sem-ECE rows when --samples > 0)
-The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.`;
+The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
+${EXIT_CODES_HELP}`;
 
 /** One JSON value per line or document, NaN as null (cli/json.ts). */
 function json(value: unknown, indent?: number): string {
@@ -82,7 +84,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }).values;
     if (a.help) {
       out(USAGE);
-      return 0;
+      return EXIT.ok;
     }
     for (const name of ['provider', 'model', 'dataset'] as const) if (!a[name]) throw new Error(`--${name} is required`);
     settings = {
@@ -96,24 +98,24 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     };
   } catch (e) {
     err(`semece mc: ${(e as Error).message}\n${USAGE}`);
-    return 2;
+    return EXIT.badInput;
   }
   const preset = getPreset(a.provider!);
   if (!preset) {
     err(`semece mc: unknown provider ${JSON.stringify(a.provider)}`);
-    return 2;
+    return EXIT.badInput;
   }
   let text: Uint8Array;
   try {
     text = await readFile(a.dataset!);
   } catch (e) {
     err(`semece mc: cannot read the dataset ${a.dataset}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    return 2;
+    return EXIT.badInput;
   }
   const read = readDataset(text, a.dataset!);
   if (!read.ok) {
     err(`semece mc: ${read.error.where ? read.error.where + ': ' : ''}${read.error.message}`);
-    return 2;
+    return EXIT.badInput;
   }
   const mc = toMcQuestions(read.value.dataset.questions);
   const questions: McQuestion[] = mc.questions;
@@ -121,13 +123,13 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   for (const s of skipped) err(`skipped ${s.where}: ${s.reason}`);
   if (questions.length === 0) {
     err('semece mc: the dataset has no usable multiple-choice question (each needs 2 to 10 options and a gold letter or option text)');
-    return 2;
+    return EXIT.badInput;
   }
 
   const apiKey = (preset.keyEnv ? env[preset.keyEnv] : undefined) ?? env.SEMECE_API_KEY;
   if (preset.needsKey && !apiKey) {
     err(`semece mc: no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'}`);
-    return 2;
+    return EXIT.badInput;
   }
   const config = { kind: preset.kind, preset: preset.id, baseUrl: a['base-url'] ?? preset.baseUrl, model: a.model!, apiKey, concurrency: settings.concurrency };
   const provider = createProvider(config);
@@ -141,7 +143,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   const result = await runMcBaseline(provider, questions, { ...settings, cache });
   if (!result.ok) {
     err(`semece mc: the run stopped (${result.error.kind}) at ${result.error.where}: ${result.error.message}`);
-    return 1;
+    return EXIT.failed;
   }
   const r = result.value;
   if (a.out) {
@@ -151,7 +153,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     } catch (e) {
       err(`semece mc: cannot write ${a.out}: ${(e as Error).message}`);
       out(json({ rows: r.rows }));
-      return 1;
+      return EXIT.failed;
     }
   }
   let semEce: unknown;
@@ -160,7 +162,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     const sem = await runMcSemEce(provider, questions, { ...settings, model: a.model!, cache });
     if (!sem.ok) {
       err(`semece mc: Sem-ECE sampling stopped (${sem.error.kind}) at ${sem.error.where}: ${sem.error.message}`);
-      return 1;
+      return EXIT.failed;
     }
     const s = sem.value;
     semResult = s;
@@ -192,7 +194,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       await writeFile(a.report, reportToJson(doc), 'utf8');
     } catch (e) {
       err(`semece mc: cannot write the report ${a.report}: ${(e as Error).message}`);
-      return 1;
+      return EXIT.failed;
     }
   }
   out(
@@ -212,5 +214,5 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       2,
     ),
   );
-  return 0;
+  return EXIT.ok;
 }

@@ -13,7 +13,8 @@
  * The cache is the one `semece sample` uses (OUT.cache.jsonl), keyed the same way, so interactive and
  * batch sampling mix and nothing is requested twice. Submitted batch ids are kept in
  * OUT.batches.json until collected: repeating an interrupted submit collects them instead of paying again.
- * Exit codes: 0 done, 1 incomplete or failed, 2 bad usage or input.
+ * Exit codes (cli/exit-codes.ts): 0 done, 3 samples still missing or interrupted (what arrived is
+ * cached), 1 the batch run failed, 2 bad usage or input.
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
@@ -32,6 +33,7 @@ import type { Question, Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import { resolveIo, type Io } from '../command-io.ts';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 
 export const USAGE = `usage: semece sample --batch write|read|submit --provider PRESET --model MODEL --dataset FILE [options]
   --batch write --out-requests FILE   write the batch request file (add --out FILE to leave out cached samples)
@@ -40,7 +42,8 @@ export const USAGE = `usage: semece sample --batch write|read|submit --provider 
   --failed interactive|list           failed requests: retry through the normal API (default) or list them
   --poll-interval MS                  first wait between status polls (default 5000, grows to 5 min)
   --base-url URL, --samples N, --temperature T, --top-p P, --max-tokens N, --prompt FILE, --concurrency N
-Batch services: OpenAI (openai preset), Anthropic, Gemini. Keys come from the preset's environment variable.`;
+Batch services: OpenAI (openai preset), Anthropic, Gemini. Keys come from the preset's environment variable.
+${EXIT_CODES_HELP}`;
 
 
 function num(v: string | undefined, name: string, dflt: number, min: number, max: number, { whole = false }: { whole?: boolean } = {}): number {
@@ -80,7 +83,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     });
     if (values.help) {
       out(USAGE);
-      return 0;
+      return EXIT.ok;
     }
     const mode = values.batch;
     if (mode !== 'write' && mode !== 'read' && mode !== 'submit') throw new Error(`--batch must be write, read or submit (got ${JSON.stringify(mode)})`);
@@ -102,7 +105,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     };
   } catch (e) {
     err(`semece sample: ${(e as Error).message}\n${USAGE}`);
-    return 2;
+    return EXIT.badInput;
   }
 
   let template = DEFAULT_GENERATION_PROMPT;
@@ -112,18 +115,18 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     datasetText = await readFile(o.dataset);
   } catch (e) {
     err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
-    return 2;
+    return EXIT.badInput;
   }
   const read = readDataset(datasetText, o.dataset.split(/[\\/]/).pop() ?? o.dataset);
   if (!read.ok) {
     err(`semece sample: ${read.error.where ?? o.dataset}: ${read.error.message}`);
-    return 2;
+    return EXIT.badInput;
   }
   const model = { kind: o.preset.kind, preset: o.preset.id, baseUrl: o.baseUrl, model: o.model };
   const made = await SampleRequestSet.create({ model, settings: o.settings, n: o.n, promptTemplate: template, questions: read.value.dataset.questions });
   if (!made.ok) {
     err(`semece sample: ${made.error.where ? `${made.error.where}: ` : ''}${made.error.message}`);
-    return 2;
+    return EXIT.badInput;
   }
   const set = made.value;
   const cache: SampleCache = o.out ? await new JsonlSampleCache(`${o.out}.cache.jsonl`).load() : new MemorySampleCache();
@@ -137,7 +140,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }
     if (files.length === 0) err('nothing to request: every sample is already cached');
     out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest }));
-    return 0;
+    return EXIT.ok;
   }
 
   const apiKey = (o.preset.keyEnv ? env[o.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
@@ -146,14 +149,14 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (missing > 0) {
       err(`semece sample: ${missing} sample(s) still missing; stored samples are kept in ${o.out}.cache.jsonl (run again, or sample the rest interactively with semece sample).`);
       out(JSON.stringify({ ...summary, missing }));
-      return 1;
+      return EXIT.partial;
     }
     const stored: (Sample | undefined)[][] = [];
     for (const q of set.questions) stored.push(await cache.get(await set.keysOf(q)));
     await writeFile(`${o.out}.tmp`, toJsonl(rowsOf(set.questions, stored, o.model)), 'utf8');
     await rename(`${o.out}.tmp`, o.out!);
     out(JSON.stringify({ ...summary, out: o.out, questions: set.questions.length, missing: 0 }));
-    return 0;
+    return EXIT.ok;
   };
 
   if (o.mode === 'read') {
@@ -161,7 +164,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     for (const path of o.results) {
       if (!existsSync(path)) {
         err(`semece sample: cannot read ${path}: no such file`);
-        return 2;
+        return EXIT.badInput;
       }
       const report = await ingestSampleResults(set, fileLines(path), { file: path, cache, alreadyLines: true });
       for (const line of describeIngest(report)) err(line);
@@ -172,7 +175,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
 
   if (o.preset.needsKey && !apiKey) {
     err(`semece sample: no key for ${o.preset.id}: set ${o.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
-    return 2;
+    return EXIT.badInput;
   }
   const statePath = `${o.out}.batches.json`;
   const pending = new Set<string>(existsSync(statePath) ? (JSON.parse(await readFile(statePath, 'utf8')) as { pending: string[] }).pending : []);
@@ -208,7 +211,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   const summary = { batches: result.batches, failedInBatch: result.failedInBatch, expiredInBatch: result.expiredInBatch, listedFailures: result.failed.length, state: result.state };
   if (result.state === 'failed' || result.state === 'cancelled') {
     out(JSON.stringify({ ...summary, missing: result.missing }));
-    return 1;
+    return result.state === 'failed' ? EXIT.failed : EXIT.partial;
   }
   return finish(summary);
 }

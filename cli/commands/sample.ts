@@ -5,8 +5,9 @@
  * beside --out as it arrives, so repeating the same command resumes instead of starting over.
  *
  * The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY,
- * never from the command line; it is never printed or written. Exit codes: 0 done, 1 the run
- * stopped or is incomplete (repeat the command to resume), 2 bad usage or input.
+ * never from the command line; it is never printed or written. Exit codes (cli/exit-codes.ts):
+ * 0 done, 1 a provider or cache error stopped the run, 3 interrupted or some questions still miss
+ * samples (what arrived is cached: repeat the command to resume), 2 bad usage or input.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ import type { ProgressCounters } from '../../src/model/run-spec.ts';
 import type { Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
 import { resolveIo, type Io } from '../command-io.ts';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 
 export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE --out FILE [options]
   --base-url URL       API base URL (default: the preset's)
@@ -32,7 +34,8 @@ export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dat
   --batch MODE         write|read|submit through the provider's batch service (see --batch write --help)
 Presets: ${presetIds().join(', ')}.
 The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
-Samples are cached in OUT.cache.jsonl; repeat the same command to resume.`;
+Samples are cached in OUT.cache.jsonl; repeat the same command to resume.
+${EXIT_CODES_HELP}`;
 
 function intArg(v: string | undefined, name: string, dflt: number, min: number): number {
   if (v === undefined) return dflt;
@@ -73,7 +76,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     });
     if (values.help) {
       out(USAGE);
-      return 0;
+      return EXIT.ok;
     }
     for (const required of ['provider', 'model', 'dataset', 'out'] as const) {
       if (!values[required]) throw new Error(`--${required} is required`);
@@ -90,13 +93,13 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     };
   } catch (e) {
     err(`semece sample: ${(e as Error).message}\n${USAGE}`);
-    return 2;
+    return EXIT.badInput;
   }
 
   const apiKey = (opts.preset.keyEnv ? env[opts.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
   if (opts.preset.needsKey && !apiKey) {
     err(`semece sample: no key for ${opts.preset.id}: set ${opts.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
-    return 2;
+    return EXIT.badInput;
   }
   let template = DEFAULT_GENERATION_PROMPT;
   let datasetText: Uint8Array;
@@ -105,17 +108,17 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     datasetText = await readFile(opts.dataset);
   } catch (e) {
     err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
-    return 2;
+    return EXIT.badInput;
   }
   const checked = validatePromptTemplate(template);
   if (!checked.ok) {
     err(`semece sample: ${opts.promptFile}: ${checked.error.message}`);
-    return 2;
+    return EXIT.badInput;
   }
   const read = readDataset(datasetText, opts.dataset.split(/[\\/]/).pop() ?? opts.dataset);
   if (!read.ok) {
     err(`semece sample: ${read.error.where ?? opts.dataset}: ${read.error.message}`);
-    return 2;
+    return EXIT.badInput;
   }
   const { questions } = read.value.dataset;
   for (const s of read.value.skipped.slice(0, 5)) err(`skipped ${s.where}: ${s.reason}`);
@@ -154,7 +157,9 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       : result.state === 'stopped' ? `stopped: ${result.error?.message ?? 'unknown reason'}`
       : `${result.incomplete.length} question(s) still miss samples after repeated failures${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
     err(`semece sample: ${why}. Samples so far are kept in ${cache.path}; repeat the command to resume.`);
-    return 1;
+    // A provider or cache error needs the user to act; an interruption or questions still short
+    // of samples kept what they had, and repeating the command finishes them.
+    return result.state === 'stopped' ? EXIT.failed : EXIT.partial;
   }
 
   // The key bases runSampling computed spare a digest per question on the read back.
@@ -176,5 +181,5 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     fromCache: result.progress.samples.cached, requests: result.progress.requests, tokens: result.progress.tokens, cost: result.progress.cost,
     effective: result.effective, notes: result.notes,
   }));
-  return 0;
+  return EXIT.ok;
 }

@@ -4,7 +4,10 @@
  * stdout gets exactly one JSON document (NaN written as null): per-question values under the
  * authors' names, then the metrics (accuracy, ECE per signal, Brier, the paired bootstrap
  * [point, low, high], companions). A one-line summary of exclusions goes to stderr.
- * Exit codes: 0 scored, 2 bad usage or input (the message names the file, line and problem).
+ * Exit codes (cli/exit-codes.ts): 0 every question scored; 3 some questions excluded (the
+ * document is printed over the rest); 2 bad usage or input (the message names the file, line and
+ * problem), and also when no question can be scored at all, since there is nothing to report;
+ * 1 the --report file cannot be written.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +19,7 @@ import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score.ts
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-output.ts';
 import { toJson } from '../json.ts';
 import { resolveIo, type Io } from '../command-io.ts';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 
 const D = SCORING_DEFAULTS;
 
@@ -29,7 +33,9 @@ export const USAGE = `usage: semece score --clustered FILE --graded FILE [option
   --model NAME         model name for the report (default: the rows' "model")
   --report FILE        also write the full report document (open it in the app), every signal scored
   --pretty             indent the JSON
-Prints one JSON document on stdout (the paper's three signals); NaN is written as null.`;
+Prints one JSON document on stdout (the paper's three signals); NaN is written as null.
+When no question can be scored (every row excluded) nothing is printed and the exit code is 2.
+${EXIT_CODES_HELP}`;
 
 
 class UsageError extends Error {}
@@ -74,7 +80,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }
     if (a.help) {
       out(USAGE);
-      return 0;
+      return EXIT.ok;
     }
     if (!a.clustered || !a.graded) throw new UsageError('both --clustered FILE and --graded FILE are required');
     const selection = a['sem2-selection'];
@@ -101,7 +107,13 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     );
     if (!rows.ok) {
       err(`semece score: ${rows.error.message}`);
-      return 2;
+      return EXIT.badInput;
+    }
+    if (rows.value.questions.length === 0) {
+      // The reader refuses files without rows, so every clustered row was excluded, with a reason.
+      const first = rows.value.excluded[0];
+      err(`semece score: no question can be scored: ${rows.value.excluded.length} excluded${first ? ` (first: ${first.id}: ${first.reason})` : ''}`);
+      return EXIT.badInput;
     }
     const report = scoreAuthorsRows(rows.value, options, a.model);
     out(toJson(scoreCliDocument(report, rows.value, options), a.pretty));
@@ -121,14 +133,16 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       try {
         await writeFile(a.report, toJson(doc));
       } catch (e) {
-        throw new UsageError(`cannot write --report ${a.report}: ${(e as Error).message}`);
+        err(`semece score: cannot write --report ${a.report}: ${(e as Error).message}`);
+        return EXIT.failed;
       }
     }
-    return 0;
+    // Some questions were left out: the document stands, but a script should know it is partial.
+    return excluded.length > 0 ? EXIT.partial : EXIT.ok;
   } catch (e) {
     if (e instanceof UsageError) {
       err(`semece score: ${e.message}\n\n${USAGE}`);
-      return 2;
+      return EXIT.badInput;
     }
     throw e;
   }

@@ -36,7 +36,7 @@ afterAll(async () => {
 describe('semece score on the reference sample', () => {
   it('prints one JSON document reproducing expected.json', async () => {
     const r = await semece(['score', '--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl')]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     const doc = JSON.parse(r.stdout);
     const expected = JSON.parse(await readFile(sample('expected.json'), 'utf8'));
     expect(doc.questions.map((q: Record<string, unknown>) => ({
@@ -61,7 +61,7 @@ describe('semece score on the reference sample', () => {
       'score', '--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl'),
       '--B', '40', '--bins', '5', '--R', '2', '--sem2-seed', '3', '--bootstrap-seed', '9',
     ]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/"d_conf":\[-?[0-9.e-]+,null,null\]/);
     const doc = JSON.parse(r.stdout);
     expect(doc.settings).toEqual({ R: 2, sem2_seed: 3, bins: 5, B: 40, bootstrap_seed: 9 });
@@ -71,24 +71,45 @@ describe('semece score on the reference sample', () => {
   it('--report writes a report document the app can import', async () => {
     const out = join(dir, 'report.json');
     const r = await semece(['score', '--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl'), '--B', '60', '--report', out]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     const parsed = parseReport(await readFile(out, 'utf8'));
     expect(parsed.ok).toBe(true);
   });
 });
 
 describe('semece score with nothing left to score', () => {
-  it('every grade failed: exit 0, no questions, every metric null', async () => {
+  it('every grade failed: exit 2 (nothing to score), nothing on stdout, the count and first reason on stderr', async () => {
     const graded = (await readFile(sample('graded.jsonl'), 'utf8')).replace(/"Y": [01]/g, '"Y": null');
     const file = join(dir, 'all-null.jsonl');
     await writeFile(file, graded);
     const r = await semece(['score', '--clustered', sample('clustered.jsonl'), '--graded', file]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/no question can be scored: 120 excluded \(first: \S+: /);
+  });
+
+  it('files with no rows in common: exit 2, the reason names the graded file', async () => {
+    const graded = join(dir, 'other-ids.jsonl');
+    await writeFile(graded, '{"id": "elsewhere", "grade": "CORRECT", "Y": 1}\n');
+    const clustered = (await readFile(sample('clustered.jsonl'), 'utf8')).split('\n')[0];
+    const file = join(dir, 'one-row.jsonl');
+    await writeFile(file, clustered + '\n');
+    const r = await semece(['score', '--clustered', file, '--graded', graded]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`no question can be scored: 1 excluded (first: ${JSON.parse(clustered).id}: no graded row in ${graded})`);
+  });
+
+  it('every question scored: exit 0', async () => {
+    // Only the clustered rows that have a graded row with a known Y: nothing excluded.
+    const graded = (await readFile(sample('graded.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const known = new Set(graded.filter((g) => g.Y === 0 || g.Y === 1).map((g) => g.id));
+    const clustered = (await readFile(sample('clustered.jsonl'), 'utf8')).trim().split('\n').filter((l) => known.has(JSON.parse(l).id));
+    const file = join(dir, 'all-known.jsonl');
+    await writeFile(file, clustered.join('\n') + '\n');
+    const r = await semece(['score', '--clustered', file, '--graded', sample('graded.jsonl'), '--B', '60']);
+    expect(r.stderr).toMatch(/questions scored, 0 excluded/);
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout);
-    expect(doc.questions).toEqual([]);
-    expect(doc.metrics.excluded).toBe(120);
-    expect(doc.metrics.ece).toEqual({ sem1: null, sem2: null, verbalized: null });
-    expect(doc.metrics.bootstrap.d_conf).toEqual([null, null, null]);
   });
 });
 

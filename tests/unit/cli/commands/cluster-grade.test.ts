@@ -79,7 +79,7 @@ describe('semece cluster / grade', () => {
   test('judge against the mock: a failed question is written with its marker, graded null, and excluded by the score reader', async () => {
     const base = ['--provider', 'openai', '--base-url', `${mock.url}/v1`, '--model', 'judge'];
     const c = await cli(cluster, ['--method', 'judge', ...base, '--retries', '1', '--in', join(dir, 'sampled.jsonl'), '--out', join(dir, 'judge.jsonl')]);
-    expect(c.code).toBe(1);
+    expect(c.code).toBe(3);
     const summary = JSON.parse(c.out);
     expect(summary).toMatchObject({ method: 'judge', questions: 3, clustered: 2, failed: 1, calls: 4 });
     expect(summary.failures[0]).toMatchObject({ id: 'two', reason: expect.stringMatching(/indices missing: 2.*after 2 attempts/) });
@@ -90,7 +90,7 @@ describe('semece cluster / grade', () => {
     expect(rows[1]).toMatchObject({ n_clusters: 0, cluster_assignments: [], modal_cluster: -1, error: expect.stringMatching(/^clustering failed \(judge-partition\)/) });
 
     const g = await cli(grade, ['--method', 'judge', ...base, '--in', join(dir, 'judge.jsonl'), '--out', join(dir, 'judge-graded.jsonl')]);
-    expect(g.code).toBe(1);
+    expect(g.code).toBe(3);
     const graded = await readRows('judge-graded.jsonl');
     expect(graded.map((r) => [r.id, r.grade, r.Y])).toEqual([['fr', 'CORRECT', 1], ['two', null, null], ['mc', 'CORRECT', 1]]);
 

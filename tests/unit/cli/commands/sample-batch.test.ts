@@ -77,7 +77,7 @@ describe('semece sample --batch', () => {
     expect(w2.json).toMatchObject({ requests: 0, cached: 9, files: [] });
   });
 
-  it('read: names file and line of every bad line, keeps the good ones, exits 1 while samples are missing', async () => {
+  it('read: names file and line of every bad line, keeps the good ones, exits 3 (partial) while samples are missing', async () => {
     const reqPath = join(dir, 'req.jsonl');
     await cli('anthropic', ['--batch', 'write', '--out-requests', reqPath]);
     const ids = (await readFile(reqPath, 'utf8')).trim().split('\n').map((l) => JSON.parse(l).custom_id as string);
@@ -86,7 +86,7 @@ describe('semece sample --batch', () => {
     await writeFile(resPath, [successLine('anthropic', ids[0], ['Answer: x']), '{oops', errorLine('anthropic', ids[1], 'overloaded'), successLine('anthropic', 'not-ours', ['Answer: y']), successLine('anthropic', ids[0], ['Answer: z'])].join('\n'));
     const out = join(dir, 'rows.jsonl');
     const r = await cli('anthropic', ['--batch', 'read', '--results', resPath, '--out', out]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     const text = r.err.join('\n');
     expect(text).toContain(`${resPath}:2: not valid JSON`);
     expect(text).toContain(`${resPath}:3: custom_id ${ids[1]} failed: api_error: overloaded`);
@@ -112,10 +112,10 @@ describe('semece sample --batch', () => {
     });
   }
 
-  it('submit --failed list: lists failed requests and exits 1', async () => {
+  it('submit --failed list: lists failed requests and exits 3 (partial)', async () => {
     mock.batches.configure({ failIds: [] , failEvery: 3 });
     const r = await cli('anthropic', ['--batch', 'submit', '--out', join(dir, 'rows.jsonl'), '--failed', 'list']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     expect(r.err.filter((l) => l.startsWith('failed: question ')).length).toBe(3);
     expect(r.json.missing).toBe(3);
   });
