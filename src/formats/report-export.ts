@@ -3,10 +3,10 @@
  * link read back) and the per-question rows as CSV for spreadsheets. Charts as SVG/PNG belong
  * to the chart components.
  */
-import Papa from 'papaparse';
 import type { ReportDocument } from '../model/report';
 import { EXTRA_SIGNALS, PAPER_SIGNALS } from '../model/signals';
 import { fitReportLimits } from './report-limits';
+import { toCsv, type CsvValue } from './csv';
 
 /**
  * The document as JSON text. NaN (an undefined statistic) becomes null, which parseReport reads
@@ -45,14 +45,14 @@ export function csvColumns(doc: ReportDocument): string[] {
 /**
  * One row per model × question with every signal. Numbers are written in full (JS shortest
  * round-trip form), so a spreadsheet sees the report's exact values. Text cells that start like
- * a spreadsheet formula (=, +, -, @) are prefixed with a quote by papaparse so opening the file
- * cannot run anything.
+ * a spreadsheet formula are prefixed with an apostrophe by the CSV writer (csv.ts), so opening
+ * the file cannot run anything.
  */
 export function reportToCsv(doc: ReportDocument): string {
   const fields = csvColumns(doc);
   const data = doc.models.flatMap((m) =>
     m.questions.map((q) => {
-      const row: Record<string, string | number> = {
+      const row: Record<string, CsvValue> = {
         model: m.model,
         provider: m.provider ?? '',
         id: q.id,
@@ -76,7 +76,7 @@ export function reportToCsv(doc: ReportDocument): string {
       return fields.map((f) => row[f]);
     }),
   );
-  return Papa.unparse({ fields, data }, { escapeFormulae: true, newline: '\r\n' });
+  return toCsv(fields, data);
 }
 
 /** A file name from the report's title and date, safe on every file system. */

@@ -45,6 +45,19 @@ describe('reportToCsv', () => {
     expect(parsed.data[0].question).toBe(`'=HYPERLINK("http://x","click")`);
     expect(parsed.data[0].gold).toBe('a, "quoted"\nanswer');
   });
+
+  test('a multi-line cell or one with leading whitespace that starts like a formula is neutralised too', () => {
+    const doc = sampleReport({ questions: 1 });
+    doc.models[0].questions[0].question = '=1+1\nx';
+    doc.models[0].questions[0].gold = '\n  @SUM(A1:A9)';
+    doc.models[0].questions[0].modalLabel = '-2';
+    const parsed = Papa.parse<Record<string, string>>(reportToCsv(doc), { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data[0].question).toBe("'=1+1\nx");
+    expect(parsed.data[0].gold).toBe("'\n  @SUM(A1:A9)");
+    expect(parsed.data[0].modal_label).toBe("'-2");
+    expect(Number(parsed.data[0].sem1)).toBe(doc.models[0].questions[0].sem1);
+  });
 });
 
 test('reportFileName is safe and dated', () => {
