@@ -12,7 +12,7 @@ import { type ColumnMapping, type ColumnRole, type Layout, asList, categoryOf, c
 import { type Table, parseTable } from './datasets/table.ts';
 
 export type { ColumnMapping, ColumnRole, Layout } from './datasets/layouts.ts';
-export { parseTable } from './datasets/table.ts';
+export { parseTable, type Table } from './datasets/table.ts';
 export { MAX_DATASET_BYTES, decodeDatasetBytes } from './datasets/encoding.ts';
 
 export interface SkippedRow {
@@ -109,20 +109,25 @@ function mappedDataset(questions: Question[], skipped: SkippedRow[], name: strin
 export function readDataset(textContent: string | Uint8Array, fileName: string, mapping?: ColumnMapping): Result<ReadDataset> {
   const table = parseTable(textContent, fileName);
   if (!table.ok) return table;
-  if (table.value.rows.length === 0) return { ok: false, error: { kind: 'dataset', message: 'The file has no rows.', where: fileName } };
-  if (mapping) return applyColumnMapping(table.value, mapping, fileName);
-  const detected = detectLayout(table.value);
+  return datasetFromTable(table.value, fileName, mapping);
+}
+
+/** Questions from rows already parsed (a file, or a hub dataset's Parquet shards), as readDataset does. */
+export function datasetFromTable(table: Table, name: string, mapping?: ColumnMapping): Result<ReadDataset> {
+  if (table.rows.length === 0) return { ok: false, error: { kind: 'dataset', message: 'The file has no rows.', where: name } };
+  if (mapping) return applyColumnMapping(table, mapping, name);
+  const detected = detectLayout(table);
   if (!detected) {
     return {
       ok: false,
       error: {
         kind: 'dataset',
-        message: `Unrecognised layout (columns: ${table.value.columns.join(', ')}): map the columns to question and answer.`,
-        where: fileName,
+        message: `Unrecognised layout (columns: ${table.columns.join(', ')}): map the columns to question and answer.`,
+        where: name,
       },
     };
   }
-  const r = applyColumnMapping(table.value, detected.mapping, fileName);
+  const r = applyColumnMapping(table, detected.mapping, name);
   return r.ok ? { ok: true, value: { ...r.value, layout: detected.layout } } : r;
 }
 
@@ -139,16 +144,18 @@ export interface DatasetPreview {
 export function previewDataset(textContent: string | Uint8Array, fileName: string, limit = 5): Result<DatasetPreview> {
   const table = parseTable(textContent, fileName);
   if (!table.ok) return table;
-  const detected = detectLayout(table.value);
+  return { ok: true, value: previewTable(table.value, limit) };
+}
+
+/** previewDataset for rows already parsed. */
+export function previewTable(table: Table, limit = 5): DatasetPreview {
+  const detected = detectLayout(table);
   return {
-    ok: true,
-    value: {
-      format: table.value.format,
-      columns: columnPaths(table.value),
-      rows: table.value.rows.slice(0, limit).map((r) => r.record),
-      totalRows: table.value.rows.length,
-      layout: detected?.layout,
-      suggestedMapping: detected?.mapping ?? {},
-    },
+    format: table.format,
+    columns: columnPaths(table),
+    rows: table.rows.slice(0, limit).map((r) => r.record),
+    totalRows: table.rows.length,
+    layout: detected?.layout,
+    suggestedMapping: detected?.mapping ?? {},
   };
 }

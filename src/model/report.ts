@@ -4,7 +4,7 @@
  * It never holds an API key.
  */
 import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
-import type { Grade } from './rows';
+import type { Grade, QuestionSubset } from './rows';
 import type { ScoringSpec } from './run-spec';
 import type { SignalName } from './signals';
 
@@ -151,6 +151,14 @@ export interface ReportSettings extends ScoringSpec {
   grading: { method: 'judge' | 'alias' | 'imported' | 'manual'; detail?: string };
 }
 
+/** Which questions a report measured: a count always, and how they were drawn when they are a subset. */
+export interface ReportDataset {
+  name: string;
+  questions: number;
+  source?: string;
+  subset?: QuestionSubset;
+}
+
 export interface ReportDocument {
   format: typeof REPORT_FORMAT;
   version: typeof REPORT_VERSION;
@@ -158,7 +166,7 @@ export interface ReportDocument {
   createdAt: string;
   /** True for the built-in demo: the views label it as demo data. */
   demo?: boolean;
-  dataset: { name: string; questions: number; source?: string };
+  dataset: ReportDataset;
   settings: ReportSettings;
   models: ModelReport[];
 }

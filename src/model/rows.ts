@@ -22,8 +22,24 @@ export interface Question {
 export interface Dataset {
   name: string;
   questions: Question[];
-  /** Where it came from: 'demo', a file name … */
+  /** Where it came from: 'demo', a file name, a hub dataset ("hub:owner/name:config/split") … */
   source: string;
+  /** Set when the questions are a drawn subset of a larger set: how to draw the same ones again. */
+  subset?: QuestionSubset;
+}
+
+/**
+ * A seeded draw of some questions from a larger set (src/formats/datasets/subset.ts). The ids
+ * are the questions measured, in the order asked; `of`, `seed` and `stratifiedBy` say how they
+ * were drawn, so anyone with the same source can draw (and check) the same ones.
+ */
+export interface QuestionSubset {
+  /** How many questions the source had. */
+  of: number;
+  seed: number;
+  /** Drawn in proportion from each category, when the source has categories. */
+  stratifiedBy?: 'category';
+  ids: string[];
 }
 
 /**

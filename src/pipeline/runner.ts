@@ -168,7 +168,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
         overridden: mine ? [...mine.keys()] : [],
       };
     });
-    const document = await deps.impl.score({ title: spec.title, dataset: { name: spec.dataset.name, questions: questions.length, source: spec.dataset.source }, settings: reportSettings(spec), models });
+    const document = await deps.impl.score({ title: spec.title, dataset: { name: spec.dataset.name, questions: questions.length, source: spec.dataset.source, ...(spec.dataset.subset ? { subset: spec.dataset.subset } : {}) }, settings: reportSettings(spec), models });
     meter.finishStage('score');
 
     meter.enterStage('report', 1);

@@ -10,6 +10,7 @@ import {
   REPORT_FORMAT,
   REPORT_VERSION,
   type ModelReport,
+  type ReportDataset,
   type ReportDocument,
   type ReportSettings,
 } from '../model/report';
@@ -19,11 +20,18 @@ import { scoringUsed, type ScoreOptions } from './score';
 
 export interface ReportMeta {
   title: string;
-  dataset: { name: string; source?: string; questions?: number };
+  dataset: Omit<ReportDataset, 'questions'> & { questions?: number };
   settings: ReportSettings;
   /** ISO time; pass it in so the stage stays deterministic (default: the epoch). */
   createdAt?: string;
   demo?: boolean;
+}
+
+/** The report's dataset line: the count given (else the ids seen) and, for a drawn subset, how it was drawn. */
+function reportDataset(d: ReportMeta['dataset'], seen: number): ReportDataset {
+  const out: ReportDataset = { name: d.name, questions: d.questions ?? seen, source: d.source };
+  if (d.subset) out.subset = d.subset;
+  return out;
 }
 
 /**
@@ -42,7 +50,7 @@ export function buildReport(models: ModelReport[], meta: ReportMeta): ReportDocu
     version: REPORT_VERSION,
     title: meta.title,
     createdAt: meta.createdAt ?? new Date(0).toISOString(),
-    dataset: { name: meta.dataset.name, questions: meta.dataset.questions ?? ids.size, source: meta.dataset.source },
+    dataset: reportDataset(meta.dataset, ids.size),
     settings: meta.settings,
     models,
   };

@@ -4,7 +4,7 @@
  * behind this seam lets the runner stay free of DOM and network code and run in Node tests.
  */
 import type { Clusterer } from '../clustering/types';
-import type { ReportDocument, ReportSettings } from '../model/report';
+import type { ReportDataset, ReportDocument, ReportSettings } from '../model/report';
 import type { Grader } from '../grading/types';
 import type { ProviderConfig } from '../model/provider';
 import type { Price } from '../model/cost';
@@ -48,7 +48,7 @@ export interface ScoreModelInput {
 
 export interface ScoreInput {
   title: string;
-  dataset: { name: string; questions: number; source?: string };
+  dataset: ReportDataset;
   settings: ReportSettings;
   models: ScoreModelInput[];
 }

@@ -35,6 +35,10 @@ export async function openSemeceDb(name: string = DB_NAME): Promise<SemeceDataba
         const untyped = db as unknown as IDBPDatabase;
         if (untyped.objectStoreNames.contains(DROPPED_IN_2)) untyped.deleteObjectStore(DROPPED_IN_2);
       }
+      if (oldVersion < 3) {
+        // Files read from the Hugging Face hub, so a dataset loaded once loads again offline.
+        db.createObjectStore('hubFiles', { keyPath: 'url' });
+      }
     },
     blocking() {
       // Another tab (or worker) wants a newer schema: step aside rather than block its upgrade.

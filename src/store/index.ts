@@ -1,6 +1,7 @@
 /** One handle on every store, opened once per page or worker. */
 import { openSemeceDb, type SemeceDatabase } from './db';
 import { IdbEmbeddingCache } from './embedding-store';
+import { IdbHubFileCache } from './hub-file-store';
 import { RunStore } from './runs';
 import { IdbSampleCache } from './sample-store';
 import { SettingsStore } from './settings';
@@ -12,6 +13,7 @@ export interface Stores {
   samples: IdbSampleCache;
   stages: StageCache;
   embeddings: IdbEmbeddingCache;
+  hubFiles: IdbHubFileCache;
   settings: SettingsStore;
 }
 
@@ -22,6 +24,7 @@ export function storesOver(db: SemeceDatabase): Stores {
     samples: new IdbSampleCache(db),
     stages: new StageCache(db),
     embeddings: new IdbEmbeddingCache(db),
+    hubFiles: new IdbHubFileCache(db),
     settings: new SettingsStore(db),
   };
 }

@@ -9,8 +9,8 @@ import type { RunRecord } from '../model/run-spec';
 import type { Grade, Sample, SemanticClass, StageError } from '../model/rows';
 
 export const DB_NAME = 'semece';
-/** 1: the first schema; 2: the unused `datasets` store dropped (db.ts). */
-export const DB_VERSION = 2;
+/** 1: the first schema; 2: the unused `datasets` store dropped (db.ts); 3: `hubFiles` added. */
+export const DB_VERSION = 3;
 
 /** A run record as stored: the record and the version of its shape (absent in version 1). */
 export type StoredRun = RunRecord & { version?: number };
@@ -53,6 +53,13 @@ export interface StoredEmbedding {
   vector: Float32Array;
 }
 
+/** A file (or listing) read from the Hugging Face hub, under its URL (never with a token). */
+export interface StoredHubFile {
+  url: string;
+  bytes: Uint8Array;
+  storedAt: number;
+}
+
 export interface StoredReport {
   runId: string;
   document: ReportDocument;
@@ -68,6 +75,7 @@ export interface SemeceDB extends DBSchema {
   embeddings: { key: [string, string]; value: StoredEmbedding };
   /** The document keeps its own version (model/report.ts REPORT_VERSION). */
   reports: { key: string; value: StoredReport };
+  hubFiles: { key: string; value: StoredHubFile };
   /** Small values by name: the price table, keys the user chose to remember. */
   settings: { key: string; value: unknown };
 }

@@ -35,7 +35,7 @@ const NETWORK_MODULES = ['providers/http', 'providers/openai', 'providers/anthro
 const FLOORS: Record<string, number> = {
   core: 1, model: 1,
   providers: 2, formats: 2, store: 2, clustering: 2, grading: 2, pipeline: 2,
-  'multiple-choice': 3, batch: 3, share: 3, export: 3, demo: 3,
+  'multiple-choice': 3, batch: 3, share: 3, export: 3, demo: 3, hub: 3,
   workers: 4,
   ui: 5,
 };

@@ -6,7 +6,7 @@ import Papa from 'papaparse';
 import type { Result } from '../../model/rows.ts';
 import { datasetText } from './encoding.ts';
 
-export type TableFormat = 'csv' | 'tsv' | 'json' | 'jsonl';
+export type TableFormat = 'csv' | 'tsv' | 'json' | 'jsonl' | 'parquet';
 
 export interface TableRow {
   /** 1-based position among data rows (used for generated ids). */
