@@ -3,6 +3,8 @@
  * bytes is decoded by its byte order mark (UTF-8, UTF-16 LE or BE; without one, UTF-16 is
  * recognised by its zero bytes, else UTF-8). Text already decoded elsewhere loses a UTF-8 BOM, and
  * UTF-16 that was read as UTF-8 is named as such instead of failing later as "Too few fields".
+ * UTF-32 (by its BOM) is named as unsupported rather than read as UTF-16 with zero characters.
+ * A user's file is measured before a byte of it is read (readDatasetFile).
  */
 import type { Result } from '../../model/rows.ts';
 
@@ -13,7 +15,7 @@ export type DatasetEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
 const describeSize = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-const tooLarge = (fileName: string, bytes: number): Result<string> => ({
+const tooLarge = (fileName: string, bytes: number): Result<never> => ({
   ok: false,
   error: { kind: 'dataset', message: `${fileName} is ${describeSize(bytes)}; a dataset file may be at most ${describeSize(MAX_DATASET_BYTES)}.`, where: fileName },
 });
@@ -36,9 +38,18 @@ export function detectEncoding(bytes: Uint8Array): DatasetEncoding {
   return 'utf-8';
 }
 
+/** UTF-32's BOM: FF FE 00 00 would otherwise pass for UTF-16 LE's BOM and a NUL. */
+function isUtf32(bytes: Uint8Array): boolean {
+  const [a, b, c, d] = bytes;
+  return (a === 0xff && b === 0xfe && c === 0 && d === 0) || (a === 0 && b === 0 && c === 0xfe && d === 0xff);
+}
+
 /** A dataset file's bytes as text, or an error naming the file when it is over the size limit. */
 export function decodeDatasetBytes(bytes: Uint8Array, fileName: string): Result<string> {
   if (bytes.length > MAX_DATASET_BYTES) return tooLarge(fileName, bytes.length);
+  if (isUtf32(bytes)) {
+    return { ok: false, error: { kind: 'dataset', message: `${fileName} is UTF-32 text, which is not supported here: save it as UTF-8.`, where: fileName } };
+  }
   // The decoder drops the BOM; malformed sequences become U+FFFD rather than failing the file.
   return { ok: true, value: new TextDecoder(detectEncoding(bytes)).decode(bytes) };
 }
@@ -76,6 +87,21 @@ export function checkDatasetText(text: string, fileName: string): Result<string>
     };
   }
   return { ok: true, value: text.replace(/^\uFEFF/, '') };
+}
+
+/**
+ * A file the user picked, refused by its size before it is read (a 600 MB file is never loaded
+ * into memory just to be refused), then decoded like any dataset's bytes.
+ */
+export async function readDatasetFile(file: Pick<File, 'name' | 'size' | 'arrayBuffer'>): Promise<Result<string>> {
+  if (file.size > MAX_DATASET_BYTES) return tooLarge(file.name, file.size);
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await file.arrayBuffer());
+  } catch (e) {
+    return { ok: false, error: { kind: 'dataset', message: `${file.name} could not be read: ${(e as Error).message}`, where: file.name } };
+  }
+  return decodeDatasetBytes(bytes, file.name);
 }
 
 /** Bytes are decoded, text is checked: either way the text a parser can take, or why not. */

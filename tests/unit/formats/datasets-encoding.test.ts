@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MAX_DATASET_BYTES, decodeDatasetBytes, readDataset } from '../../../src/formats/datasets.ts';
-import { detectEncoding } from '../../../src/formats/datasets/encoding.ts';
+import { detectEncoding, readDatasetFile } from '../../../src/formats/datasets/encoding.ts';
 
 const CSV = 'question,answer\nCapital of Peru?,Lima\nWho wrote "Emma"?,Jane Austen\nCafé owner?,Zoë\n';
 const JSONL = '{"question":"Capital of Peru?","answer":"Lima"}\n{"question":"Café owner?","answer":"Zoë"}\n';
@@ -73,5 +73,72 @@ describe('dataset file encodings', () => {
     expect(wide.length).toBeLessThan(MAX_DATASET_BYTES);
     const text = readDataset(wide, 'wide.csv');
     expect(!text.ok && text.error.message).toBe('wide.csv is 66.0 MB; a dataset file may be at most 64.0 MB.');
+  });
+});
+
+/** The same two questions in every format a dataset may come in. */
+const FORMATS: Record<string, string> = {
+  'd.csv': 'question,answer\r\nCapital of Peru?,Lima\r\nCafé owner?,Zoë\r\n',
+  'd.tsv': 'question\tanswer\nCapital of Peru?\tLima\nCafé owner?\tZoë\n',
+  'd.jsonl': JSONL,
+  'd.json': '[{"question":"Capital of Peru?","answer":"Lima"},{"question":"Café owner?","answer":"Zoë"}]',
+};
+const TWO = [
+  { id: 'q0001', question: 'Capital of Peru?', answer: 'Lima' },
+  { id: 'q0002', question: 'Café owner?', answer: 'Zoë' },
+];
+
+describe('every reader (CSV, TSV, JSONL, JSON array) takes every supported encoding', () => {
+  test.each(Object.keys(FORMATS))('%s with a UTF-8 BOM, as text and as bytes', (name) => {
+    const text = '\uFEFF' + FORMATS[name];
+    for (const content of [text, utf8(text)]) {
+      const r = readDataset(content, name);
+      expect(r.ok ? r.value.dataset.questions : r.error).toEqual(TWO);
+      // The BOM must not end up in the first column's name.
+      expect(r.ok && r.value.dataset.questions[0].question).toBe('Capital of Peru?');
+    }
+  });
+
+  test.each(Object.keys(FORMATS))('%s in UTF-16 LE and BE with a BOM', (name) => {
+    for (const order of ['le', 'be'] as const) {
+      const r = readDataset(utf16(FORMATS[name], order), name);
+      expect(r.ok ? r.value.dataset.questions : r.error).toEqual(TWO);
+    }
+  });
+
+  test('UTF-32 (LE or BE BOM) is named as unsupported', () => {
+    const le = new Uint8Array([0xff, 0xfe, 0, 0, 0x71, 0, 0, 0]);
+    const be = new Uint8Array([0, 0, 0xfe, 0xff, 0, 0, 0, 0x71]);
+    for (const bytes of [le, be]) {
+      const r = readDataset(bytes, 'wide.csv');
+      expect(!r.ok && r.error.message).toBe('wide.csv is UTF-32 text, which is not supported here: save it as UTF-8.');
+    }
+  });
+});
+
+describe('readDatasetFile: a file the user picks', () => {
+  test('over the limit: refused by its size, naming file and size, without being read', async () => {
+    let read = false;
+    const file = {
+      name: 'questions.csv',
+      size: Math.round(612.4 * 1024 * 1024),
+      arrayBuffer: async () => {
+        read = true;
+        return new ArrayBuffer(0);
+      },
+    };
+    const r = await readDatasetFile(file);
+    expect(r).toEqual({ ok: false, error: { kind: 'dataset', message: 'questions.csv is 612.4 MB; a dataset file may be at most 64.0 MB.', where: 'questions.csv' } });
+    expect(read).toBe(false);
+  });
+
+  test('within it: decoded by its BOM, like bytes given directly', async () => {
+    const r = await readDatasetFile(new File([new Uint8Array(utf16(FORMATS['d.csv'], 'be'))], 'd.csv'));
+    expect(r).toEqual({ ok: true, value: FORMATS['d.csv'] });
+  });
+
+  test('a file that cannot be read is named', async () => {
+    const r = await readDatasetFile({ name: 'gone.csv', size: 10, arrayBuffer: () => Promise.reject(new Error('NotFoundError')) });
+    expect(!r.ok && r.error.message).toBe('gone.csv could not be read: NotFoundError');
   });
 });
