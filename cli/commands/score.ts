@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
 import { SCORING_DEFAULTS } from '../../src/model/run-spec.ts';
 import { PAPER_SIGNALS } from '../../src/model/signals.ts';
+import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BINS } from '../../src/model/scoring-limits.ts';
 import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score.ts';
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-output.ts';
 import { toJson } from '../json.ts';
@@ -85,11 +86,11 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (!a.clustered || !a.graded) throw new UsageError('both --clustered FILE and --graded FILE are required');
     const selection = a['sem2-selection'];
     const options: ScoreOptions = {
-      R: intOption(a.R, '--R', D.sem2.R, 1, 10_000),
+      R: intOption(a.R, '--R', D.sem2.R, 1, MAX_SEM2_R),
       sem2Seed: intOption(a['sem2-seed'], '--sem2-seed', D.sem2.seed, 0),
-      sem2Selection: selection === undefined || selection === 'half' ? 'half' : intOption(selection, '--sem2-selection', 1, 1),
-      bins: intOption(a.bins, '--bins', D.bins, 1, 1000),
-      B: intOption(a.B, '--B', D.bootstrap.B, 1, 1_000_000),
+      sem2Selection: selection === undefined || selection === 'half' ? 'half' : intOption(selection, '--sem2-selection', 1, 1, MAX_SAMPLES_PER_QUESTION),
+      bins: intOption(a.bins, '--bins', D.bins, MIN_BINS, MAX_BINS),
+      B: intOption(a.B, '--B', D.bootstrap.B, 1, MAX_BOOTSTRAP_B),
       bootstrapSeed: intOption(a['bootstrap-seed'], '--bootstrap-seed', D.bootstrap.seed, 0),
       samples: a.report ? 'raw' : 'none',
       // The printed document holds the paper's three; a report document holds every signal, as the app's do.

@@ -15,6 +15,11 @@
  *   Per-question Sem1, Sem2, verbalized, margin, entropy and every count must be finite numbers.
  * - Infinity cannot come from the app (JSON.stringify writes it as null); a literal like 1e999
  *   parses to Infinity and is refused as "expected a finite number".
+ * - Every number is range-checked, so a forged report cannot show "Accuracy 700 %" or make the
+ *   app allocate or compute without end: settings within model/scoring-limits.ts (bins, B, R,
+ *   seeds, samples), probabilities, accuracies, ECEs, MCE, AUROC, AURC and Brier scores in [0,1],
+ *   Brier resolution and uncertainty in [0,1/4], differences of two of them in [-1,1], counts whole
+ *   and non-negative, every list of bounded length. A message names the field and the value.
  */
 import { z } from 'zod';
 import {
@@ -25,15 +30,45 @@ import {
 import type { Result, StageError } from '../model/rows';
 import { METRICS, type MetricKey } from '../model/metrics';
 import { SIGNAL_NAMES, type SignalName } from '../model/signals';
+import {
+  MAX_BASELINE_RUNS,
+  MAX_BINS,
+  MAX_BOOTSTRAP_B,
+  MAX_COMPLETION_TOKENS,
+  MAX_REPORT_MODELS,
+  MAX_REPORT_QUESTIONS,
+  MAX_SAMPLES_PER_QUESTION,
+  MAX_SEED,
+  MAX_SEM2_R,
+  MAX_TEMPERATURE,
+  MIN_BINS,
+} from '../model/scoring-limits';
 
 import { MAX_REPORT_BYTES, MAX_STRING_LENGTH } from './report-limits';
 
 // Stated once in report-limits.ts, which the writer cuts documents to.
 export { MAX_REPORT_BYTES, MAX_STRING_LENGTH };
 
-/** Zod error text: "missing" when the field is absent, else what was expected. */
-const expect = (what: string) => (iss: { input?: unknown }) =>
-  iss.input === undefined ? `missing (expected ${what})` : `expected ${what}`;
+/** A value as a message shows it: numbers as written, short strings quoted, the rest by kind. */
+function shown(v: unknown): string {
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `a list of ${v.length}`;
+  return typeof v === 'object' ? 'an object' : typeof v;
+}
+
+/** Zod error text: "missing" when the field is absent, else what was expected and what was there. */
+const expect = (what: string) => (iss: { input?: unknown }) => {
+  if (iss.input === undefined) return `missing (expected ${what})`;
+  // JSON cannot write Infinity, so 1e999 in a file is a number no statistic can be.
+  if (typeof iss.input === 'number' && !Number.isFinite(iss.input)) return `expected a finite number, got ${iss.input}`;
+  return `expected ${what}, got ${shown(iss.input)}`;
+};
+
+/** A list of at most `max` items, its message naming the length found. */
+const list = <T extends z.ZodType>(item: T, max: number) =>
+  z.array(item, { error: expect('a list') }).max(max, { error: (iss) => `expected at most ${max.toLocaleString('en')} items, got ${shown(iss.input)}` });
 
 const text = (what = 'a string') =>
   z
@@ -41,19 +76,38 @@ const text = (what = 'a string') =>
     .max(MAX_STRING_LENGTH, { error: `text longer than ${MAX_STRING_LENGTH.toLocaleString('en')} characters` });
 
 const finite = () => z.number({ error: expect('a finite number') });
-const unit = () =>
+/** A number in [lo, hi]; `slack` admits the last-bit rounding of a statistic summed over many rows. */
+const within = (lo: number, hi: number, slack = 0) => {
+  const what = `a number in [${lo},${hi}]`;
+  return z
+    .number({ error: expect(what) })
+    .min(lo - slack, { error: expect(what) })
+    .max(hi + slack, { error: expect(what) });
+};
+const unit = () => within(0, 1);
+/** A whole number in [min, max] (max: a safe integer when not given). */
+const count = (min = 0, max?: number) => {
+  const what = max === undefined ? `a whole number ≥ ${min}` : `a whole number from ${min} to ${max.toLocaleString('en')}`;
+  return z
+    .number({ error: expect(what) })
+    .int({ error: expect(what) })
+    .min(min, { error: expect(what) })
+    .max(max ?? Number.MAX_SAFE_INTEGER, { error: expect(what) });
+};
+const seed = () => count(0, MAX_SEED);
+
+/** Rounding a statistic over a million rows may land a few ulps past its bound; no more than this. */
+const STAT_SLACK = 1e-9;
+/**
+ * A statistic the core may leave undefined (null in JSON, NaN in memory), within its
+ * mathematical range [lo, hi].
+ */
+const stat = (lo: number, hi: number) =>
   z
-    .number({ error: expect('a number in [0,1]') })
-    .min(0, { error: expect('a number in [0,1]') })
-    .max(1, { error: expect('a number in [0,1]') });
-const count = (min = 0) =>
-  z
-    .number({ error: expect('a whole number') })
-    .int({ error: expect('a whole number') })
-    .min(min, { error: `expected a whole number ≥ ${min}` });
-/** A statistic the core may leave undefined: null in JSON, NaN in memory. */
-const stat = () =>
-  z.union([finite(), z.null()], { error: expect('a finite number or null') }).transform((v) => (v === null ? Number.NaN : v));
+    .union([within(lo, hi, STAT_SLACK), z.null()], { error: expect(`a number in [${lo},${hi}] or null`) })
+    .transform((v) => (v === null ? Number.NaN : v));
+/** A probability, accuracy or calibration error: [0,1]. */
+const rate = () => stat(0, 1);
 const unitOrNaN = () =>
   z.union([unit(), z.null()], { error: expect('a number in [0,1] or null') }).transform((v) => (v === null ? Number.NaN : v));
 
@@ -64,7 +118,10 @@ function bySignal<T extends z.ZodType>(value: T) {
 
 const signalName = z.enum(SIGNAL_NAMES, { error: `expected one of ${SIGNAL_NAMES.join(', ')}` });
 
-const interval = z.tuple([stat(), stat(), stat()], { error: expect('[point, low, high]') });
+/** [point, low, high] of a statistic within [lo, hi]. */
+const interval = (lo: number, hi: number) => z.tuple([stat(lo, hi), stat(lo, hi), stat(lo, hi)], { error: expect('[point, low, high]') });
+const rateInterval = interval(0, 1);
+const differenceInterval = interval(-1, 1);
 
 const reliabilityBin = z.object({
   lo: unit(),
@@ -74,53 +131,72 @@ const reliabilityBin = z.object({
   accuracy: unitOrNaN(),
 });
 
-const brierDecomposition = z.object({ score: stat(), reliability: stat(), resolution: stat(), uncertainty: stat() });
+/** Murphy's decomposition: resolution is a variance and uncertainty ū(1−ū) of a 0/1 outcome, both ≤ 1/4. */
+const brierDecomposition = z.object({ score: rate(), reliability: rate(), resolution: stat(0, 0.25), uncertainty: stat(0, 0.25) });
 
-/** One field per metric of the metrics table (Brier as its decomposition), then the reliability bins. */
+/**
+ * One field per metric of the metrics table (Brier as its decomposition), then the reliability
+ * bins. Every scalar metric (ECEs, MCE, AUROC, AURC, mean confidence) lies in [0,1].
+ */
 const signalMetrics = z.object({
-  ...(Object.fromEntries(METRICS.map((m) => [m.key, m.shape === 'brier' ? brierDecomposition : stat()])) as Record<
+  ...(Object.fromEntries(METRICS.map((m) => [m.key, m.shape === 'brier' ? brierDecomposition : rate()])) as Record<
     Exclude<MetricKey, 'brier'>,
-    ReturnType<typeof stat>
+    ReturnType<typeof rate>
   > & { brier: typeof brierDecomposition }),
-  bins: z.array(reliabilityBin).max(10_000),
-  binsEqualMass: z.array(reliabilityBin).max(10_000),
+  bins: list(reliabilityBin, MAX_BINS),
+  binsEqualMass: list(reliabilityBin, MAX_BINS),
 });
 
-const regimeEntry = z.object({ count: count(), ece: bySignal(stat()) });
+const questionCount = () => count(0, MAX_REPORT_QUESTIONS);
+
+const regimeEntry = z.object({ count: questionCount(), ece: bySignal(rate()) });
 
 /** The stored signal comparison (model/report.ts SignalComparison). */
 const signalComparison = z.object({
-  rows: count(),
-  compared: z.array(signalName).max(SIGNAL_NAMES.length),
-  excluded: z.array(z.object({ signal: signalName, reason: text() })).max(SIGNAL_NAMES.length),
-  ece: bySignal(interval),
+  rows: questionCount(),
+  compared: list(signalName, SIGNAL_NAMES.length),
+  excluded: list(z.object({ signal: signalName, reason: text() }), SIGNAL_NAMES.length),
+  ece: bySignal(rateInterval),
   best: signalName.nullable(),
   runnerUp: signalName.nullable(),
-  byHowMuch: interval.nullable(),
-  intervals: bySignal(interval),
-  clearlyBetterThan: z.array(signalName).max(SIGNAL_NAMES.length),
-  B: count(),
-  seed: finite(),
+  byHowMuch: differenceInterval.nullable(),
+  intervals: bySignal(differenceInterval),
+  clearlyBetterThan: list(signalName, SIGNAL_NAMES.length),
+  B: count(0, MAX_BOOTSTRAP_B),
+  seed: seed(),
 });
 
-const modelMetrics = z.object({
-  questions: count(),
-  excluded: count(),
-  accuracy: stat(),
-  signals: bySignal(signalMetrics),
-  bootstrap: z.object({
-    d_conf: interval,
-    d_ece: interval,
-    d_ece_lo: interval,
-    n_lo: count(),
-    B: count(),
-    seed: finite(),
-  }),
-  eceIntervals: bySignal(interval),
-  byRegime: z.object({ jensen: regimeEntry, 'low-margin': regimeEntry, 'large-margin': regimeEntry }),
-  meanClasses: stat(),
-  comparison: signalComparison.optional(),
-});
+const modelMetrics = z
+  .object({
+    questions: questionCount(),
+    excluded: questionCount(),
+    accuracy: rate(),
+    signals: bySignal(signalMetrics),
+    bootstrap: z.object({
+      // Sem1 − Sem2 in mean confidence and in ECE: differences of two rates.
+      d_conf: differenceInterval,
+      d_ece: differenceInterval,
+      d_ece_lo: differenceInterval,
+      n_lo: questionCount(),
+      B: count(0, MAX_BOOTSTRAP_B),
+      seed: seed(),
+    }),
+    eceIntervals: bySignal(rateInterval),
+    byRegime: z.object({ jensen: regimeEntry, 'low-margin': regimeEntry, 'large-margin': regimeEntry }),
+    // K̄, a mean count of non-empty classes: at most the samples of a question.
+    meanClasses: stat(0, MAX_SAMPLES_PER_QUESTION),
+    comparison: signalComparison.optional(),
+  })
+  .superRefine((m, ctx) => {
+    // The regimes split the scored questions: together they cannot hold more.
+    const inRegimes = m.byRegime.jensen.count + m.byRegime['low-margin'].count + m.byRegime['large-margin'].count;
+    if (inRegimes > m.questions) {
+      ctx.addIssue({ code: 'custom', path: ['byRegime'], message: `the regimes count ${inRegimes} questions but questions is ${m.questions}` });
+    }
+    if (m.bootstrap.n_lo > m.questions) {
+      ctx.addIssue({ code: 'custom', path: ['bootstrap', 'n_lo'], message: `${m.bootstrap.n_lo} low-margin questions but questions is ${m.questions}` });
+    }
+  });
 
 const reportSample = z.object({
   raw: text().optional(),
@@ -128,7 +204,7 @@ const reportSample = z.object({
   rawLength: count().optional(),
   answer: text(),
   confidence: z.union([unit(), z.null()], { error: expect('a number in [0,1] or null') }),
-  cls: count(),
+  cls: count(0, MAX_SAMPLES_PER_QUESTION),
 });
 
 /** A per-question signal may be null (not available here): the key is dropped. */
@@ -141,7 +217,7 @@ const reportQuestion = z
     id: text(),
     question: text(),
     gold: text(),
-    n: count(1),
+    n: count(1, MAX_SAMPLES_PER_QUESTION),
     sem1: unit(),
     sem2: unit(),
     verbalized: unit(),
@@ -150,15 +226,19 @@ const reportQuestion = z
     grade: z.enum(['CORRECT', 'INCORRECT', 'NOT_ATTEMPTED'], { error: expect('CORRECT, INCORRECT or NOT_ATTEMPTED') }),
     overridden: z.boolean({ error: expect('true or false') }).optional(),
     margin: unit(),
-    stdMargin: finite().min(0, { error: expect('a number ≥ 0') }),
+    // √n · margin with margin in [0,1]: at most √100,000 ≈ 316.
+    stdMargin: within(0, Math.ceil(Math.sqrt(MAX_SAMPLES_PER_QUESTION))),
     regime: z.enum(['jensen', 'low-margin', 'large-margin'], { error: expect('jensen, low-margin or large-margin') }),
-    entropy: finite().min(0, { error: expect('a number ≥ 0') }),
-    nClasses: count(),
+    // The entropy of n samples' classes is at most ln n: ln 100,000 ≈ 11.5.
+    entropy: within(0, Math.ceil(Math.log(MAX_SAMPLES_PER_QUESTION))),
+    nClasses: count(0, MAX_SAMPLES_PER_QUESTION),
     modalLabel: text(),
-    classes: z.array(z.object({ label: text(), size: count() })).max(100_000).optional(),
-    samples: z.array(reportSample).max(100_000).optional(),
+    classes: list(z.object({ label: text(), size: count(0, MAX_SAMPLES_PER_QUESTION) }), MAX_SAMPLES_PER_QUESTION).optional(),
+    samples: list(reportSample, MAX_SAMPLES_PER_QUESTION).optional(),
   })
   .superRefine((q, ctx) => {
+    // A question's non-empty classes are among its n samples.
+    if (q.nClasses > q.n) ctx.addIssue({ code: 'custom', path: ['nClasses'], message: `${q.nClasses} classes but only ${q.n} samples (n)` });
     // A drill-down indexes classes by a sample's cls: an index past the list would show nothing.
     if (!q.classes || !q.samples) return;
     q.samples.forEach((s, i) => {
@@ -173,21 +253,29 @@ const reportQuestion = z
   });
 
 /** Across runs: a mean and SD the core may leave undefined (one run: SD null), each run's value. */
-const runSpread = z.object({ mean: stat(), sd: stat(), perRun: z.array(stat()).max(10_000) });
+const runSpread = z.object({ mean: rate(), sd: rate(), perRun: list(rate(), MAX_BASELINE_RUNS) });
 
 /** The stated-probability baseline (report-document.ts McBaselineSection). */
 const mcBaseline = z
   .object({
     kind: z.literal('confidencebench', { error: expect("'confidencebench'") }),
-    runs: count(1),
-    options: z.array(count(2).max(10, { error: 'expected 2 to 10 options' })).max(1_000_000),
+    runs: count(1, MAX_BASELINE_RUNS),
+    options: list(count(2).max(10, { error: 'expected 2 to 10 options' }), MAX_REPORT_QUESTIONS),
+    // The Brier score of one stated probability is in [0,1]; the uniform guess's (k − 1)/k² ≤ 1/4.
     brier: runSpread,
-    baselineBrier: stat(),
+    baselineBrier: stat(0, 0.25),
     accuracy: runSpread,
-    byCategory: z
-      .array(z.object({ category: text(), questions: count(), brier: stat(), baselineBrier: stat(), accuracy: stat() }))
-      .max(100_000),
-    failures: z.object({ unparsable: count(), refusals: count(), requestFailed: count(), total: count(), perRun: z.array(count()).max(10_000) }),
+    byCategory: list(
+      z.object({ category: text(), questions: questionCount(), brier: rate(), baselineBrier: stat(0, 0.25), accuracy: rate() }),
+      100_000,
+    ),
+    failures: z.object({
+      unparsable: count(),
+      refusals: count(),
+      requestFailed: count(),
+      total: count(),
+      perRun: list(count(), MAX_BASELINE_RUNS),
+    }),
   })
   .superRefine((b, ctx) => {
     // The panel draws one bar per run: a list that disagrees with `runs` would draw the wrong chart.
@@ -205,8 +293,8 @@ const modelReport = z.object({
   model: text(),
   provider: text().optional(),
   metrics: modelMetrics,
-  questions: z.array(reportQuestion).max(1_000_000),
-  excludedQuestions: z.array(z.object({ id: text(), reason: text() })).max(1_000_000),
+  questions: list(reportQuestion, MAX_REPORT_QUESTIONS),
+  excludedQuestions: list(z.object({ id: text(), reason: text() }), MAX_REPORT_QUESTIONS),
   baseline: mcBaseline.optional(),
 });
 
@@ -215,20 +303,23 @@ const method = <T extends readonly [string, ...string[]]>(values: T) =>
 
 const reportSettings = z.object({
   // 0: no Sem-ECE sampling (a report holding only the stated-probability baseline).
-  samples: count(0),
-  temperature: finite().optional(),
-  topP: finite().optional(),
-  maxTokens: count().optional(),
+  samples: count(0, MAX_SAMPLES_PER_QUESTION),
+  temperature: within(0, MAX_TEMPERATURE).optional(),
+  topP: unit().optional(),
+  maxTokens: count(0, MAX_COMPLETION_TOKENS).optional(),
   prompt: text().optional(),
   clustering: method(['judge', 'embedding', 'exact', 'imported'] as const),
   grading: method(['judge', 'alias', 'imported', 'manual'] as const),
   sem2: z.object({
-    R: count(1),
-    seed: finite(),
-    selection: z.union([z.literal('half'), count(1)], { error: "expected 'half' or a whole number" }),
+    R: count(1, MAX_SEM2_R),
+    seed: seed(),
+    selection: z.union([z.literal('half'), count(1, MAX_SAMPLES_PER_QUESTION)], {
+      error: expect(`'half' or a whole number from 1 to ${MAX_SAMPLES_PER_QUESTION.toLocaleString('en')}`),
+    }),
   }),
-  bins: count(1),
-  bootstrap: z.object({ B: count(), seed: finite() }),
+  // Each bin is an entry of every signal's bins lists and a pass of every bootstrap replicate.
+  bins: count(MIN_BINS, MAX_BINS),
+  bootstrap: z.object({ B: count(0, MAX_BOOTSTRAP_B), seed: seed() }),
 });
 
 export const reportDocumentSchema = z.object({
@@ -237,9 +328,9 @@ export const reportDocumentSchema = z.object({
   title: text(),
   createdAt: text(),
   demo: z.boolean({ error: expect('true or false') }).optional(),
-  dataset: z.object({ name: text(), questions: count(), source: text().optional() }),
+  dataset: z.object({ name: text(), questions: questionCount(), source: text().optional() }),
   settings: reportSettings,
-  models: z.array(modelReport).max(1000),
+  models: list(modelReport, MAX_REPORT_MODELS),
 });
 
 // The schema's output must be usable wherever a ReportDocument is expected.

@@ -4,13 +4,39 @@
  * stage's own `modelMetrics` (confidences, margins and regimes do not depend on Y, so the rows
  * hold all that is needed: no run and no samples are required). The input is not modified.
  */
-import type { ModelReport, ReportDocument, SignalName } from '../model/report';
-import { modelMetrics, scoreOptionsFor } from './score';
+import type { ModelMetrics, ModelReport, ReportDocument, ReportQuestion, SignalName } from '../model/report';
+import { modelMetrics, scoreOptionsFor, scoringUsed, type ScoreOptions } from './score';
 import { gradeToY, type Grade, type Result } from '../model/rows';
+import { recomputeRefusal } from '../model/scoring-limits';
+import { PAPER_SIGNALS } from '../model/signals';
+
+/** A recompute refused before it started because it would take too long (see MAX_RECOMPUTE_STEPS). */
+export class RecomputeTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RecomputeTooLargeError';
+  }
+}
+
+/**
+ * modelMetrics for rows that came from a document (an imported report, a share link): the
+ * document's own settings decide how much work that is, so the budget is checked first and a
+ * recompute over it throws RecomputeTooLargeError without starting.
+ */
+export function boundedModelMetrics(
+  questions: readonly ReportQuestion[],
+  context: { excluded: number; signals?: readonly SignalName[] },
+  options: ScoreOptions = {},
+): ModelMetrics {
+  const { bins, bootstrap } = scoringUsed(options);
+  const refusal = recomputeRefusal({ rows: questions.length, B: bootstrap.B, signals: (context.signals ?? PAPER_SIGNALS).length, bins });
+  if (refusal) throw new RecomputeTooLargeError(`This report is too large to recompute here: ${refusal}`);
+  return modelMetrics(questions, context, options);
+}
 
 /** The model's metrics from its rows, with the document's settings and the signals it had. */
 export function recomputeMetrics(model: ModelReport, settings: ReportDocument['settings']) {
-  return modelMetrics(
+  return boundedModelMetrics(
     model.questions,
     { excluded: model.metrics.excluded, signals: Object.keys(model.metrics.signals) as SignalName[] },
     scoreOptionsFor(settings),

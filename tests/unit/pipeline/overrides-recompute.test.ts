@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { applyGradeOverride, recomputeMetrics } from '../../../src/pipeline/overrides-recompute';
+import { applyGradeOverride, boundedModelMetrics, recomputeMetrics, RecomputeTooLargeError } from '../../../src/pipeline/overrides-recompute';
+import { MAX_BOOTSTRAP_B } from '../../../src/model/scoring-limits';
 import { eceEqualWidth } from '../../../src/core/calibration';
 import { defaultRng } from '../../../src/core/rng';
 import type { ModelReport, ReportDocument, ReportQuestion } from '../../../src/model/report';
@@ -77,5 +78,32 @@ describe('applyGradeOverride', () => {
     const b = applyGradeOverride(d, 0, 'nope', 'CORRECT');
     expect(b.ok).toBe(false);
     if (!b.ok) expect(b.error.message).toContain('"nope"');
+  });
+});
+
+describe('a recompute from a document checks its budget before starting', () => {
+  /** The fixture's rows repeated to `rows`, scored with the largest B a report may carry. */
+  function large(rows: number): ReportDocument {
+    const d = doc();
+    const m = d.models[0];
+    const questions = Array.from({ length: rows }, (_, i) => ({ ...m.questions[i % m.questions.length], id: `q${i}` }));
+    return { ...d, settings: { ...d.settings, bootstrap: { B: MAX_BOOTSTRAP_B, seed: 7 } }, models: [{ ...m, questions }] };
+  }
+
+  test('a grade override on a report too large to recompute is refused with the sizes, not run', () => {
+    const d = large(20_000);
+    const target = d.models[0].questions.find((q) => q.correct === 0)!;
+    expect(() => applyGradeOverride(d, 0, target.id, 'CORRECT')).toThrow(RecomputeTooLargeError);
+    expect(() => recomputeMetrics(d.models[0], d.settings)).toThrow(
+      'This report is too large to recompute here: recomputing 20,000 questions × 100,000 bootstrap replicates × 3 signals (10 bins) ' +
+        'would take about 6.0e+9 steps; the limit is 2e+9.',
+    );
+  });
+
+  test('the worker\'s entry refuses the same way, counting the signals it is asked for', () => {
+    const rows = large(6_000).models[0].questions;
+    const options = { B: MAX_BOOTSTRAP_B, bins: 10 };
+    // 3 signals: 1.8e9 steps, within the budget; 4: 2.4e9, over it.
+    expect(() => boundedModelMetrics(rows, { excluded: 0, signals: ['sem1', 'sem2', 'verbalized', 'entropyConfidence'] }, options)).toThrow(/6,000 questions × 100,000 bootstrap replicates × 4 signals/);
   });
 });

@@ -131,7 +131,30 @@ describe('hostile or damaged links are refused with a message', () => {
     const bad = JSON.parse(JSON.stringify(sampleReport()));
     bad.models[0].questions[1].sem2 = 7;
     const p = base64urlEncode(deflateSync(strToU8(JSON.stringify({ detail: 'rows', report: bad }))));
-    expect(message(p)).toBe('The report in the link is not valid: models[0].questions[1].sem2: expected a number in [0,1]');
+    expect(message(p)).toBe('The report in the link is not valid: models[0].questions[1].sem2: expected a number in [0,1], got 7');
+  });
+  /** A link made the way the app makes one, around a report a test has forged. */
+  const forged = (edit: (j: any) => void) => {
+    const j = JSON.parse(JSON.stringify(sampleReport()));
+    edit(j);
+    return base64urlEncode(deflateSync(strToU8(JSON.stringify({ detail: 'full', report: j }))));
+  };
+  test('a small link asking for huge work is refused before any of it is done', () => {
+    // A few KB that once made a tab allocate 7.8 GB (bins) or spin a core for minutes (B).
+    const bins = forged((j) => (j.settings.bins = 1e9));
+    expect(bins.length).toBeLessThan(8 * 1024);
+    expect(message(bins)).toBe('The report in the link is not valid: settings.bins: expected a whole number from 1 to 1,000, got 1000000000');
+    expect(message(forged((j) => (j.settings.bootstrap.B = 1e8)))).toBe(
+      'The report in the link is not valid: settings.bootstrap.B: expected a whole number from 0 to 100,000, got 100000000',
+    );
+  });
+  test('forged headline numbers are refused, naming the field and the value', () => {
+    expect(message(forged((j) => (j.models[0].metrics.accuracy = 7)))).toBe(
+      'The report in the link is not valid: models[0].metrics.accuracy: expected a number in [0,1], got 7',
+    );
+    expect(message(forged((j) => (j.models[1].metrics.signals.sem1.ece = -5)))).toBe(
+      'The report in the link is not valid: models[1].metrics.signals.sem1.ece: expected a number in [0,1], got -5',
+    );
   });
   test('a deflate bomb stops at the ceiling', () => {
     const bomb = deflateSync(new Uint8Array(80 * 1024 * 1024).fill(32), { level: 9 });

@@ -75,7 +75,7 @@ function model(name: string, questions: number, withSamples: boolean): ModelRepo
         d_conf: [0.1, 0.05, 0.15],
         d_ece: [0.1, 0.02, 0.2],
         d_ece_lo: [Number.NaN, Number.NaN, Number.NaN],
-        n_lo: 3,
+        n_lo: Math.min(3, questions),
         B: 1000,
         seed: 7,
       },
