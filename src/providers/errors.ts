@@ -1,8 +1,10 @@
 /**
  * ProviderError: every way a request can fail, as one typed value with a message that says what
- * to do. Messages never contain the API key: every text that may echo it goes through scrubKey.
+ * to do. Messages never contain the API key: every text that may echo it goes through scrubKey
+ * (the one scrubber, secret-scrub.ts).
  */
 import type { ProviderErrorInfo, ProviderErrorKind } from '../model/provider.ts';
+import { scrubSecrets } from './secret-scrub.ts';
 
 export class ProviderError extends Error implements ProviderErrorInfo {
   readonly kind: ProviderErrorKind;
@@ -59,19 +61,9 @@ export function isProviderError(e: unknown): e is ProviderError {
   return e instanceof ProviderError;
 }
 
-// Key shapes of the providers we know, masked even when only a fragment is echoed back.
-const KEY_SHAPES = /\b(?:sk-[A-Za-z0-9_*.-]{6,}|xai-[A-Za-z0-9_*-]{6,}|gsk_[A-Za-z0-9_*]{6,}|AIza[A-Za-z0-9_*-]{10,})/g;
-
-/** Removes the key (whole, or any 8+ character start or end of it) and key-like tokens from a text. */
+/** Removes the key in every form it can take (secret-scrub.ts), and key-like tokens, from a text. */
 export function scrubKey(text: string, key?: string): string {
-  let out = text;
-  if (key && key.length > 0) {
-    out = out.split(key).join('[key]');
-    if (key.length >= 12) {
-      for (const part of [key.slice(0, 8), key.slice(-8)]) out = out.split(part).join('[key]');
-    }
-  }
-  return out.replace(KEY_SHAPES, '[key]');
+  return scrubSecrets(text, key);
 }
 
 /** Reads Retry-After (delta seconds or an HTTP date) or retry-after-ms; null when absent or unreadable. */

@@ -54,7 +54,8 @@ export function parseJsonBody(text: string, ctx: WireContext, status: number): u
   try {
     return JSON.parse(text);
   } catch {
-    const snippet = scrubKey(text.slice(0, 120), ctx.apiKey).replace(/\s+/g, ' ');
+    // Scrubbed before it is cut, so a key straddling the cut is still seen whole.
+    const snippet = scrubKey(text.slice(0, 1000), ctx.apiKey).slice(0, 120).replace(/\s+/g, ' ');
     throw new ProviderError({
       kind: 'bad-response',
       status,
