@@ -27,7 +27,7 @@ module.exports = {
     { name: 'workers-no-upward', severity: 'error', comment: 'workers/ never import ui/ or cli/.', from: { path: '^src/workers/' }, to: { path: '^src/ui/|^cli/' } },
     { name: 'ui-no-store', severity: 'error', comment: 'The page never opens IndexedDB: ui/ talks to workers.', from: { path: '^src/ui/' }, to: { path: '^src/store/|^node_modules/idb/' } },
     { name: 'ui-no-network', severity: 'error', comment: 'ui/ never calls a provider: requests go from workers.', from: { path: '^src/ui/' }, to: { path: '^src/providers/(http|openai|anthropic|gemini|index|wire)\\.ts$' } },
-    { name: 'ui-no-hub-fetch', severity: 'error', comment: 'ui/ never fetches hub files itself: the dataset worker does (ui/ may read the catalogue).', from: { path: '^src/ui/' }, to: { path: '^src/hub/hub-(files|dataset)\\.ts$' } },
+    { name: 'ui-no-hub-fetch', severity: 'error', comment: 'ui/ never fetches hub files itself: the dataset worker does (ui/ may read the catalogue).', from: { path: '^src/ui/' }, to: { path: '^src/hub/hub-(files|dataset)\\.ts$', dependencyTypesNot: ['type-only'] } },
     { name: 'cli-no-ui', severity: 'error', comment: 'cli/ never imports ui/.', from: { path: '^cli/' }, to: { path: '^src/ui/' } },
     { name: 'app-no-node-builtins', severity: 'error', comment: 'App code runs in a browser (build plugins excepted).', from: { path: '^src/', pathNot: 'vite-plugin' }, to: { dependencyTypes: ['core'] } },
     { name: 'app-not-on-tests', severity: 'error', comment: 'Shipped code never imports tests/ or bench/.', from: { path: '^(src|cli)/' }, to: { path: '^(tests|bench)/' } },

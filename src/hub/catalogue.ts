@@ -7,6 +7,9 @@
  */
 import type { ColumnMapping } from '../formats/datasets';
 
+/** The hub's address; another (a mirror, a loopback server in tests) can be set where datasets are loaded. */
+export const DEFAULT_HUB_URL = 'https://huggingface.co';
+
 /** One split of a hub dataset: read from its Parquet conversion, or one file of the repository. */
 export type HubSource =
   | { repo: string; config: string; split: string }

@@ -11,9 +11,8 @@
 import { MAX_DATASET_BYTES } from '../formats/datasets';
 import type { HubFileCache } from '../model/hub-file-cache';
 import type { Result, StageError } from '../model/rows';
-import type { HubSource } from './catalogue';
+import { DEFAULT_HUB_URL, type HubSource } from './catalogue';
 
-export const DEFAULT_HUB_URL = 'https://huggingface.co';
 export const PARQUET_REVISION = 'refs/convert/parquet';
 
 export interface HubFile {

@@ -11,6 +11,8 @@ import { getPreset, PRESETS } from '../../providers/presets';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../pipeline/prompts';
 import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, SamplingSpec } from '../../model/run-spec';
 import { mcProblems, hasMcOptions } from './multiple-choice-draft';
+import { drawSubset } from '../../formats/datasets/subset';
+import { HubDraft, type HubLoader } from './hub-draft.svelte';
 import type { Dataset, StageError } from '../../model/rows';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
@@ -36,7 +38,11 @@ export class RunDraft {
   step = $state(0);
   title = $state('');
 
-  datasetChoice = $state<'demo' | 'file'>('demo');
+  datasetChoice = $state<'demo' | 'file' | 'hub'>('demo');
+  /** The hub choice; its worker client is loaded only when a hub dataset is (keeps the first page light). */
+  hub: HubDraft;
+  /** Ask only some of a file's or hub dataset's questions: N drawn with a seed (recorded in the run). */
+  subset = $state({ on: false, n: 100, seed: 0, stratify: true });
   file = $state.raw<{ name: string; text: string } | null>(null);
   preview = $state.raw<DatasetPreview | null>(null);
   mapping = $state<ColumnMapping>({});
@@ -69,12 +75,25 @@ export class RunDraft {
     return this.mode === 'mc' && this.hasOptions;
   }
 
-  get dataset(): Dataset | null {
+  constructor(hubLoader: () => Promise<HubLoader> = async () => (await import('../../workers/dataset-client')).datasetClient) {
+    this.hub = new HubDraft(hubLoader);
+  }
+
+  /** The questions of the chosen source, before any subset is drawn. */
+  get sourceDataset(): Dataset | null {
     if (this.datasetChoice === 'demo') {
       return { ...demoDataset, questions: demoDataset.questions.slice(0, this.demoCount).map(({ id, question, answer, aliases }) => ({ id, question, answer, ...(aliases ? { aliases } : {}) })) };
     }
+    if (this.datasetChoice === 'hub') return this.hub.current ? this.hub.dataset : null;
     return this.fileDataset;
   }
+
+  /** The questions the run asks: the source's, or the subset drawn from them. */
+  dataset = $derived.by((): Dataset | null => {
+    const source = this.sourceDataset;
+    if (!source || this.datasetChoice === 'demo' || !this.subset.on || subsetProblems(this.subset).length > 0) return source;
+    return drawSubset(source, this.subset);
+  });
 
   /** Reads a chosen file: its own layout when recognised, else asks for a column mapping. */
   loadFile(name: string, text: string): void {
@@ -142,7 +161,9 @@ export class RunDraft {
     const out: string[] = [];
     if (step === 0) {
       if (this.datasetChoice === 'file' && !this.file) out.push('Choose a dataset file, or use the demo questions.');
-      else if (!this.dataset) out.push(this.fileError ? 'Fix the problem with the file first.' : 'The file gave no questions.');
+      else if (this.datasetChoice === 'hub' && !this.hub.current) out.push(this.hub.loadedFor ? 'Load the hub dataset again: the form has changed since it was loaded.' : 'Load the hub dataset first.');
+      else if (!this.dataset) out.push(this.datasetChoice === 'hub' ? 'Fix the problem with the hub dataset first.' : this.fileError ? 'Fix the problem with the file first.' : 'The file gave no questions.');
+      if (this.datasetChoice !== 'demo' && this.subset.on) out.push(...subsetProblems(this.subset));
     }
     if (step === 1) {
       if (this.models.length === 0) out.push('Add at least one model.');
@@ -165,6 +186,13 @@ export class RunDraft {
     }
     return out;
   }
+}
+
+function subsetProblems(s: { n: number; seed: number }): string[] {
+  const out: string[] = [];
+  if (!Number.isInteger(s.n) || s.n < 1) out.push('The number of questions to draw must be a whole number of at least 1.');
+  if (!Number.isInteger(s.seed) || s.seed < 0 || s.seed > 2 ** 32 - 1) out.push('The seed must be a whole number from 0 to 4294967295.');
+  return out;
 }
 
 function modelProblems(m: ModelDraft, name: string): string[] {
