@@ -30,6 +30,7 @@ import { presetIds } from '../../src/providers/index.ts';
 import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+import { withOutputs } from '../output-guard.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
   judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
@@ -80,34 +81,39 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     return EXIT.badInput;
   }
 
-  const text = await readInputText('cluster', a.in, err);
-  if (text === undefined) return EXIT.badInput;
-  const rows = readSampledJsonl(text, a.in);
-  if (!rows.ok) {
-    err(`semece cluster: ${rows.error.where}: ${rows.error.message}`);
-    return EXIT.badInput;
-  }
+  const inFile = a.in;
+  const outFile = a.out;
+  const files = { outputs: [{ flag: '--out', file: outFile }], inputs: [{ flag: '--in', file: inFile }] };
+  return withOutputs('cluster', files, err, async () => {
+    const text = await readInputText('cluster', inFile, err);
+    if (text === undefined) return EXIT.badInput;
+    const rows = readSampledJsonl(text, inFile);
+    if (!rows.ok) {
+      err(`semece cluster: ${rows.error.where}: ${rows.error.message}`);
+      return EXIT.badInput;
+    }
 
-  const limit = pLimit(concurrency);
-  const usage = { inputTokens: 0, outputTokens: 0 };
-  let calls = 0;
-  let done = 0;
-  const results = await Promise.all(
-    rows.value.map((row) =>
-      limit(async () => {
-        const r = await clusterRow(row, clusterer);
-        usage.inputTokens += r.usage?.inputTokens ?? 0;
-        usage.outputTokens += r.usage?.outputTokens ?? 0;
-        calls += r.calls ?? 0;
-        done++;
-        if (done % 50 === 0 || done === rows.value.length) err(`clustered ${done}/${rows.value.length}`);
-        return r;
-      }),
-    ),
-  );
-  const written: ClusteredRowOut[] = results.map((r) => r.row);
-  await writeJsonl(a.out, written);
-  const failures = results.filter((r) => !r.ok).map((r) => ({ id: r.row.id, reason: r.row.error }));
-  out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, usage }, null, 2));
-  return failures.length > 0 ? EXIT.partial : EXIT.ok;
+    const limit = pLimit(concurrency);
+    const usage = { inputTokens: 0, outputTokens: 0 };
+    let calls = 0;
+    let done = 0;
+    const results = await Promise.all(
+      rows.value.map((row) =>
+        limit(async () => {
+          const r = await clusterRow(row, clusterer);
+          usage.inputTokens += r.usage?.inputTokens ?? 0;
+          usage.outputTokens += r.usage?.outputTokens ?? 0;
+          calls += r.calls ?? 0;
+          done++;
+          if (done % 50 === 0 || done === rows.value.length) err(`clustered ${done}/${rows.value.length}`);
+          return r;
+        }),
+      ),
+    );
+    const written: ClusteredRowOut[] = results.map((r) => r.row);
+    await writeJsonl(outFile, written);
+    const failures = results.filter((r) => !r.ok).map((r) => ({ id: r.row.id, reason: r.row.error }));
+    out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, usage }, null, 2));
+    return failures.length > 0 ? EXIT.partial : EXIT.ok;
+  });
 }

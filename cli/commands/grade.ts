@@ -24,6 +24,7 @@ import type { Grader } from '../../src/grading/types.ts';
 import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+import { withOutputs } from '../output-guard.ts';
 
 export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
   judge:  --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
@@ -61,44 +62,49 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     return EXIT.badInput;
   }
 
-  const text = await readInputText('grade', a.in, err);
-  if (text === undefined) return EXIT.badInput;
-  const lines = readJsonlObjects(text, a.in);
-  if (!lines.ok) {
-    err(`semece grade: ${lines.error.where}: ${lines.error.message}`);
-    return EXIT.badInput;
-  }
-  // Each row is checked by the score reader's own rules, so what grades here also scores.
-  const rows: ClusteredRowIn[] = [];
-  for (const { line, obj } of lines.value) {
-    try {
-      const entry = readClusteredRow(obj);
-      const extras = { gold_answer_aliases: optionalStrings(obj.gold_answer_aliases), options: optionalStrings(obj.options) };
-      if (entry.ok) rows.push({ ...entry.row, ...extras });
-      else rows.push({ ...(obj as unknown as ClusteredRowIn), id: entry.id, n_clusters: 0, modal_cluster_label: '', error: entry.reason });
-    } catch (e) {
-      if (!(e instanceof FieldError)) throw e;
-      err(`semece grade: ${a.in}:${line}: ${e.message}`);
+  const inFile = a.in;
+  const outFile = a.out;
+  const files = { outputs: [{ flag: '--out', file: outFile }], inputs: [{ flag: '--in', file: inFile }] };
+  return withOutputs('grade', files, err, async () => {
+    const text = await readInputText('grade', inFile, err);
+    if (text === undefined) return EXIT.badInput;
+    const lines = readJsonlObjects(text, inFile);
+    if (!lines.ok) {
+      err(`semece grade: ${lines.error.where}: ${lines.error.message}`);
       return EXIT.badInput;
     }
-  }
+    // Each row is checked by the score reader's own rules, so what grades here also scores.
+    const rows: ClusteredRowIn[] = [];
+    for (const { line, obj } of lines.value) {
+      try {
+        const entry = readClusteredRow(obj);
+        const extras = { gold_answer_aliases: optionalStrings(obj.gold_answer_aliases), options: optionalStrings(obj.options) };
+        if (entry.ok) rows.push({ ...entry.row, ...extras });
+        else rows.push({ ...(obj as unknown as ClusteredRowIn), id: entry.id, n_clusters: 0, modal_cluster_label: '', error: entry.reason });
+      } catch (e) {
+        if (!(e instanceof FieldError)) throw e;
+        err(`semece grade: ${inFile}:${line}: ${e.message}`);
+        return EXIT.badInput;
+      }
+    }
 
-  const limit = pLimit(concurrency);
-  const usage = { inputTokens: 0, outputTokens: 0 };
-  const graded: GradedRowOut[] = await Promise.all(
-    rows.map((row) =>
-      limit(async () => {
-        const r = await gradeRow(row, grader);
-        usage.inputTokens += r.usage?.inputTokens ?? 0;
-        usage.outputTokens += r.usage?.outputTokens ?? 0;
-        return r.row;
-      }),
-    ),
-  );
-  await writeJsonl(a.out, graded);
-  const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
-  for (const r of graded) counts[r.grade ?? 'ungraded']++;
-  const ungraded = graded.filter((r) => r.grade === null).map((r) => ({ id: r.id, reason: r.error }));
-  out(JSON.stringify({ method: grader.method, questions: graded.length, ...counts, ungradedRows: ungraded, usage }, null, 2));
-  return ungraded.length > 0 ? EXIT.partial : EXIT.ok;
+    const limit = pLimit(concurrency);
+    const usage = { inputTokens: 0, outputTokens: 0 };
+    const graded: GradedRowOut[] = await Promise.all(
+      rows.map((row) =>
+        limit(async () => {
+          const r = await gradeRow(row, grader);
+          usage.inputTokens += r.usage?.inputTokens ?? 0;
+          usage.outputTokens += r.usage?.outputTokens ?? 0;
+          return r.row;
+        }),
+      ),
+    );
+    await writeJsonl(outFile, graded);
+    const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
+    for (const r of graded) counts[r.grade ?? 'ungraded']++;
+    const ungraded = graded.filter((r) => r.grade === null).map((r) => ({ id: r.id, reason: r.error }));
+    out(JSON.stringify({ method: grader.method, questions: graded.length, ...counts, ungradedRows: ungraded, usage }, null, 2));
+    return ungraded.length > 0 ? EXIT.partial : EXIT.ok;
+  });
 }

@@ -11,7 +11,7 @@
  * command line, and never printed or written. Exit codes (cli/exit-codes.ts): 0 done, 1 the run
  * failed or an output file cannot be written, 2 bad usage or input.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { toJson } from '../json';
 import { readDataset } from '../../src/formats/datasets';
@@ -25,8 +25,9 @@ import { SIGNAL_LABEL } from '../../src/model/signals';
 import { mcReportDocument } from '../../src/multiple-choice/report-document';
 import { reportToJson } from '../../src/formats/report-export';
 import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';
-import { resolveIo, type Io } from '../command-io.ts';
+import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+import { withOutputs } from '../output-guard.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import type { ReplyCache } from '../../src/multiple-choice/reply-cache';
 
@@ -100,119 +101,126 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     err(`semece mc: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
   }
-  const preset = getPreset(a.provider!);
-  if (!preset) {
-    err(`semece mc: unknown provider ${JSON.stringify(a.provider)}`);
-    return EXIT.badInput;
-  }
-  let text: Uint8Array;
-  try {
-    text = await readFile(a.dataset!);
-  } catch (e) {
-    err(`semece mc: cannot read the dataset ${a.dataset}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    return EXIT.badInput;
-  }
-  const read = readDataset(text, a.dataset!);
-  if (!read.ok) {
-    err(`semece mc: ${read.error.where ? read.error.where + ': ' : ''}${read.error.message}`);
-    return EXIT.badInput;
-  }
-  const mc = toMcQuestions(read.value.dataset.questions);
-  const questions: McQuestion[] = mc.questions;
-  const skipped = [...read.value.skipped, ...mc.skipped];
-  for (const s of skipped) err(`skipped ${s.where}: ${s.reason}`);
-  if (questions.length === 0) {
-    err('semece mc: the dataset has no usable multiple-choice question (each needs 2 to 10 options and a gold letter or option text)');
-    return EXIT.badInput;
-  }
+  const files = {
+    outputs: [{ flag: '--out', file: a.out }, { flag: '--sem-out', file: a['sem-out'] }, { flag: '--report', file: a.report }],
+    // The cache is read too: an output over it would destroy the replies it keeps.
+    inputs: [{ flag: '--dataset', file: a.dataset }, { flag: '--cache', file: a.cache }],
+  };
+  return withOutputs('mc', files, err, async () => {
+    const preset = getPreset(a.provider!);
+    if (!preset) {
+      err(`semece mc: unknown provider ${JSON.stringify(a.provider)}`);
+      return EXIT.badInput;
+    }
+    let text: Uint8Array;
+    try {
+      text = await readFile(a.dataset!);
+    } catch (e) {
+      err(`semece mc: cannot read the dataset ${a.dataset}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return EXIT.badInput;
+    }
+    const read = readDataset(text, a.dataset!);
+    if (!read.ok) {
+      err(`semece mc: ${read.error.where ? read.error.where + ': ' : ''}${read.error.message}`);
+      return EXIT.badInput;
+    }
+    const mc = toMcQuestions(read.value.dataset.questions);
+    const questions: McQuestion[] = mc.questions;
+    const skipped = [...read.value.skipped, ...mc.skipped];
+    for (const s of skipped) err(`skipped ${s.where}: ${s.reason}`);
+    if (questions.length === 0) {
+      err('semece mc: the dataset has no usable multiple-choice question (each needs 2 to 10 options and a gold letter or option text)');
+      return EXIT.badInput;
+    }
 
-  const apiKey = (preset.keyEnv ? env[preset.keyEnv] : undefined) ?? env.SEMECE_API_KEY;
-  if (preset.needsKey && !apiKey) {
-    err(`semece mc: no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'}`);
-    return EXIT.badInput;
-  }
-  const config = { kind: preset.kind, preset: preset.id, baseUrl: a['base-url'] ?? preset.baseUrl, model: a.model!, apiKey, concurrency: settings.concurrency };
-  const provider = createProvider(config);
-  let cache: ReplyCache | undefined;
-  if (a.cache) {
-    const samples = await new JsonlSampleCache(a.cache).load();
-    if (samples.damagedLines > 0) err(`${samples.path}: ${samples.damagedLines} unreadable line(s) ignored; those replies are requested again.`);
-    if (samples.size > 0) err(`${samples.size} reply(ies) already in ${samples.path}: only the missing ones are requested`);
-    cache = { samples };
-  }
-  const result = await runMcBaseline(provider, questions, { ...settings, cache });
-  if (!result.ok) {
-    err(`semece mc: the run stopped (${result.error.kind}) at ${result.error.where}: ${result.error.message}`);
-    return EXIT.failed;
-  }
-  const r = result.value;
-  if (a.out) {
-    const rows = r.rows.map((row) => json({ model: a.model, ...row })).join('\n') + '\n';
-    try {
-      await writeFile(a.out, rows, 'utf8');
-    } catch (e) {
-      err(`semece mc: cannot write ${a.out}: ${(e as Error).message}`);
-      out(json({ rows: r.rows }));
+    const apiKey = (preset.keyEnv ? env[preset.keyEnv] : undefined) ?? env.SEMECE_API_KEY;
+    if (preset.needsKey && !apiKey) {
+      err(`semece mc: no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'}`);
+      return EXIT.badInput;
+    }
+    const config = { kind: preset.kind, preset: preset.id, baseUrl: a['base-url'] ?? preset.baseUrl, model: a.model!, apiKey, concurrency: settings.concurrency };
+    const provider = createProvider(config);
+    let cache: ReplyCache | undefined;
+    if (a.cache) {
+      const samples = await new JsonlSampleCache(a.cache).load();
+      if (samples.damagedLines > 0) err(`${samples.path}: dropped ${samples.damagedLines} unreadable line(s) left by a write cut short; those replies are requested again.`);
+      if (samples.size > 0) err(`${samples.size} reply(ies) already in ${samples.path}: only the missing ones are requested`);
+      cache = { samples };
+    }
+    const result = await runMcBaseline(provider, questions, { ...settings, cache });
+    if (!result.ok) {
+      err(`semece mc: the run stopped (${result.error.kind}) at ${result.error.where}: ${result.error.message}`);
       return EXIT.failed;
     }
-  }
-  let semEce: unknown;
-  let semResult: McSemResult | undefined;
-  if (settings.samples > 0) {
-    const sem = await runMcSemEce(provider, questions, { ...settings, model: a.model!, cache });
-    if (!sem.ok) {
-      err(`semece mc: Sem-ECE sampling stopped (${sem.error.kind}) at ${sem.error.where}: ${sem.error.message}`);
-      return EXIT.failed;
+    const r = result.value;
+    if (a.out) {
+      const rows = r.rows.map((row) => json({ model: a.model, ...row })).join('\n') + '\n';
+      try {
+        await writeFileAtomic(a.out, rows);
+      } catch (e) {
+        err(`semece mc: cannot write ${a.out}: ${(e as Error).message}`);
+        out(json({ rows: r.rows }));
+        return EXIT.failed;
+      }
     }
-    const s = sem.value;
-    semResult = s;
-    if (a['sem-out']) {
-      const lines = s.questions.map((q) => json({ ...q.clustered, grade: q.graded.grade, Y: q.graded.Y, signals: q.signals })).join('\n') + '\n';
-      await writeFile(a['sem-out'], lines, 'utf8');
+    let semEce: unknown;
+    let semResult: McSemResult | undefined;
+    if (settings.samples > 0) {
+      const sem = await runMcSemEce(provider, questions, { ...settings, model: a.model!, cache });
+      if (!sem.ok) {
+        err(`semece mc: Sem-ECE sampling stopped (${sem.error.kind}) at ${sem.error.where}: ${sem.error.message}`);
+        return EXIT.failed;
+      }
+      const s = sem.value;
+      semResult = s;
+      if (a['sem-out']) {
+        const lines = s.questions.map((q) => json({ ...q.clustered, grade: q.graded.grade, Y: q.graded.Y, signals: q.signals })).join('\n') + '\n';
+        await writeFileAtomic(a['sem-out'], lines);
+      }
+      semEce = {
+        samples: settings.samples,
+        accuracy: s.accuracy,
+        noOption: s.noOption,
+        failedSamples: s.failedSamples,
+        verdict: summarizeComparison(s.comparison, SIGNAL_LABEL).headline,
+        comparison: s.comparison,
+        logprobAbsent: s.logprobAbsent,
+      };
     }
-    semEce = {
-      samples: settings.samples,
-      accuracy: s.accuracy,
-      noOption: s.noOption,
-      failedSamples: s.failedSamples,
-      verdict: summarizeComparison(s.comparison, SIGNAL_LABEL).headline,
-      comparison: s.comparison,
-      logprobAbsent: s.logprobAbsent,
-    };
-  }
-  if (a.report) {
-    const doc = mcReportDocument({
-      model: a.model!,
-      provider: preset.id,
-      dataset: { name: read.value.dataset.name, source: a.dataset },
-      baseline: r,
-      sem: semResult,
-      settings: { samples: settings.samples, temperature: settings.temperature, maxTokens: settings.maxTokens },
-      createdAt: new Date().toISOString(),
-    });
-    try {
-      await writeFile(a.report, reportToJson(doc), 'utf8');
-    } catch (e) {
-      err(`semece mc: cannot write the report ${a.report}: ${(e as Error).message}`);
-      return EXIT.failed;
-    }
-  }
-  out(
-    json(
-      {
-        model: a.model,
+    if (a.report) {
+      const doc = mcReportDocument({
+        model: a.model!,
         provider: preset.id,
-        dataset: read.value.dataset.name,
-        ...r.summary,
-        questions: questions.length,
-        skipped,
-        settings: { ...settings, effective: r.effective },
-        logprob: r.logprob,
-        notes: r.notes,
-        ...(semEce ? { semEce } : {}),
-      },
-      2,
-    ),
-  );
-  return EXIT.ok;
+        dataset: { name: read.value.dataset.name, source: a.dataset },
+        baseline: r,
+        sem: semResult,
+        settings: { samples: settings.samples, temperature: settings.temperature, maxTokens: settings.maxTokens },
+        createdAt: new Date().toISOString(),
+      });
+      try {
+        await writeFileAtomic(a.report, reportToJson(doc));
+      } catch (e) {
+        err(`semece mc: cannot write the report ${a.report}: ${(e as Error).message}`);
+        return EXIT.failed;
+      }
+    }
+    out(
+      json(
+        {
+          model: a.model,
+          provider: preset.id,
+          dataset: read.value.dataset.name,
+          ...r.summary,
+          questions: questions.length,
+          skipped,
+          settings: { ...settings, effective: r.effective },
+          logprob: r.logprob,
+          notes: r.notes,
+          ...(semEce ? { semEce } : {}),
+        },
+        2,
+      ),
+    );
+    return EXIT.ok;
+  });
 }

@@ -17,7 +17,7 @@
  * cached), 1 the batch run failed, 2 bad usage or input.
  */
 import { createReadStream, existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { batchServiceFor } from '../../src/batch/service-for-model.ts';
@@ -32,8 +32,9 @@ import { DEFAULT_GENERATION_PROMPT } from '../../src/pipeline/prompts.ts';
 import type { Question, Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
-import { resolveIo, type Io } from '../command-io.ts';
+import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+import { withOutputs } from '../output-guard.ts';
 
 export const USAGE = `usage: semece sample --batch write|read|submit --provider PRESET --model MODEL --dataset FILE [options]
   --batch write --out-requests FILE   write the batch request file (add --out FILE to leave out cached samples)
@@ -70,7 +71,7 @@ function fileLines(path: string): AsyncIterable<string> {
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const { out, err, env } = resolveIo(io);
-  let o;
+  let parsed;
   try {
     const { values } = parseArgs({
       args: argv,
@@ -94,7 +95,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     const preset = getPreset(values.provider!);
     if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
     if (values.failed && values.failed !== 'interactive' && values.failed !== 'list') throw new Error('--failed must be interactive or list');
-    o = {
+    parsed = {
       mode, preset, model: values.model!, dataset: values.dataset!, out: values.out, outRequests: values['out-requests'], results: values.results ?? [],
       baseUrl: values['base-url'] ?? preset.baseUrl, failed: values.failed ?? 'interactive', prompt: values.prompt,
       n: num(values.samples, 'samples', 50, 1, 9999, { whole: true }),
@@ -108,110 +109,117 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     return EXIT.badInput;
   }
 
-  let template = DEFAULT_GENERATION_PROMPT;
-  let datasetText: Uint8Array;
-  try {
-    if (o.prompt) template = await readFile(o.prompt, 'utf8');
-    datasetText = await readFile(o.dataset);
-  } catch (e) {
-    err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
-    return EXIT.badInput;
-  }
-  const read = readDataset(datasetText, o.dataset.split(/[\\/]/).pop() ?? o.dataset);
-  if (!read.ok) {
-    err(`semece sample: ${read.error.where ?? o.dataset}: ${read.error.message}`);
-    return EXIT.badInput;
-  }
-  const model = { kind: o.preset.kind, preset: o.preset.id, baseUrl: o.baseUrl, model: o.model };
-  const made = await SampleRequestSet.create({ model, settings: o.settings, n: o.n, promptTemplate: template, questions: read.value.dataset.questions });
-  if (!made.ok) {
-    err(`semece sample: ${made.error.where ? `${made.error.where}: ` : ''}${made.error.message}`);
-    return EXIT.badInput;
-  }
-  const set = made.value;
-  const cache: SampleCache = o.out ? await new JsonlSampleCache(`${o.out}.cache.jsonl`).load() : new MemorySampleCache();
-
-  if (o.mode === 'write') {
-    const files: string[] = [];
-    for await (const part of inParts(set.api, set.requests(cache))) {
-      const path = files.length === 0 ? o.outRequests! : o.outRequests!.replace(/(\.jsonl)?$/, `.${files.length + 1}.jsonl`);
-      await writeFile(path, toJsonl(part.map((p) => p.line)), 'utf8');
-      files.push(path);
-    }
-    if (files.length === 0) err('nothing to request: every sample is already cached');
-    out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest }));
-    return EXIT.ok;
-  }
-
-  const apiKey = (o.preset.keyEnv ? env[o.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
-  const finish = async (summary: Record<string, unknown>): Promise<number> => {
-    const missing = await missingSamples(set, cache);
-    if (missing > 0) {
-      err(`semece sample: ${missing} sample(s) still missing; stored samples are kept in ${o.out}.cache.jsonl (run again, or sample the rest interactively with semece sample).`);
-      out(JSON.stringify({ ...summary, missing }));
-      return EXIT.partial;
-    }
-    const stored: (Sample | undefined)[][] = [];
-    for (const q of set.questions) stored.push(await cache.get(await set.keysOf(q)));
-    await writeFile(`${o.out}.tmp`, toJsonl(rowsOf(set.questions, stored, o.model)), 'utf8');
-    await rename(`${o.out}.tmp`, o.out!);
-    out(JSON.stringify({ ...summary, out: o.out, questions: set.questions.length, missing: 0 }));
-    return EXIT.ok;
+  const o = parsed;
+  const files = {
+    outputs: [{ flag: '--out', file: o.out }, { flag: '--out-requests', file: o.outRequests }],
+    inputs: [{ flag: '--dataset', file: o.dataset }, { flag: '--prompt', file: o.prompt }, ...o.results.map((file) => ({ flag: '--results', file }))],
   };
-
-  if (o.mode === 'read') {
-    const reports = [];
-    for (const path of o.results) {
-      if (!existsSync(path)) {
-        err(`semece sample: cannot read ${path}: no such file`);
-        return EXIT.badInput;
-      }
-      const report = await ingestSampleResults(set, fileLines(path), { file: path, cache, alreadyLines: true });
-      for (const line of describeIngest(report)) err(line);
-      reports.push({ file: path, lines: report.lines, stored: report.stored, alreadyCached: report.alreadyCached, failed: report.failed.length, problems: report.problemCount });
+  return withOutputs('sample', files, err, async () => {
+    let template = DEFAULT_GENERATION_PROMPT;
+    let datasetText: Uint8Array;
+    try {
+      if (o.prompt) template = await readFile(o.prompt, 'utf8');
+      datasetText = await readFile(o.dataset);
+    } catch (e) {
+      err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
+      return EXIT.badInput;
     }
-    return finish({ read: reports });
-  }
+    const read = readDataset(datasetText, o.dataset.split(/[\\/]/).pop() ?? o.dataset);
+    if (!read.ok) {
+      err(`semece sample: ${read.error.where ?? o.dataset}: ${read.error.message}`);
+      return EXIT.badInput;
+    }
+    const model = { kind: o.preset.kind, preset: o.preset.id, baseUrl: o.baseUrl, model: o.model };
+    const made = await SampleRequestSet.create({ model, settings: o.settings, n: o.n, promptTemplate: template, questions: read.value.dataset.questions });
+    if (!made.ok) {
+      err(`semece sample: ${made.error.where ? `${made.error.where}: ` : ''}${made.error.message}`);
+      return EXIT.badInput;
+    }
+    const set = made.value;
+    const cache: SampleCache = o.out ? await new JsonlSampleCache(`${o.out}.cache.jsonl`).load() : new MemorySampleCache();
 
-  if (o.preset.needsKey && !apiKey) {
-    err(`semece sample: no key for ${o.preset.id}: set ${o.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
-    return EXIT.badInput;
-  }
-  const statePath = `${o.out}.batches.json`;
-  const pending = new Set<string>(existsSync(statePath) ? (JSON.parse(await readFile(statePath, 'utf8')) as { pending: string[] }).pending : []);
-  const saveState = () => writeFile(statePath, JSON.stringify({ pending: [...pending] }), 'utf8');
-  if (pending.size > 0) err(`collecting ${pending.size} batch(es) submitted earlier: ${[...pending].join(', ')}`);
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
-  io.signal?.addEventListener('abort', onSigint, { once: true });
-  const result = await submitSampleBatches({
-    set, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, pendingIds: [...pending],
-    poll: { intervalMs: o.pollMs },
-    onSubmitted: async (id) => {
-      pending.add(id);
-      await saveState();
-    },
-    onCollected: async (id) => {
-      pending.delete(id);
-      await saveState();
-    },
-    interactive: o.failed === 'interactive' ? { provider: createProvider({ ...model, apiKey, concurrency: o.concurrency, timeoutMs: o.timeoutMs }), concurrency: o.concurrency } : undefined,
-    onEvent: (e) => {
-      if (e.type === 'submitted') err(`submitted batch ${e.status.id} (${e.requests} request(s))`);
-      else if (e.type === 'status') err(`batch ${e.status.id}: ${e.status.raw} (${e.status.counts.succeeded} succeeded, ${e.status.counts.failed} failed of ${e.status.counts.total})`);
-      else if (e.type === 'ingested') for (const line of describeIngest(e.report)) err(line);
-      else if (e.type === 'interactive') err(`${e.missing} sample(s) missing after the batches: requesting them interactively`);
-    },
+    if (o.mode === 'write') {
+      const files: string[] = [];
+      for await (const part of inParts(set.api, set.requests(cache))) {
+        const path = files.length === 0 ? o.outRequests! : o.outRequests!.replace(/(\.jsonl)?$/, `.${files.length + 1}.jsonl`);
+        await writeFileAtomic(path, toJsonl(part.map((p) => p.line)));
+        files.push(path);
+      }
+      if (files.length === 0) err('nothing to request: every sample is already cached');
+      out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest }));
+      return EXIT.ok;
+    }
+
+    const apiKey = (o.preset.keyEnv ? env[o.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
+    const finish = async (summary: Record<string, unknown>): Promise<number> => {
+      const missing = await missingSamples(set, cache);
+      if (missing > 0) {
+        err(`semece sample: ${missing} sample(s) still missing; stored samples are kept in ${o.out}.cache.jsonl (run again, or sample the rest interactively with semece sample).`);
+        out(JSON.stringify({ ...summary, missing }));
+        return EXIT.partial;
+      }
+      const stored: (Sample | undefined)[][] = [];
+      for (const q of set.questions) stored.push(await cache.get(await set.keysOf(q)));
+      await writeFileAtomic(o.out!, toJsonl(rowsOf(set.questions, stored, o.model)));
+      out(JSON.stringify({ ...summary, out: o.out, questions: set.questions.length, missing: 0 }));
+      return EXIT.ok;
+    };
+
+    if (o.mode === 'read') {
+      const reports = [];
+      for (const path of o.results) {
+        if (!existsSync(path)) {
+          err(`semece sample: cannot read ${path}: no such file`);
+          return EXIT.badInput;
+        }
+        const report = await ingestSampleResults(set, fileLines(path), { file: path, cache, alreadyLines: true });
+        for (const line of describeIngest(report)) err(line);
+        reports.push({ file: path, lines: report.lines, stored: report.stored, alreadyCached: report.alreadyCached, failed: report.failed.length, problems: report.problemCount });
+      }
+      return finish({ read: reports });
+    }
+
+    if (o.preset.needsKey && !apiKey) {
+      err(`semece sample: no key for ${o.preset.id}: set ${o.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
+      return EXIT.badInput;
+    }
+    const statePath = `${o.out}.batches.json`;
+    const pending = new Set<string>(existsSync(statePath) ? (JSON.parse(await readFile(statePath, 'utf8')) as { pending: string[] }).pending : []);
+    // Atomic: a torn state file would lose the ids of batches already paid for.
+    const saveState = () => writeFileAtomic(statePath, JSON.stringify({ pending: [...pending] }));
+    if (pending.size > 0) err(`collecting ${pending.size} batch(es) submitted earlier: ${[...pending].join(', ')}`);
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    io.signal?.addEventListener('abort', onSigint, { once: true });
+    const result = await submitSampleBatches({
+      set, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, pendingIds: [...pending],
+      poll: { intervalMs: o.pollMs },
+      onSubmitted: async (id) => {
+        pending.add(id);
+        await saveState();
+      },
+      onCollected: async (id) => {
+        pending.delete(id);
+        await saveState();
+      },
+      interactive: o.failed === 'interactive' ? { provider: createProvider({ ...model, apiKey, concurrency: o.concurrency, timeoutMs: o.timeoutMs }), concurrency: o.concurrency } : undefined,
+      onEvent: (e) => {
+        if (e.type === 'submitted') err(`submitted batch ${e.status.id} (${e.requests} request(s))`);
+        else if (e.type === 'status') err(`batch ${e.status.id}: ${e.status.raw} (${e.status.counts.succeeded} succeeded, ${e.status.counts.failed} failed of ${e.status.counts.total})`);
+        else if (e.type === 'ingested') for (const line of describeIngest(e.report)) err(line);
+        else if (e.type === 'interactive') err(`${e.missing} sample(s) missing after the batches: requesting them interactively`);
+      },
+    });
+    process.removeListener('SIGINT', onSigint);
+    for (const f of result.failed.slice(0, 20)) err(`failed: question ${f.questionId} samples ${f.indices[0]}..${f.indices.at(-1)}: ${f.code}: ${f.message}`);
+    if (result.failed.length > 20) err(`… and ${result.failed.length - 20} more failed request(s)`);
+    if (result.error) err(`semece sample: ${result.error.message}`);
+    const summary = { batches: result.batches, failedInBatch: result.failedInBatch, expiredInBatch: result.expiredInBatch, listedFailures: result.failed.length, state: result.state };
+    if (result.state === 'failed' || result.state === 'cancelled') {
+      out(JSON.stringify({ ...summary, missing: result.missing }));
+      return result.state === 'failed' ? EXIT.failed : EXIT.partial;
+    }
+    return finish(summary);
   });
-  process.removeListener('SIGINT', onSigint);
-  for (const f of result.failed.slice(0, 20)) err(`failed: question ${f.questionId} samples ${f.indices[0]}..${f.indices.at(-1)}: ${f.code}: ${f.message}`);
-  if (result.failed.length > 20) err(`… and ${result.failed.length - 20} more failed request(s)`);
-  if (result.error) err(`semece sample: ${result.error.message}`);
-  const summary = { batches: result.batches, failedInBatch: result.failedInBatch, expiredInBatch: result.expiredInBatch, listedFailures: result.failed.length, state: result.state };
-  if (result.state === 'failed' || result.state === 'cancelled') {
-    out(JSON.stringify({ ...summary, missing: result.missing }));
-    return result.state === 'failed' ? EXIT.failed : EXIT.partial;
-  }
-  return finish(summary);
 }

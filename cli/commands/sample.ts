@@ -9,9 +9,8 @@
  * 0 done, 1 a provider or cache error stopped the run, 3 interrupted or some questions still miss
  * samples (what arrived is cached: repeat the command to resume), 2 bad usage or input.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { readDataset } from '../../src/formats/datasets.ts';
 import { DEFAULT_PRICES, priceFor } from '../../src/model/cost.ts';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../src/pipeline/prompts.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
@@ -19,10 +18,20 @@ import { readSamples, runSampling } from '../../src/pipeline/sampling.ts';
 import type { ProgressCounters } from '../../src/model/run-spec.ts';
 import type { Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
-import { resolveIo, type Io } from '../command-io.ts';
+import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+import { withOutputs } from '../output-guard.ts';
+import { HUB_PREFIX, readDatasetSource } from '../dataset-source.ts';
+import { describeSubset } from '../../src/formats/datasets/subset.ts';
 
-export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE --out FILE [options]
+export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE|hub:OWNER/NAME[:SPLIT] --out FILE [options]
+  --dataset hub:…      a Hugging Face hub dataset (hub:OWNER/NAME, :SPLIT or :CONFIG/SPLIT), e.g.
+                       hub:basicv8vc/SimpleQA, hub:akariasai/PopQA, hub:mandarjoshi/trivia_qa,
+                       hub:google-research-datasets/nq_open, hub:cais/hle (gated: set HF_TOKEN);
+                       files are kept in $SEMECE_HUB_CACHE (default ~/.cache/semece/hub), the hub
+                       address is $HF_ENDPOINT (default https://huggingface.co)
+  --limit N            ask N questions drawn with --seed (by category where there are categories)
+  --seed S             the draw's seed (default 0; numpy's default_rng(S).permutation order)
   --base-url URL       API base URL (default: the preset's)
   --samples N          samples per question (default 50)
   --temperature T      sampling temperature (default 1)
@@ -63,7 +72,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   const { out, err, env } = resolveIo(io);
   // Batch mode (write/read/submit through the providers' batch services) lives in its own module.
   if (argv.some((a) => a === '--batch' || a.startsWith('--batch='))) return (await import('./sample-batch.ts')).default(argv, io);
-  let opts;
+  let parsed;
   try {
     const { values } = parseArgs({
       args: argv,
@@ -71,6 +80,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         provider: { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' }, out: { type: 'string' },
         'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
         'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' },
+        limit: { type: 'string' }, seed: { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -83,103 +93,107 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }
     const preset = getPreset(values.provider!);
     if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
-    opts = {
+    parsed = {
       preset, model: values.model!, dataset: values.dataset!, out: values.out!, baseUrl: values['base-url'] ?? preset.baseUrl,
       n: intArg(values.samples, 'samples', 50, 1),
       settings: { temperature: numArg(values.temperature, 'temperature', 1, 2), topP: numArg(values['top-p'], 'top-p', 1, 1), maxTokens: intArg(values['max-tokens'], 'max-tokens', 1024, 1) },
       concurrency: intArg(values.concurrency, 'concurrency', 8, 1),
       timeoutMs: intArg(values.timeout, 'timeout', 120_000, 1),
       promptFile: values.prompt,
+      limit: values.limit === undefined ? undefined : intArg(values.limit, 'limit', 0, 1),
+      seed: intArg(values.seed, 'seed', 0, 0),
     };
   } catch (e) {
     err(`semece sample: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
   }
 
-  const apiKey = (opts.preset.keyEnv ? env[opts.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
-  if (opts.preset.needsKey && !apiKey) {
-    err(`semece sample: no key for ${opts.preset.id}: set ${opts.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
+  const apiKey = (parsed.preset.keyEnv ? env[parsed.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
+  if (parsed.preset.needsKey && !apiKey) {
+    err(`semece sample: no key for ${parsed.preset.id}: set ${parsed.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
     return EXIT.badInput;
   }
-  let template = DEFAULT_GENERATION_PROMPT;
-  let datasetText: Uint8Array;
-  try {
-    if (opts.promptFile) template = await readFile(opts.promptFile, 'utf8');
-    datasetText = await readFile(opts.dataset);
-  } catch (e) {
-    err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
-    return EXIT.badInput;
-  }
-  const checked = validatePromptTemplate(template);
-  if (!checked.ok) {
-    err(`semece sample: ${opts.promptFile}: ${checked.error.message}`);
-    return EXIT.badInput;
-  }
-  const read = readDataset(datasetText, opts.dataset.split(/[\\/]/).pop() ?? opts.dataset);
-  if (!read.ok) {
-    err(`semece sample: ${read.error.where ?? opts.dataset}: ${read.error.message}`);
-    return EXIT.badInput;
-  }
-  const { questions } = read.value.dataset;
-  for (const s of read.value.skipped.slice(0, 5)) err(`skipped ${s.where}: ${s.reason}`);
-  if (read.value.skipped.length > 5) err(`… and ${read.value.skipped.length - 5} more rows skipped`);
+  const opts = parsed;
+  const files = { outputs: [{ flag: '--out', file: opts.out }], inputs: [{ flag: '--dataset', file: opts.dataset.startsWith(HUB_PREFIX) ? undefined : opts.dataset }, { flag: '--prompt', file: opts.promptFile }] };
+  return withOutputs('sample', files, err, async () => {
+    let template = DEFAULT_GENERATION_PROMPT;
+    try {
+      if (opts.promptFile) template = await readFile(opts.promptFile, 'utf8');
+    } catch (e) {
+      err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
+      return EXIT.badInput;
+    }
+    const checked = validatePromptTemplate(template);
+    if (!checked.ok) {
+      err(`semece sample: ${opts.promptFile}: ${checked.error.message}`);
+      return EXIT.badInput;
+    }
+    const read = await readDatasetSource(opts.dataset, { env, log: err, limit: opts.limit, seed: opts.seed });
+    if (!read.ok) {
+      err(`semece sample: ${read.error.where ?? opts.dataset}: ${read.error.message}`);
+      return EXIT.badInput;
+    }
+    const { questions } = read.value.dataset;
+    if (read.value.dataset.subset) err(`asking ${describeSubset(read.value.dataset.subset)}`);
+    for (const s of read.value.skipped.slice(0, 5)) err(`skipped ${s.where}: ${s.reason}`);
+    if (read.value.skipped.length > 5) err(`… and ${read.value.skipped.length - 5} more rows skipped`);
 
-  const cache = await new JsonlSampleCache(`${opts.out}.cache.jsonl`).load();
-  if (cache.damagedLines > 0) err(`${cache.path}: ${cache.damagedLines} unreadable line(s) ignored; those samples are requested again.`);
-  if (cache.size > 0) err(`resuming: ${cache.size} sample(s) already in ${cache.path}`);
+    const cache = await new JsonlSampleCache(`${opts.out}.cache.jsonl`).load();
+    if (cache.damagedLines > 0) err(`${cache.path}: dropped ${cache.damagedLines} unreadable line(s) left by a write cut short; those samples are requested again.`);
+    if (cache.size > 0) err(`resuming: ${cache.size} sample(s) already in ${cache.path}`);
 
-  const provider = createProvider({
-    kind: opts.preset.kind, preset: opts.preset.id, baseUrl: opts.baseUrl, model: opts.model, apiKey, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs,
+    const provider = createProvider({
+      kind: opts.preset.kind, preset: opts.preset.id, baseUrl: opts.baseUrl, model: opts.model, apiKey, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs,
+    });
+    const interrupt = new AbortController();
+    const onSigint = () => interrupt.abort();
+    process.once('SIGINT', onSigint);
+    io.signal?.addEventListener('abort', onSigint, { once: true });
+    let lastPrinted = 0;
+    const result = await runSampling({
+      questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, signal: interrupt.signal,
+      price: priceFor(DEFAULT_PRICES, opts.preset.id, opts.model),
+      progressIntervalMs: 250,
+      onProgress: (p) => {
+        if (Date.now() - lastPrinted >= 2000) {
+          lastPrinted = Date.now();
+          err(progressLine(p));
+        }
+      },
+    });
+    process.removeListener('SIGINT', onSigint);
+    err(progressLine(result.progress));
+    for (const note of result.notes) err(`note: ${note}`);
+
+    if (result.state !== 'done') {
+      const why =
+        result.state === 'cancelled' ? 'interrupted'
+        : result.state === 'stopped' ? `stopped: ${result.error?.message ?? 'unknown reason'}`
+        : `${result.incomplete.length} question(s) still miss samples after repeated failures${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
+      err(`semece sample: ${why}. Samples so far are kept in ${cache.path}; repeat the command to resume.`);
+      // A provider or cache error needs the user to act; an interruption or questions still short
+      // of samples kept what they had, and repeating the command finishes them.
+      return result.state === 'stopped' ? EXIT.failed : EXIT.partial;
+    }
+
+    // The key bases runSampling computed spare a digest per question on the read back.
+    const stored = await readSamples({ questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, keyBases: result.keyBases });
+    const rows: SampledRow[] = questions.map((q, i) => {
+      const samples = stored[i] as Sample[];
+      return {
+        id: q.id, question: q.question, gold_answer: q.answer,
+        ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
+        model: opts.model, n_samples: samples.length,
+        results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence),
+      };
+    });
+    // Written whole then renamed, so a reader never sees half a file.
+    await writeFileAtomic(opts.out, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    out(JSON.stringify({
+      out: opts.out, questions: rows.length, samplesPerQuestion: opts.n, fetched: result.progress.samples.done - result.progress.samples.cached,
+      fromCache: result.progress.samples.cached, requests: result.progress.requests, tokens: result.progress.tokens, cost: result.progress.cost,
+      effective: result.effective, notes: result.notes,
+    }));
+    return EXIT.ok;
   });
-  const interrupt = new AbortController();
-  const onSigint = () => interrupt.abort();
-  process.once('SIGINT', onSigint);
-  io.signal?.addEventListener('abort', onSigint, { once: true });
-  let lastPrinted = 0;
-  const result = await runSampling({
-    questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, signal: interrupt.signal,
-    price: priceFor(DEFAULT_PRICES, opts.preset.id, opts.model),
-    progressIntervalMs: 250,
-    onProgress: (p) => {
-      if (Date.now() - lastPrinted >= 2000) {
-        lastPrinted = Date.now();
-        err(progressLine(p));
-      }
-    },
-  });
-  process.removeListener('SIGINT', onSigint);
-  err(progressLine(result.progress));
-  for (const note of result.notes) err(`note: ${note}`);
-
-  if (result.state !== 'done') {
-    const why =
-      result.state === 'cancelled' ? 'interrupted'
-      : result.state === 'stopped' ? `stopped: ${result.error?.message ?? 'unknown reason'}`
-      : `${result.incomplete.length} question(s) still miss samples after repeated failures${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
-    err(`semece sample: ${why}. Samples so far are kept in ${cache.path}; repeat the command to resume.`);
-    // A provider or cache error needs the user to act; an interruption or questions still short
-    // of samples kept what they had, and repeating the command finishes them.
-    return result.state === 'stopped' ? EXIT.failed : EXIT.partial;
-  }
-
-  // The key bases runSampling computed spare a digest per question on the read back.
-  const stored = await readSamples({ questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, keyBases: result.keyBases });
-  const rows: SampledRow[] = questions.map((q, i) => {
-    const samples = stored[i] as Sample[];
-    return {
-      id: q.id, question: q.question, gold_answer: q.answer,
-      ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
-      model: opts.model, n_samples: samples.length,
-      results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence),
-    };
-  });
-  // Written whole then renamed, so a reader never sees half a file.
-  await writeFile(`${opts.out}.tmp`, rows.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
-  await rename(`${opts.out}.tmp`, opts.out);
-  out(JSON.stringify({
-    out: opts.out, questions: rows.length, samplesPerQuestion: opts.n, fetched: result.progress.samples.done - result.progress.samples.cached,
-    fromCache: result.progress.samples.cached, requests: result.progress.requests, tokens: result.progress.tokens, cost: result.progress.cost,
-    effective: result.effective, notes: result.notes,
-  }));
-  return EXIT.ok;
 }

@@ -9,7 +9,7 @@
  * problem), and also when no question can be scored at all, since there is nothing to report;
  * 1 the --report file cannot be written.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
@@ -18,9 +18,12 @@ import { PAPER_SIGNALS } from '../../src/model/signals.ts';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BINS } from '../../src/model/scoring-limits.ts';
 import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score.ts';
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-output.ts';
+import { reportJsonFile } from '../../src/formats/report-export.ts';
+import { leftOutNote } from '../../src/formats/report-limits.ts';
 import { toJson } from '../json.ts';
-import { resolveIo, type Io } from '../command-io.ts';
+import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+import { withOutputs } from '../output-guard.ts';
 
 const D = SCORING_DEFAULTS;
 
@@ -96,50 +99,63 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       // The printed document holds the paper's three; a report document holds every signal, as the app's do.
       signals: a.report ? undefined : PAPER_SIGNALS,
     };
-    const [clusteredText, gradedText] = await Promise.all([
-      readText(a.clustered, '--clustered'),
-      readText(a.graded, '--graded'),
-    ]);
-    // The raw replies and answers are only needed for the report document's drill-down.
-    const rows = readAuthorsRows(
-      { text: clusteredText, file: a.clustered },
-      { text: gradedText, file: a.graded },
-      { dropReplies: !a.report, dropAnswers: !a.report },
-    );
-    if (!rows.ok) {
-      err(`semece score: ${rows.error.message}`);
-      return EXIT.badInput;
-    }
-    if (rows.value.questions.length === 0) {
-      // The reader refuses files without rows, so every clustered row was excluded, with a reason.
-      const first = rows.value.excluded[0];
-      err(`semece score: no question can be scored: ${rows.value.excluded.length} excluded${first ? ` (first: ${first.id}: ${first.reason})` : ''}`);
-      return EXIT.badInput;
-    }
-    const report = scoreAuthorsRows(rows.value, options, a.model);
-    out(toJson(scoreCliDocument(report, rows.value, options), a.pretty));
-    const { excluded, duplicates, unmatchedGraded } = rows.value;
-    err(
-      `semece score: ${report.questions.length} questions scored, ${excluded.length} excluded` +
-        (duplicates.length ? `, ${duplicates.length} duplicate rows ignored (first row per id kept)` : '') +
-        (unmatchedGraded.length ? `, ${unmatchedGraded.length} graded rows without a clustered row` : ''),
-    );
-    if (a.report) {
-      const doc = buildReport([report], {
-        title: `${report.model} — ${path.basename(a.clustered)}`,
-        dataset: { name: path.basename(a.clustered), source: a.clustered },
-        settings: importedSettings(options, report.questions[0]?.n ?? 0),
-        createdAt: new Date().toISOString(),
-      });
-      try {
-        await writeFile(a.report, toJson(doc));
-      } catch (e) {
-        err(`semece score: cannot write --report ${a.report}: ${(e as Error).message}`);
-        return EXIT.failed;
+    const clustered = a.clustered;
+    const gradedFile = a.graded;
+    const reportFile = a.report;
+    const files = { outputs: [{ flag: '--report', file: reportFile }], inputs: [{ flag: '--clustered', file: clustered }, { flag: '--graded', file: gradedFile }] };
+    return await withOutputs('score', files, err, async () => {
+      const [clusteredText, gradedText] = await Promise.all([
+        readText(clustered, '--clustered'),
+        readText(gradedFile, '--graded'),
+      ]);
+      // The raw replies and answers are only needed for the report document's drill-down.
+      const rows = readAuthorsRows(
+        { text: clusteredText, file: clustered },
+        { text: gradedText, file: gradedFile },
+        { dropReplies: !reportFile, dropAnswers: !reportFile },
+      );
+      if (!rows.ok) {
+        err(`semece score: ${rows.error.message}`);
+        return EXIT.badInput;
       }
-    }
-    // Some questions were left out: the document stands, but a script should know it is partial.
-    return excluded.length > 0 ? EXIT.partial : EXIT.ok;
+      if (rows.value.questions.length === 0) {
+        // The reader refuses files without rows, so every clustered row was excluded, with a reason.
+        const first = rows.value.excluded[0];
+        err(`semece score: no question can be scored: ${rows.value.excluded.length} excluded${first ? ` (first: ${first.id}: ${first.reason})` : ''}`);
+        return EXIT.badInput;
+      }
+      const report = scoreAuthorsRows(rows.value, options, a.model);
+      out(toJson(scoreCliDocument(report, rows.value, options), a.pretty));
+      const { excluded, duplicates, unmatchedGraded } = rows.value;
+      err(
+        `semece score: ${report.questions.length} questions scored, ${excluded.length} excluded` +
+          (duplicates.length ? `, ${duplicates.length} duplicate rows ignored (first row per id kept)` : '') +
+          (unmatchedGraded.length ? `, ${unmatchedGraded.length} graded rows without a clustered row` : ''),
+      );
+      if (reportFile) {
+        const doc = buildReport([report], {
+          title: `${report.model} — ${path.basename(clustered)}`,
+          dataset: { name: path.basename(clustered), source: clustered },
+          settings: importedSettings(options, report.questions[0]?.n ?? 0),
+          createdAt: new Date().toISOString(),
+        });
+        // At the most detail the app opens (raw replies, then samples, left out past MAX_REPORT_BYTES).
+        const file = reportJsonFile(doc);
+        if (!file.ok) {
+          err(`semece score: cannot write --report ${reportFile}: ${file.error.message}`);
+          return EXIT.failed;
+        }
+        if (file.value.leftOut !== 'nothing') err(`semece score: --report ${reportFile}: ${leftOutNote(file.value.leftOut)}`);
+        try {
+          await writeFileAtomic(reportFile, file.value.text);
+        } catch (e) {
+          err(`semece score: cannot write --report ${reportFile}: ${(e as Error).message}`);
+          return EXIT.failed;
+        }
+      }
+      // Some questions were left out: the document stands, but a script should know it is partial.
+      return excluded.length > 0 ? EXIT.partial : EXIT.ok;
+    });
   } catch (e) {
     if (e instanceof UsageError) {
       err(`semece score: ${e.message}\n\n${USAGE}`);

@@ -82,12 +82,14 @@ describe('semece mc --report', () => {
     expect(m.baseline!.options).toEqual([4, 4, 2]);
   });
 
-  test('an unwritable report path exits 1 and says which file', async () => {
+  test('an unwritable report path exits 1 and says which file, before any request is paid for', async () => {
     mock.responder = () => '{"answer":"A","probability":50}';
+    const requests = mock.stats().requests;
     const out: string[] = [];
     const err: string[] = [];
     const file = join(dir, 'no-such-dir', 'r.json');
     expect(await run(['--provider', 'vllm', '--base-url', `${mock.url}/v1`, '--model', 'm', '--dataset', dataset, '--runs', '1', '--no-logprobs', '--report', file], io(out, err))).toBe(1);
-    expect(err.join('')).toContain(`cannot write the report ${file}`);
+    expect(err.join('')).toContain(`cannot write --report ${file}`);
+    expect(mock.stats().requests).toBe(requests);
   });
 });

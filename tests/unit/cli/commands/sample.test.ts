@@ -86,7 +86,7 @@ describe('semece sample', () => {
     expect((await rows()).every((r) => r.n_samples === 5)).toBe(true);
   });
 
-  it('ignores a cache line cut short by a crash and re-requests only that sample', async () => {
+  it('drops a cache line cut short by a crash once and re-requests only that sample', async () => {
     await cli(['--samples', '2']);
     const path = join(dir, 'rows.jsonl.cache.jsonl');
     const lines = (await readFile(path, 'utf8')).trim().split('\n');
@@ -94,8 +94,14 @@ describe('semece sample', () => {
     await appendFile(path, '\n');
     const r = await cli(['--samples', '2']);
     expect(r.code).toBe(0);
-    expect(r.err.join('\n')).toMatch(/1 unreadable line/);
+    expect(r.err.join('\n')).toMatch(/dropped 1 unreadable line/);
     expect(JSON.parse(r.out[0])).toMatchObject({ fetched: 1, fromCache: 5 });
+    // Dropped once and the file rewritten: the repeat neither warns nor requests anything.
+    const requests = mock.stats().requests;
+    const again = await cli(['--samples', '2']);
+    expect(again.code).toBe(0);
+    expect(again.err.join('\n')).not.toMatch(/unreadable/);
+    expect(mock.stats().requests).toBe(requests);
   });
 
   it('bad usage and bad input exit 2 with a message that says what is wrong', async () => {

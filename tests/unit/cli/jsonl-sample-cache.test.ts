@@ -1,0 +1,61 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JsonlSampleCache } from '../../../cli/jsonl-sample-cache';
+import type { Sample } from '../../../src/model/rows';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'semece-cache-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const entry = (i: number): { key: string; sample: Sample } => ({
+  key: `k${i}`,
+  sample: { raw: `Answer: ${i}`, answer: String(i), answerMethod: 'answer-line', confidence: null, confidenceMethod: 'missing', finishReason: 'stop' },
+});
+const line = (i: number) => JSON.stringify(entry(i));
+
+describe('JsonlSampleCache', () => {
+  it('drops a torn last line once: the file is rewritten without it, the next load is clean, appends start on their own line', async () => {
+    const file = join(dir, 'c.jsonl');
+    await writeFile(file, `${line(0)}\n${line(1)}\n${line(2).slice(0, 25)}`);
+    const first = await new JsonlSampleCache(file).load();
+    expect(first.damagedLines).toBe(1);
+    expect(first.size).toBe(2);
+    expect(await readFile(file, 'utf8')).toBe(`${line(0)}\n${line(1)}\n`);
+
+    const second = await new JsonlSampleCache(file).load();
+    expect(second.damagedLines).toBe(0);
+    await second.put([entry(2)]);
+    const third = await new JsonlSampleCache(file).load();
+    expect(third.damagedLines).toBe(0);
+    expect(await third.get(['k0', 'k1', 'k2'])).toEqual([entry(0).sample, entry(1).sample, entry(2).sample]);
+  });
+
+  it('a complete last line without its newline gets one, so the next append is not glued to it', async () => {
+    const file = join(dir, 'c.jsonl');
+    await writeFile(file, `${line(0)}\n${line(1)}`);
+    const cache = await new JsonlSampleCache(file).load();
+    expect(cache.damagedLines).toBe(0);
+    await cache.put([entry(2)]);
+    const again = await new JsonlSampleCache(file).load();
+    expect(again.damagedLines).toBe(0);
+    expect(again.size).toBe(3);
+  });
+
+  it('a clean file is not rewritten', async () => {
+    const file = join(dir, 'c.jsonl');
+    const text = `${line(0)}\n${line(0)}\n`;
+    await writeFile(file, text);
+    const before = await stat(file);
+    const cache = await new JsonlSampleCache(file).load();
+    expect(cache.size).toBe(1);
+    // A rewrite renames a new file over it: a new inode.
+    expect((await stat(file)).ino).toBe(before.ino);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+});
