@@ -4,7 +4,7 @@
  */
 import type { ReportDocument } from '../model/report';
 import type { Result } from '../model/rows';
-import { VIEWER_TEMPLATE_FILE, embedReport } from './embed';
+import { VIEWER_TEMPLATE_FILE, embedReport, type EmbeddedReport } from './embed';
 
 let template: Promise<string> | null = null;
 
@@ -15,8 +15,8 @@ async function loadTemplate(): Promise<string> {
   return response.text();
 }
 
-/** The self-contained HTML file's text for a report. */
-export async function htmlReport(doc: ReportDocument): Promise<Result<string>> {
+/** The self-contained HTML file's text for a report, and what it left out to stay openable. */
+export async function htmlReport(doc: ReportDocument): Promise<Result<EmbeddedReport>> {
   template ??= loadTemplate();
   try {
     return { ok: true, value: embedReport(await template, doc) };

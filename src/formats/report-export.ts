@@ -5,7 +5,8 @@
  */
 import type { ReportDocument } from '../model/report';
 import { EXTRA_SIGNALS, PAPER_SIGNALS } from '../model/signals';
-import { fitReportLimits } from './report-limits';
+import { fitReportLimits, fitReportSize, type FittedReportText } from './report-limits';
+import type { Result } from '../model/rows';
 import { toCsv, type CsvValue } from './csv';
 
 /**
@@ -16,6 +17,15 @@ import { toCsv, type CsvValue } from './csv';
  */
 export function reportToJson(doc: ReportDocument, pretty = false): string {
   return JSON.stringify(fitReportLimits(doc), null, pretty ? 2 : undefined);
+}
+
+/**
+ * The JSON file of a report: reportToJson at the most detail that stays within MAX_REPORT_BYTES
+ * (raw replies, then samples and classes are left out when they must be), with what was left out,
+ * or why even the smallest form does not fit. Every JSON file the app writes comes through here.
+ */
+export function reportJsonFile(doc: ReportDocument, pretty = false, limit?: number): Result<FittedReportText> {
+  return fitReportSize(doc, (d) => reportToJson(d, pretty), limit);
 }
 
 /** Column names of the per-question CSV, in order: the signals table's, extra signals only when some row has them. */

@@ -47,7 +47,7 @@ function hostileReport(): ReportDocument {
 test('the HTML file opens from file:// with the network off and shows the same numbers', async () => {
   const doc = hostileReport();
   const file = path.join(dir, 'report.html');
-  writeFileSync(file, embedReport(template(), doc));
+  writeFileSync(file, embedReport(template(), doc).html);
 
   const { context, page, consoleErrors } = await openPage(browser);
   const leaked = await offline(context);
@@ -85,7 +85,7 @@ test('the HTML file opens from file:// with the network off and shows the same n
 test('the demo report (computed by the pipeline) as an HTML file shows the same numbers offline', async () => {
   const doc = demoDocument();
   const file = path.join(dir, 'demo.html');
-  writeFileSync(file, embedReport(template(), doc));
+  writeFileSync(file, embedReport(template(), doc).html);
   const { context, page, consoleErrors } = await openPage(browser);
   const leaked = await offline(context);
   await page.goto(pathToFileURL(file).href);
@@ -113,13 +113,33 @@ test('a damaged embedded report shows a message, not a broken page', async () =>
   const file = path.join(dir, 'damaged.html');
   const bad = JSON.parse(JSON.stringify(sampleReport({ questions: 2 })));
   bad.models[0].questions[1].sem1 = 3;
-  writeFileSync(file, embedReport(template(), bad));
+  writeFileSync(file, embedReport(template(), bad).html);
   const { context, page, consoleErrors } = await openPage(browser);
   await offline(context);
   await page.goto(pathToFileURL(file).href);
   const alert = page.locator('[data-viewer-error]');
   await alert.waitFor({ timeout: 60_000 });
   expect(await alert.textContent()).toContain('models[0].questions[1].sem1: expected a number in [0,1]');
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
+
+test('a 200,000-character reply: the HTML file still opens offline, the reply cut with a marker in the drill-down', async () => {
+  const doc = sampleReport({ questions: 3 });
+  doc.models[0].questions[0].samples![0].raw = 'Long thought. '.repeat(14_286).slice(0, 200_000);
+  const file = path.join(dir, 'long-reply.html');
+  writeFileSync(file, embedReport(template(), doc).html);
+  const { context, page, consoleErrors } = await openPage(browser);
+  await offline(context);
+  await page.goto(pathToFileURL(file).href);
+  await page.locator('[data-report]').waitFor({ timeout: 60_000 });
+  await page.locator('[data-view="questions"]').click();
+  await page.locator('button[aria-label="Open question q0"]').click();
+  const raw = page.locator('[data-drill="q0"] td.raw pre').filter({ hasText: 'Long thought.' });
+  await raw.first().waitFor({ state: 'attached' });
+  const text = (await raw.first().textContent()) ?? '';
+  expect(text.length).toBe(100_000);
+  expect(text.endsWith('… [truncated: 200,000 characters]')).toBe(true);
   expect(consoleErrors).toEqual([]);
   await context.close();
 });

@@ -7,6 +7,7 @@
  * A user's file is measured before a byte of it is read (readDatasetFile).
  */
 import type { Result } from '../../model/rows.ts';
+import { utf8Length } from '../utf8-length.ts';
 
 /** The largest dataset file read, in bytes (the one place this limit is stated). */
 export const MAX_DATASET_BYTES = 64 * 1024 * 1024;
@@ -52,21 +53,6 @@ export function decodeDatasetBytes(bytes: Uint8Array, fileName: string): Result<
   }
   // The decoder drops the BOM; malformed sequences become U+FFFD rather than failing the file.
   return { ok: true, value: new TextDecoder(detectEncoding(bytes)).decode(bytes) };
-}
-
-/** Bytes of `text` in UTF-8, without building them. */
-function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
 
 /**

@@ -3,10 +3,14 @@ import fc from 'fast-check';
 import {
   MAX_STRING_LENGTH,
   fitReportLimits,
+  fitReportSize,
+  leftOutNote,
+  reportAtDetail,
   truncateText,
   truncationMarker,
 } from '../../../src/formats/report-limits';
-import { reportToJson } from '../../../src/formats/report-export';
+import { utf8Length } from '../../../src/formats/utf8-length';
+import { reportJsonFile, reportToJson } from '../../../src/formats/report-export';
 import { MAX_STRING_LENGTH as SCHEMA_LIMIT, parseReport, parseReportFile } from '../../../src/formats/report-schema';
 import { buildReport, importedSettings } from '../../../src/pipeline/score-output';
 import { sampleReport } from '../share/report-fixture';
@@ -124,4 +128,86 @@ describe('a report with a 200,000-character reply round-trips through its JSON e
     expect(back.ok).toBe(true);
     expect(back.ok && back.value.models[0].questions[1].question.endsWith(truncationMarker(LONG + 5))).toBe(true);
   });
+});
+
+describe('fitReportSize: a file never larger than the reader opens', () => {
+  const json = (d: Parameters<typeof reportToJson>[0]) => reportToJson(d);
+  const sizes = () => {
+    const doc = sampleReport();
+    return {
+      doc,
+      full: utf8Length(json(doc)),
+      noRaw: utf8Length(json(reportAtDetail(doc, 'raw replies'))),
+      noSamples: utf8Length(json(reportAtDetail(doc, 'samples and classes'))),
+    };
+  };
+
+  test('within the limit: everything, the same text as reportToJson', () => {
+    const { doc, full } = sizes();
+    expect(fitReportSize(doc, json, full)).toEqual({ ok: true, value: { text: json(doc), leftOut: 'nothing' } });
+    const file = reportJsonFile(doc);
+    expect(file.ok && file.value).toEqual({ text: reportToJson(doc), leftOut: 'nothing' });
+  });
+
+  test('over it: raw replies go first, then samples and classes; what is written opens again', () => {
+    const { doc, full, noRaw, noSamples } = sizes();
+    expect(noSamples).toBeLessThan(noRaw);
+    expect(noRaw).toBeLessThan(full);
+    const withoutRaw = reportJsonFile(doc, false, full - 1);
+    expect(withoutRaw.ok && withoutRaw.value.leftOut).toBe('raw replies');
+    const back = withoutRaw.ok ? parseReport(withoutRaw.value.text) : null;
+    expect(back?.ok && back.value).toEqual(reportAtDetail(doc, 'raw replies'));
+    expect(back?.ok && back.value.models[0].questions[0].samples!.length).toBe(doc.models[0].questions[0].samples!.length);
+
+    const withoutSamples = reportJsonFile(doc, false, noRaw - 1);
+    expect(withoutSamples.ok && withoutSamples.value.leftOut).toBe('samples and classes');
+    const rows = withoutSamples.ok ? parseReport(withoutSamples.value.text) : null;
+    expect(rows?.ok && rows.value.models.map((m) => m.metrics)).toEqual(doc.models.map((m) => m.metrics));
+    expect(rows?.ok && rows.value.models[0].questions.every((q) => !q.samples && !q.classes)).toBe(true);
+    // The input is never changed.
+    expect(doc.models[0].questions[0].samples![0].raw).toBeDefined();
+  });
+
+  test('too large even without samples: refused with the size and the limit', () => {
+    const { doc, noSamples } = sizes();
+    const r = fitReportSize(doc, json, noSamples - 1);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.message).toMatch(/^The report is too large for one file: \d+\.\d MB even without raw replies, samples and classes; a report file may be at most \d+\.\d MB\./);
+  });
+
+  test('sizes are counted in UTF-8 bytes, as a file is measured', () => {
+    const doc = sampleReport({ samples: false });
+    doc.title = '€'.repeat(1000);
+    const chars = json(doc).length;
+    // 1000 three-byte characters: the text has `chars` code units but 2000 more bytes.
+    expect(fitReportSize(doc, json, chars + 1999).ok).toBe(false);
+    expect(fitReportSize(doc, json, chars + 2000).ok).toBe(true);
+  });
+
+  test('a render past the engine\'s longest string (RangeError) counts as too large, and the next level is tried', () => {
+    const doc = sampleReport();
+    const r = fitReportSize(doc, (d) => {
+      if (d.models[0].questions[0].samples?.[0]?.raw !== undefined) throw new RangeError('Invalid string length');
+      return json(d);
+    });
+    expect(r.ok && r.value.leftOut).toBe('raw replies');
+  });
+
+  test('the note a writer shows names what was left out and the limit', () => {
+    expect(leftOutNote('nothing')).toBe('');
+    expect(leftOutNote('raw replies')).toBe('The raw replies were left out to keep the file within 200.0 MB, the largest report the app opens.');
+  });
+});
+
+test('utf8Length agrees with TextEncoder on any text, lone surrogates included', () => {
+  fc.assert(
+    fc.property(fc.string({ unit: fc.oneof(fc.constant('\uD800'), fc.constant('\uDC00'), fc.constantFrom('a', 'é', '€', '😀')), maxLength: 30 }), (text) => {
+      expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
+    }),
+  );
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary' }), (text) => {
+      expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
+    }),
+  );
 });
