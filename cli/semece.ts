@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
+import { envScrubber } from './command-io.ts';
 
 type Command = (argv: string[]) => Promise<number> | number;
 
@@ -93,15 +94,17 @@ export async function main(argv: string[], dispatch: Dispatch = fromSource): Pro
     if (typeof mod.default !== 'function') throw new Error(`cli/commands/${name}.ts has no default export`);
     run = mod.default;
   } catch (e) {
-    process.stderr.write(`semece ${name}: could not load the command: ${(e as Error).message}\n`);
+    process.stderr.write(envScrubber(process.env)(`semece ${name}: could not load the command: ${(e as Error).message}`) + '\n');
     return EXIT.failed;
   }
   try {
     return await run(rest);
   } catch (e) {
     const err = e as Error;
-    process.stderr.write(`semece ${name}: unexpected error: ${err?.message ?? String(e)}\n`);
-    if (process.env.SEMECE_DEBUG === '1' && err?.stack) process.stderr.write(err.stack + '\n');
+    // An unexpected error can quote a request: it is printed through the one scrubber too.
+    const scrub = envScrubber(process.env);
+    process.stderr.write(scrub(`semece ${name}: unexpected error: ${err?.message ?? String(e)}`) + '\n');
+    if (process.env.SEMECE_DEBUG === '1' && err?.stack) process.stderr.write(scrub(err.stack) + '\n');
     return EXIT.failed;
   }
 }

@@ -10,6 +10,7 @@
  * carry over a resume; the questions asked count afresh, replies from the cache as cached.
  */
 import { createProvider } from '../providers/index';
+import { secretScrubber } from '../providers/secret-scrub';
 import type { ChatProvider, CompletionRequest, ProviderErrorInfo } from '../model/provider';
 import type { SampleCache } from '../model/sample-cache';
 import { runMcBaseline } from './stated-probability-run';
@@ -49,7 +50,7 @@ export async function executeMultipleChoiceRun(runId: string, keys: RunKeys, dep
   const mc = spec.mc!;
   const set = toMcQuestions(spec.dataset.questions);
   const total = mcRequestsPerModel(set.questions.length, mc) * spec.models.length;
-  const meter = new RunMeter(stored.progress, deps.prices);
+  const meter = new RunMeter(stored.progress, deps.prices, undefined, secretScrubber(Object.values(keys)));
   const progress = meter.progress;
   progress.mc = { runsDone: 0, runsTotal: mc.runs * spec.models.length };
   meter.enterStage('dataset', spec.dataset.questions.length);
@@ -72,8 +73,7 @@ export async function executeMultipleChoiceRun(runId: string, keys: RunKeys, dep
   const stopped = () => save({ status: signal.reason === 'pause' ? 'paused' : 'cancelled' });
   const failWith = (error: StageError) => {
     meter.finishStage(progress.stage, 'failed');
-    meter.error(error);
-    return save({ status: 'failed', error });
+    return save({ status: 'failed', error: meter.error(error) });
   };
   if (set.questions.length === 0) return failWith({ kind: 'bad-dataset', message: 'The dataset has no usable multiple-choice question (each needs 2 to 10 options and a gold letter or option text).', where: 'dataset' });
 

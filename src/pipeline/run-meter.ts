@@ -7,6 +7,7 @@ import type { Usage } from '../model/provider';
 import { priceFor, type PriceTable } from '../model/cost';
 import { emptyProgress, type ModelSpec, type ProgressCounters, type RunProgress, type StageName } from '../model/run-spec';
 import type { StageError } from '../model/rows';
+import { scrubbedError, type Scrub } from '../providers/secret-scrub';
 
 const MAX_ERRORS = 50;
 
@@ -18,6 +19,8 @@ export class RunMeter {
     initial: RunProgress | undefined,
     private readonly prices: PriceTable = {},
     private readonly now: () => number = () => Date.now(),
+    /** The run's keys' scrubber: every error the run shows or stores goes through it. */
+    private readonly scrub: Scrub = (text) => text,
   ) {
     // Counters carry over a resume, so tokens and cost cover the whole run.
     this.progress = initial ? structuredClone(initial) : emptyProgress();
@@ -74,9 +77,12 @@ export class RunMeter {
     else if (this.progress.cost !== null) this.progress.cost += (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1e6;
   }
 
-  error(error: StageError): void {
-    this.progress.errors.push(error);
+  /** Records an error, scrubbed of the run's keys; returns the scrubbed error (what the run may store). */
+  error(error: StageError): StageError {
+    const clean = scrubbedError(error, this.scrub);
+    this.progress.errors.push(clean);
     if (this.progress.errors.length > MAX_ERRORS) this.progress.errors.splice(0, this.progress.errors.length - MAX_ERRORS);
+    return clean;
   }
 
   note(text: string): void {

@@ -16,6 +16,7 @@ import { priceFor } from '../model/cost';
 import type { SampleCache } from '../model/sample-cache';
 import { gradeToY, type GradedRow, type SampledRow, type StageError } from '../model/rows';
 import { reportSettings } from './runner-report';
+import { secretScrubber } from '../providers/secret-scrub';
 
 export interface RunnerDeps {
   runs: RunStore;
@@ -47,7 +48,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
   if (!stored) throw new Error(`no run with id ${runId}`);
   const run: RunRecord = stored;
   const now = deps.now ?? (() => Date.now());
-  const meter = new RunMeter(run.progress, deps.prices, now);
+  const meter = new RunMeter(run.progress, deps.prices, now, secretScrubber(Object.values(keys)));
   const spec = run.spec;
   let lastCheckpoint = 0;
 
@@ -64,8 +65,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
   };
   const stop = async (status: RunRecord['status'], error?: StageError) => {
     run.status = status;
-    run.error = error;
-    if (error) meter.error(error);
+    run.error = error && meter.error(error);
     await save();
     deps.onProgress?.(meter.progress, run);
     return run;

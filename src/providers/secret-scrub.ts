@@ -107,3 +107,8 @@ function maskFragments(text: string, fragments: ReadonlySet<string>): string {
 export function scrubSecrets(text: string, ...secrets: (string | null | undefined)[]): string {
   return secretScrubber(secrets)(text);
 }
+
+/** An error's texts (message, where) scrubbed; the other fields as they were. */
+export function scrubbedError<T extends { message: string; where?: string }>(error: T, scrub: Scrub): T {
+  return { ...error, message: scrub(error.message), ...(error.where !== undefined ? { where: scrub(error.where) } : {}) };
+}

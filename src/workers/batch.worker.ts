@@ -17,6 +17,7 @@ import { requestSetForRun } from '../batch/run-request-set.ts';
 import { type BatchEvent, submitSampleBatches } from '../batch/sample-batches.ts';
 import { type JudgeStoreReport, planRunJudge, storeRunJudgeResults, submitRunJudge } from '../batch/judge-run.ts';
 import { errorInfo } from './transfer.ts';
+import { scrubbedError, secretScrubber } from '../providers/secret-scrub.ts';
 import { exposeApi } from './worker-connection.ts';
 
 export interface BatchProgress {
@@ -59,10 +60,11 @@ let storesValue: Promise<Stores> | undefined;
 const stores = () => (storesValue ??= openStores());
 
 /** A failure as a value, with its kind, status and retryability where the error has them ('batch' otherwise). */
-function fail(e: unknown, where: string): { ok: false; error: StageError } {
-  if (e instanceof ProviderError) return { ok: false, error: { ...e.toInfo(), status: e.status ?? undefined, where } };
+function fail(e: unknown, where: string, apiKey?: string): { ok: false; error: StageError } {
+  const scrub = secretScrubber([apiKey]);
+  if (e instanceof ProviderError) return { ok: false, error: scrubbedError({ ...e.toInfo(), status: e.status ?? undefined, where }, scrub) };
   const { name: _name, ...info } = errorInfo(e, where);
-  return { ok: false, error: { ...info, kind: info.kind === 'internal' ? 'batch' : info.kind, where } };
+  return { ok: false, error: scrubbedError({ ...info, kind: info.kind === 'internal' ? 'batch' : info.kind, where }, scrub) };
 }
 
 function eventText(e: BatchEvent): string {
@@ -137,7 +139,7 @@ const api: BatchWorkerApi = {
       if (result.error) return { ok: false, error: result.error };
       return { ok: true, value: { state: result.state, lines, missing: result.missing } };
     } catch (e) {
-      return fail(e, 'submitting the batch');
+      return fail(e, 'submitting the batch', apiKey);
     }
   },
 
@@ -190,7 +192,7 @@ const api: BatchWorkerApi = {
       });
       return { ok: true, value: { state: r.failed ? 'incomplete' : 'done', lines: judgeLines(r, 'judge batch'), missing: r.failed } };
     } catch (e) {
-      return fail(e, 'submitting the judge batch');
+      return fail(e, 'submitting the judge batch', apiKey);
     }
   },
 };

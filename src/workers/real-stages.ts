@@ -20,6 +20,7 @@ import type { Result } from '../model/rows';
 import type { Stores } from '../store';
 import type { ConnectionCheck } from './protocol';
 import { errorInfo } from './transfer';
+import { scrubbedError, secretScrubber } from '../providers/secret-scrub';
 import { createEmbeddingClient, type EmbeddingClient } from './embedding-client';
 import { withItsKey, type ClusteringSpec, type GradingSpec, type ModelSpec, type RunKeys } from '../model/run-spec';
 import { sampleWithProviders } from '../pipeline/sample-stage';
@@ -86,6 +87,6 @@ export async function checkConnection(model: ModelSpec, apiKey: string | undefin
     return { ok: true, value: { ms: Date.now() - started, reply: (completion.replies[0]?.text ?? '').trim().slice(0, 200) } };
   } catch (e) {
     if (isProviderError(e)) return { ok: false, error: { ...e.toInfo(), status: e.status ?? undefined, where: `${model.preset} ${model.model}` } };
-    return { ok: false, error: errorInfo(e, `${model.preset} ${model.model}`) };
+    return { ok: false, error: scrubbedError(errorInfo(e, `${model.preset} ${model.model}`), secretScrubber([apiKey])) };
   }
 }

@@ -12,6 +12,7 @@ import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type Pr
 import { createStorageApi } from './storage-api';
 import { throttle } from './throttle';
 import { errorInfo } from './transfer';
+import { scrubbedError, secretScrubber } from '../providers/secret-scrub';
 import { executeMultipleChoiceRun } from '../multiple-choice/job';
 
 interface Job {
@@ -124,7 +125,8 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
         return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
       } catch (e) {
         const run = (await s.runs.getRun(runId))!;
-        const failed: RunRecord = { ...run, status: 'failed', error: errorInfo(e, 'run worker') };
+        // An unexpected throw may quote a request: the stored error goes through the one scrubber.
+        const failed: RunRecord = { ...run, status: 'failed', error: scrubbedError(errorInfo(e, 'run worker'), secretScrubber(Object.values(keys))) };
         await s.runs.saveRun(failed);
         return failed;
       }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunMeter } from '../../../src/pipeline/run-meter.ts';
 import { emptyProgress, type SamplingProgress } from '../../../src/model/run-spec.ts';
+import { secretScrubber } from '../../../src/providers/secret-scrub.ts';
 
 /** One model's progress exactly as the sampling loop reports it. */
 function loopProgress(over: Partial<SamplingProgress> = {}): SamplingProgress {
@@ -61,5 +62,13 @@ describe('RunMeter', () => {
     meter.finishStage('cluster');
     expect(meter.progress.stages.cluster).toEqual({ status: 'done', done: 10, total: 10, cached: 2 });
     expect(meter.progress.etaMs).toBe(0);
+  });
+
+  it('records every error through the run\'s scrubber and returns what it recorded', () => {
+    const key = 'sk-meter-0123456789abcdef';
+    const meter = new RunMeter(undefined, {}, () => 0, secretScrubber([key]));
+    const clean = meter.error({ kind: 'auth', message: `refused ${key.slice(3, 15)}`, where: `u:${key}` });
+    expect(clean).toEqual({ kind: 'auth', message: 'refused [key]', where: 'u:[key]' });
+    expect(meter.progress.errors).toEqual([clean]);
   });
 });

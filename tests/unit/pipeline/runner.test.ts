@@ -162,6 +162,30 @@ describe('executeRun against the loopback mock', () => {
     expect(JSON.stringify(failed)).not.toContain(wrongKey);
   });
 
+  test('an error quoting the key in any form (base64 of Bearer, a cut fragment) is stored and shown scrubbed', async () => {
+    const s = await setup();
+    const run = newRun(spec());
+    await s.runs.saveRun(run);
+    const bearer = Buffer.from(`Bearer ${SECRET}`).toString('base64');
+    const shown: string[] = [];
+    const leaky: RunnerStages = {
+      ...counted(newLog()),
+      sample: async (input) => {
+        input.onError?.({ kind: 'network', message: `proxy echoed Authorization: ${bearer}` });
+        return { ok: false, error: { kind: 'auth', message: `key ${SECRET.slice(4, 20)}… refused`, where: encodeURIComponent(SECRET) } };
+      },
+    };
+    const failed = await executeRun(run.id, keys(), deps(s, leaky, { onProgress: (p) => shown.push(JSON.stringify(p.errors)) }), go());
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.message).toBe('key [key]… refused');
+    const stored = JSON.stringify(await s.runs.getRun(run.id));
+    for (const text of [stored, ...shown]) {
+      expect(text).not.toContain(SECRET.slice(4, 20));
+      expect(text).not.toContain(bearer.slice(12, 30));
+    }
+    expect(stored).toContain('proxy echoed Authorization: QmVhcmVy');
+  });
+
   test('each key goes only to its own provider and never into the stored run or report', async () => {
     keyed.resetStats();
     open.resetStats();
