@@ -23,7 +23,8 @@ import { runMcSemEce } from '../../src/multiple-choice/sem-ece-run';
 import { summarizeComparison } from '../../src/pipeline/signal-comparison-summary';
 import { SIGNAL_LABEL } from '../../src/model/signals';
 import { mcReportDocument } from '../../src/multiple-choice/report-document';
-import { reportToJson } from '../../src/formats/report-export';
+import { reportJsonFile } from '../../src/formats/report-export';
+import { leftOutNote } from '../../src/formats/report-limits';
 import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
@@ -197,8 +198,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         settings: { samples: settings.samples, temperature: settings.temperature, maxTokens: settings.maxTokens },
         createdAt: new Date().toISOString(),
       });
+      // At the most detail the app opens (raw replies, then samples, left out past MAX_REPORT_BYTES).
+      const file = reportJsonFile(doc);
+      if (!file.ok) {
+        err(`semece mc: cannot write the report ${a.report}: ${file.error.message}`);
+        return EXIT.failed;
+      }
+      if (file.value.leftOut !== 'nothing') err(`semece mc: the report ${a.report}: ${leftOutNote(file.value.leftOut)}`);
       try {
-        await writeFileAtomic(a.report, reportToJson(doc));
+        await writeFileAtomic(a.report, file.value.text);
       } catch (e) {
         err(`semece mc: cannot write the report ${a.report}: ${(e as Error).message}`);
         return EXIT.failed;
