@@ -56,6 +56,14 @@ export function decodeDatasetBytes(bytes: Uint8Array, fileName: string): Result<
 }
 
 /**
+ * Whether text is UTF-16 that was decoded as UTF-8: its BOM became two U+FFFD, or the zero bytes
+ * of its ASCII characters became U+0000 (which no text file of questions holds).
+ */
+export function looksLikeMisreadUtf16(text: string): boolean {
+  return text.startsWith('\uFFFD\uFFFD') || text.slice(0, 1024).includes('\u0000');
+}
+
+/**
  * Text given already decoded: checked against the size limit (as UTF-8), without a leading BOM,
  * and refused with a clear message when it is UTF-16 that was decoded as UTF-8 (its BOM became two
  * U+FFFD, or its zero bytes became U+0000).
@@ -66,7 +74,7 @@ export function checkDatasetText(text: string, fileName: string): Result<string>
     const bytes = text.length > MAX_DATASET_BYTES ? text.length : utf8Length(text);
     if (bytes > MAX_DATASET_BYTES) return tooLarge(fileName, bytes);
   }
-  if (text.startsWith('\uFFFD\uFFFD') || text.slice(0, 1024).includes('\u0000')) {
+  if (looksLikeMisreadUtf16(text)) {
     return {
       ok: false,
       error: { kind: 'dataset', message: `${fileName} looks like UTF-16 text that was read as UTF-8, which is not supported here: save it as UTF-8.`, where: fileName },
