@@ -5,6 +5,7 @@
  * report-records.ts), so a corrupt one is a StoredRecordError naming what is wrong.
  */
 import type { ReportDocument } from '../model/report';
+import { fitReportLimits } from '../formats/report-limits';
 import { withoutKey, type RunRecord } from '../model/run-spec';
 import type { Grade } from '../model/rows';
 import type { SemeceDatabase } from './db';
@@ -70,8 +71,9 @@ export class RunStore {
     await tx.done;
   }
 
+  /** Cut to the limits it is read back with (report-limits.ts), so a saved report always opens again. */
   async saveReport(runId: string, document: ReportDocument): Promise<void> {
-    await this.db.put('reports', { runId, document, savedAt: new Date().toISOString() });
+    await this.db.put('reports', { runId, document: fitReportLimits(document), savedAt: new Date().toISOString() });
   }
 
   async getReport(runId: string): Promise<ReportDocument | undefined> {
