@@ -5,11 +5,13 @@
  * rejected for `n`/`candidateCount`, temperature or logprobs is re-sent once without it, and noted.
  */
 import { anthropicCall } from './anthropic.ts';
+import { baseUrlProblem } from './base-url.ts';
 import { type Capabilities, capabilitiesFor, effectiveSettings } from './capabilities.ts';
 import { ProviderError } from './errors.ts';
 import { geminiCall } from './gemini.ts';
 import { DEFAULT_POLICY, type HttpDeps, HttpClient, type RetryPolicy, realDeps } from './http.ts';
 import { openaiCall } from './openai.ts';
+import { probeFirstRequest } from './n-probe.ts';
 import { getPreset } from './presets.ts';
 import type {
   Completion,
@@ -25,6 +27,7 @@ import type { WireCall } from './http.ts';
 
 export { ProviderError, stopsRun, scrubKey } from './errors.ts';
 export { PRESETS, getPreset, presetIds } from './presets.ts';
+export { baseUrlProblem, redactedUrl } from './base-url.ts';
 export { capabilitiesFor } from './capabilities.ts';
 
 export interface ProviderDeps {
@@ -46,6 +49,10 @@ export const DEFAULT_CONCURRENCY = 8;
 
 export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}): SamplingProvider {
   const preset = getPreset(config.preset);
+  const baseUrl = config.baseUrl || preset?.baseUrl || '';
+  // Refused before any request: a URL with credentials would only fail, retried, and be stored.
+  const problem = baseUrlProblem(baseUrl, `The base URL for ${config.preset}`);
+  if (problem) throw new ProviderError({ kind: 'bad-request', retryable: false, message: problem });
   const caps: Capabilities = capabilitiesFor(config.preset, config.model);
   const policy: RetryPolicy = {
     ...DEFAULT_POLICY,
@@ -62,7 +69,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
   );
   const ctx: WireContext = {
     preset: config.preset,
-    baseUrl: config.baseUrl || preset?.baseUrl || '',
+    baseUrl,
     model: config.model,
     apiKey: config.apiKey,
     caps,
@@ -123,6 +130,9 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
     }
   }
 
+  // A server the table does not know sends its first several-reply request alone (n-probe.ts).
+  const completeOnceProbed = probeFirstRequest(caps, completeOnce, note);
+
   /** Exactly `request.n` replies: split by the n limit, in parallel, making up any shortfall. */
   async function complete(request: CompletionRequest): Promise<Completion> {
     const all: Completion[] = [];
@@ -130,7 +140,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
     while (got < request.n) {
       const chunks: number[] = [];
       for (let left = request.n - got; left > 0; left -= Math.min(left, caps.maxN)) chunks.push(Math.min(left, caps.maxN));
-      const results = await Promise.all(chunks.map((k) => completeOnce({ ...request, n: k })));
+      const results = await Promise.all(chunks.map((k) => completeOnceProbed({ ...request, n: k })));
       for (const r of results) {
         all.push(r);
         got += r.replies.length;
@@ -151,7 +161,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
     // The key stays inside the closure: a consumer that serialises `config` cannot leak it.
     config: { ...config, apiKey: undefined },
     complete,
-    completeOnce,
+    completeOnce: completeOnceProbed,
     maxN: () => caps.maxN,
     effectiveSettings: (settings: GenerationSettings, n: number) => effectiveSettings(caps, settings, Math.min(n, caps.maxN)),
     notes: () => [...notes],

@@ -13,6 +13,7 @@ import { createStorageApi } from './storage-api';
 import { throttle } from './throttle';
 import { errorInfo } from './transfer';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub';
+import { runBaseUrlProblem } from '../providers/base-url';
 import { executeMultipleChoiceRun } from '../multiple-choice/job';
 
 interface Job {
@@ -55,7 +56,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
   const fail = (e: unknown, where: string) => ({ ok: false as const, error: errorInfo(e, where) });
 
   function toUpdate(run: RunRecord): RunUpdate {
-    return { runId: run.id, status: run.status, progress: run.progress, error: run.error, reportId: run.reportId };
+    return { runId: run.id, status: run.status, progress: run.progress, error: run.error, reportId: run.reportId, ...(run.excluded ? { excluded: run.excluded } : {}) };
   }
 
   function post(job: Job, update: RunUpdate) {
@@ -159,6 +160,9 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
   return {
     ...createStorageApi(stores),
     async start(spec, keys, onProgress) {
+      // Refused before the run is stored: a base URL with a password in it would be kept with the run.
+      const badUrl = runBaseUrlProblem(spec);
+      if (badUrl) return { ok: false, error: { kind: 'bad-request', message: badUrl, where: 'run settings' } };
       try {
         const s = await stores();
         const run = newRun(spec);
@@ -174,7 +178,8 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
       try {
         const run = await (await stores()).runs.getRun(runId);
         if (!run) return { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.` } };
-        if (run.status === 'done') return { ok: false, error: { kind: 'done', message: 'This run is already complete.' } };
+        // A done run is run again only to retry the questions its report left out (the rest comes from the caches).
+        if (run.status === 'done' && !run.excluded?.length) return { ok: false, error: { kind: 'done', message: 'This run is already complete.' } };
         if ((await launch(runId, keys, onProgress)) === 'elsewhere') return { ok: false, error: { ...RUN_ELSEWHERE } };
         return { ok: true, value: { runId } };
       } catch (e) {

@@ -86,3 +86,22 @@ test('a run that fails on a bad key is stored as failed with its cause; deleting
   expect(await remote.deleteRun(runId)).toEqual({ ok: true, value: true });
   expect(await remote.status(runId)).toMatchObject({ ok: false, error: { kind: 'not-found' } });
 });
+
+test('a base URL with a password in it is refused at start: nothing stored, nothing sent, the password not echoed', async () => {
+  const before = await remote.listRuns();
+  mock.resetStats();
+  const withCredentials = { ...model(), baseUrl: mock.url.replace('://', '://alice:hunter2pass@') + '/v1' };
+  const started = await remote.start({ ...spec(), models: [withCredentials] }, { [keyId(withCredentials)]: KEY });
+  expect(started.ok).toBe(false);
+  const message = started.ok ? '' : started.error.message;
+  expect(message).toMatch(/^The base URL of openai\/gpt-4o-mini contains a user name and password \(http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1\)\. /);
+  expect(message).not.toContain('hunter2pass');
+  expect(message).not.toContain('alice');
+  const after = await remote.listRuns();
+  expect(after.ok && after.value.runs.length).toBe(before.ok && before.value.runs.length);
+  expect(mock.stats().requests).toBe(0);
+  // The connection check says the same, at once.
+  const check = await remote.testConnection(withCredentials, KEY);
+  expect(check.ok).toBe(false);
+  expect(check.ok ? '' : check.error.message).toMatch(/^The base URL for openai contains a user name and password/);
+});
