@@ -84,3 +84,17 @@ export function recomputeRefusal(size: RecomputeSize): string | null {
     'Score it with `semece score` instead, or with fewer bootstrap replicates (settings.bootstrap.B).'
   );
 }
+
+/** A recompute refused before it started because it would take too long (see MAX_RECOMPUTE_STEPS). */
+export class RecomputeTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RecomputeTooLargeError';
+  }
+}
+
+/** Throws RecomputeTooLargeError, saying why, when a recompute of this size is over the budget. */
+export function assertRecomputeBudget(size: RecomputeSize, what = 'This report is too large to recompute here'): void {
+  const refusal = recomputeRefusal(size);
+  if (refusal) throw new RecomputeTooLargeError(`${what}: ${refusal}`);
+}

@@ -7,16 +7,10 @@
 import type { ModelMetrics, ModelReport, ReportDocument, ReportQuestion, SignalName } from '../model/report';
 import { modelMetrics, scoreOptionsFor, scoringUsed, type ScoreOptions } from './score';
 import { gradeToY, type Grade, type Result } from '../model/rows';
-import { recomputeRefusal } from '../model/scoring-limits';
+import { assertRecomputeBudget } from '../model/scoring-limits';
 import { PAPER_SIGNALS } from '../model/signals';
 
-/** A recompute refused before it started because it would take too long (see MAX_RECOMPUTE_STEPS). */
-export class RecomputeTooLargeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RecomputeTooLargeError';
-  }
-}
+export { RecomputeTooLargeError } from '../model/scoring-limits';
 
 /**
  * modelMetrics for rows that came from a document (an imported report, a share link): the
@@ -29,8 +23,7 @@ export function boundedModelMetrics(
   options: ScoreOptions = {},
 ): ModelMetrics {
   const { bins, bootstrap } = scoringUsed(options);
-  const refusal = recomputeRefusal({ rows: questions.length, B: bootstrap.B, signals: (context.signals ?? PAPER_SIGNALS).length, bins });
-  if (refusal) throw new RecomputeTooLargeError(`This report is too large to recompute here: ${refusal}`);
+  assertRecomputeBudget({ rows: questions.length, B: bootstrap.B, signals: (context.signals ?? PAPER_SIGNALS).length, bins });
   return modelMetrics(questions, context, options);
 }
 

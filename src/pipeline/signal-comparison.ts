@@ -22,6 +22,8 @@ import { BinnedEceWorkspace, codeSignal, identityRows } from '../core/ece';
 import type { Interval } from '../core/types';
 import type { ModelReport, SignalComparison } from '../model/report';
 import { isPaperSignal, SIGNAL_NAMES, signalColumns, signalValue, type SignalCarrier, type SignalName } from '../model/signals';
+import { SCORING_DEFAULTS } from '../model/run-spec';
+import { assertRecomputeBudget } from '../model/scoring-limits';
 
 export type { SignalComparison } from '../model/report';
 
@@ -111,7 +113,19 @@ export function compareSignals(columns: Columns, y: ArrayLike<number>, options: 
 
 /** The comparison over one model's report questions (every signal column the report holds). */
 export function compareReportSignals(model: Pick<ModelReport, 'questions'>, options: CompareOptions = {}): SignalComparison {
-  return compareSignals(signalColumns(model.questions), model.questions.map((q) => q.correct), options);
+  const columns = signalColumns(model.questions);
+  // The rows and settings come from a document (a report saved before the comparison was stored,
+  // perhaps from a link): its size is checked before the bootstrap starts.
+  assertRecomputeBudget(
+    {
+      rows: model.questions.length,
+      B: options.B ?? SCORING_DEFAULTS.bootstrap.B,
+      signals: Object.keys(columns).length,
+      bins: options.bins ?? SCORING_DEFAULTS.bins,
+    },
+    'This report is too large to compare its signals here',
+  );
+  return compareSignals(columns, model.questions.map((q) => q.correct), options);
 }
 
 /**

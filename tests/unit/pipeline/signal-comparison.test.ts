@@ -92,6 +92,12 @@ describe('report columns', () => {
     expect(r.best).toBe('stated'); // accuracy is 0.75 exactly: stated 0.75 has ECE 0
     expect(r.compared).toContain('entropyConfidence');
   });
+  test('compareReportSignals checks the budget of a report\'s rows and B before it starts', () => {
+    const qs = Array.from({ length: 60 }, (_, i) => q(i, { signals: { stated: 0.75 } }));
+    expect(() => compareReportSignals({ questions: qs }, { B: 1e8 })).toThrow(
+      /^This report is too large to compare its signals here: recomputing 60 questions × 100,000,000 bootstrap replicates × 5 signals \(10 bins\)/,
+    );
+  });
 });
 
 describe('summarizeComparison', () => {
