@@ -5,9 +5,9 @@
  * Formula injection: a spreadsheet runs a cell that starts with =, +, - or @ as a formula, and
  * treats a leading tab or CR as the start of one too; some also skip leading spaces and line
  * breaks before deciding. A text cell that starts with any of these, directly or after leading
- * whitespace, multi-line cells included, is written with a leading apostrophe, which spreadsheets
- * show as text and never evaluate. Numbers are written as numbers (a negative number is a number,
- * not a formula). papaparse's own `escapeFormulae` tests /^[=+\-@\t\r].*$/, whose `.` stops at a
+ * whitespace, multi-line cells included, is written with a leading apostrophe (OWASP's advice):
+ * spreadsheets then take it as text and never evaluate it, at the cost of a visible apostrophe in
+ * some of them. Numbers are written as numbers (a negative number is a number, not a formula). papaparse's own `escapeFormulae` tests /^[=+\-@\t\r].*$/, whose `.` stops at a
  * line break, so "=1+1\nx" slipped through it: hence this writer.
  */
 
