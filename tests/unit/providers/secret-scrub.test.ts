@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { KEY_MASK, MIN_FRAGMENT, keyForms, scrubSecrets, secretScrubber } from '../../../src/providers/secret-scrub';
 
@@ -72,5 +73,24 @@ describe('the scrubber removes a key in every form', () => {
     expect(new Set(forms).size).toBe(forms.length);
     expect(forms).toContain(encodeURIComponent(KEY));
     expect(forms).toContain(b64(KEY).replace(/=+$/, ''));
+  });
+
+  test('property: no 8 characters that depend only on the key survive, raw or base64 after any prefix', () => {
+    const keyChar = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/='.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit: keyChar, minLength: 12, maxLength: 80 }), fc.string({ maxLength: 12 }), fc.boolean(), (key, prefix, urlSafe) => {
+        const carrier = prefix + key;
+        const encoded = urlSafe ? b64url(carrier) : b64(carrier);
+        const prefixBytes = Buffer.byteLength(prefix, 'utf8');
+        // Characters from the first group holding only key bytes to the last full group of the key.
+        const first = Math.ceil(prefixBytes / 3) * 4;
+        const last = Math.floor(Buffer.byteLength(carrier, 'utf8') / 3) * 4;
+        const core = encoded.slice(first, last);
+        const text = `before ${encoded} middle ${key.slice(2, 14)} after`;
+        const out = scrubSecrets(text, key);
+        return !leaks(out, core) && !leaks(out, key);
+      }),
+      { numRuns: 300, seed: 20261202 },
+    );
   });
 });
