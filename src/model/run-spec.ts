@@ -175,6 +175,10 @@ export interface RunRecord {
   effective?: Record<string, Record<string, unknown>>;
   /** Key of the saved report document, once the run is done. */
   reportId?: string;
+  /** Questions the report leaves out, with why (a refused prompt, a failed clustering …): "retry failed questions" asks for them again. */
+  excluded?: { model: string; id: string; reason: string }[];
+  /** Providers (keyIds, never keys) that were given a key when the run started: after a reload it waits for that key. */
+  keyed?: string[];
 }
 
 /** The provider a key belongs to: preset plus the origin requests go to. */

@@ -11,10 +11,10 @@ import type { StageCache } from '../store/stage-cache';
 import { RunMeter } from './run-meter';
 import { emptyProgress, keyId, modelLabel, withItsKey, type ModelSpec, type ProgressCounters, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
 import { clusterStage, gradeStage, type ClusterResult } from './cluster-grade-stages';
-import type { RunnerStages, ScoreModelInput } from './stage-ports';
+import type { RunnerStages, SampledRows, ScoreModelInput } from './stage-ports';
 import { priceFor } from '../model/cost';
 import type { SampleCache } from '../model/sample-cache';
-import { gradeToY, type GradedRow, type SampledRow, type StageError } from '../model/rows';
+import { gradeToY, type GradedRow, type StageError } from '../model/rows';
 import { reportSettings } from './runner-report';
 import { secretScrubber } from '../providers/secret-scrub';
 
@@ -38,6 +38,8 @@ export function newRun(spec: RunSpec, id: string = crypto.randomUUID(), now = ne
 }
 
 const CHECKPOINT_MS = 1000;
+/** Excluded questions listed in the run record (the report lists them all). */
+const MAX_LISTED_EXCLUSIONS = 1000;
 
 /**
  * Runs (or resumes) the stored run `runId` to its end, a stop, or a failure, and returns the
@@ -74,6 +76,9 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
 
   run.status = 'running';
   run.error = undefined;
+  // Which providers had a key (their ids only): a reloaded page waits for those keys instead of resuming without them.
+  const keyed = new Set([...(run.keyed ?? []), ...Object.keys(keys).filter((k) => keys[k])]);
+  if (keyed.size > 0) run.keyed = [...keyed];
   await save();
   notify();
 
@@ -122,7 +127,9 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
       return await stop('failed', failed.error);
     }
     meter.finishStage('sample');
-    const rowsByModel = sampled.map((r) => (r as { ok: true; value: SampledRow[] }).value);
+    const sampledRows = sampled.map((r) => (r as { ok: true; value: SampledRows }).value);
+    const rowsByModel = sampledRows.map((r) => r.rows);
+    for (const [i, r] of sampledRows.entries()) for (const f of r.failed) meter.error({ kind: 'question-failed', message: f.reason, where: `${modelLabel(spec.models[i])}, question ${f.id}` });
 
     // A model state from an earlier execution (a load cut off by a reload) is stale now.
     delete meter.progress.model;
@@ -142,6 +149,12 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
       clustering = false;
     }
     if (signal.aborted) return await stopped();
+    // A stage that fails for every question fails the run with its cause, never a report of nothing.
+    if (clustered.every((c) => c.rows.length === 0)) {
+      meter.finishStage('cluster', 'failed');
+      const first = clustered.find((c) => c.excluded.length > 0)?.excluded[0];
+      return await stop('failed', { kind: 'clustering', message: `Clustering failed for every question, so there is nothing to score. First cause: ${first?.reason ?? 'unknown'}`, where: spec.clustering.method });
+    }
     meter.finishStage('cluster');
 
     const grader = deps.impl.grader(spec.grading, keys);
@@ -149,6 +162,11 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     const graded: GradedRow[][] = [];
     for (const c of clustered) graded.push(await gradeStage(c.rows, spec, grader, deps.stages, meter, notify, signal));
     if (signal.aborted) return await stopped();
+    if (graded.every((rows) => rows.every((g) => g.Y === null))) {
+      meter.finishStage('grade', 'failed');
+      const cause = meter.progress.errors.find((e) => e.where?.startsWith('grading'))?.message;
+      return await stop('failed', { kind: 'grading', message: `Grading failed for every question, so there is nothing to score.${cause ? ` First cause: ${cause}` : ''}`, where: spec.grading.method });
+    }
     meter.finishStage('grade');
 
     meter.enterStage('score', spec.models.length);
@@ -164,7 +182,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
           const grade = mine?.get(g.id);
           return grade ? { ...g, grade, Y: gradeToY(grade) } : g;
         }),
-        excluded: clustered[i].excluded,
+        excluded: [...sampledRows[i].failed, ...clustered[i].excluded],
         overridden: mine ? [...mine.keys()] : [],
       };
     });
@@ -174,6 +192,9 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     meter.enterStage('report', 1);
     await deps.runs.saveReport(run.id, document);
     run.reportId = run.id;
+    // What the report leaves out and why, so the run page can offer to try those questions again.
+    run.excluded = document.models.flatMap((m) => m.excludedQuestions.slice(0, MAX_LISTED_EXCLUSIONS).map((x) => ({ model: m.model, id: x.id, reason: x.reason })));
+    if (run.excluded.length === 0) delete run.excluded;
     meter.finishStage('report');
     return await stop('done');
   } catch (e) {

@@ -92,14 +92,19 @@ export const sampleWithProviders: SampleStage = async (args) => {
 
   if (result.state === 'cancelled' || result.state === 'paused') return { ok: false, error: { kind: 'aborted', message: 'Sampling was stopped.', where } };
   if (result.state === 'stopped') return { ok: false, error: result.error ?? { kind: 'stopped', message: 'Sampling stopped.', where } };
-  if (result.state === 'incomplete') {
+  // Questions still short of samples are failed with their reason; the others go on to be scored.
+  const failed = result.incomplete.map((x) => ({
+    id: x.questionId,
+    reason: x.refused ? `the provider refused this question: ${x.error?.message ?? 'no reason given'}` : `${x.missing} sample(s) missing after repeated failures${x.error ? `: ${x.error.message}` : ''}`,
+  }));
+  if (failed.length > 0 && failed.length === new Set(dataset.questions.map((q) => q.id)).size) {
     const first = result.incomplete[0];
-    const cause = first?.error ? ` Last cause: ${first.error.message}` : '';
     return {
       ok: false,
-      error: { kind: 'incomplete', retryable: true, where, message: `${result.incomplete.length} question(s) still miss samples after repeated failures; resume the run to try them again.${cause}` },
+      error: { kind: first?.error?.kind ?? 'incomplete', retryable: !first?.refused, where, message: `Every question failed to sample, so there is nothing to score. First cause: ${first?.error?.message ?? 'unknown'}` },
     };
   }
+  const failedIds = new Set(failed.map((f) => f.id));
 
   if (!keepRaw) args.onNote(`raw replies are not kept in the report of a run over ${RAW_REPLIES_LIMIT.toLocaleString('en')} samples per model; answers and confidences are`);
   const template = sampling.prompt ?? DEFAULT_GENERATION_PROMPT;
@@ -107,8 +112,9 @@ export const sampleWithProviders: SampleStage = async (args) => {
   // A question fetched wholly in this execution is built from memory; any other has each stored
   // sample read once, straight into its row. Only what the report needs is kept.
   const complete = (id: string) => fetched.get(id)?.count === sampling.n;
-  for (let from = 0; from < unique.length; from += READ_CHUNK) {
-    const chunk = unique.slice(from, from + READ_CHUNK);
+  const sampledOnes = unique.filter((q) => !failedIds.has(q.id));
+  for (let from = 0; from < sampledOnes.length; from += READ_CHUNK) {
+    const chunk = sampledOnes.slice(from, from + READ_CHUNK);
     const toRead = chunk.filter((q) => !complete(q.id));
     const bases = await Promise.all(toRead.map(async (q) => result.keyBases.get(q.id) ?? questionKeyBase(provider, settings, template, q)));
     const stored = toRead.length > 0 ? await readQuestions(args.cache, bases, sampling.n) : [];
@@ -128,5 +134,5 @@ export const sampleWithProviders: SampleStage = async (args) => {
       });
     });
   }
-  return { ok: true, value: rows };
+  return { ok: true, value: { rows, failed } };
 };

@@ -57,7 +57,11 @@ export interface SamplingResult {
   effective: Partial<GenerationSettings> & { n: number };
   /** Run-time capability findings (e.g. the n limit lowered). */
   notes: string[];
-  incomplete: { questionId: string; missing: number; error?: StageError }[];
+  /**
+   * Questions still short of samples: `refused` when the provider refused the prompt (a 400; asking
+   * again gets the same answer until something changes), else after repeated retryable failures.
+   */
+  incomplete: { questionId: string; missing: number; error?: StageError; refused?: boolean }[];
   /**
    * The key base of each question sampled (first row per id, in dataset order), so the caller
    * reads the stored samples back (readSamples) without hashing every question again.
@@ -118,6 +122,13 @@ interface Pending {
   error?: StageError;
 }
 
+/**
+ * This many questions refused with a 400 before any request succeeds means the refusal concerns
+ * every request (a setting the model does not take, a bad prompt template), not the questions:
+ * the run stops then instead of paying to learn it once per question.
+ */
+export const REFUSALS_BEFORE_STOP = 3;
+
 export async function runSampling(opts: SamplingOptions): Promise<SamplingResult> {
   const now = opts.now ?? Date.now;
   const started = now();
@@ -173,7 +184,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
       notes: opts.provider.notes(),
       incomplete: pending
         .filter((p) => p.missing.length > 0)
-        .map((p) => ({ questionId: questions[p.qi].id, missing: p.missing.length, error: p.error })),
+        .map((p) => ({ questionId: questions[p.qi].id, missing: p.missing.length, error: p.error, ...(p.error?.kind === 'bad-request' ? { refused: true } : {}) })),
       keyBases: new Map(pending.map((p) => [questions[p.qi].id, p.base])),
     };
   };
@@ -224,6 +235,8 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   const flush = (): Promise<void> => writer.flush();
 
   const maxFailures = opts.maxFailuresPerQuestion ?? 3;
+  /** Questions refused (400) while no request has succeeded yet. */
+  let refusedFirst = 0;
   const takeChunk = (): { p: Pending; indices: number[] } | undefined => {
     const p = pending.find((x) => x.missing.length > 0 && x.failures < maxFailures);
     if (!p) return undefined;
@@ -279,8 +292,19 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
           stop.abort();
           return;
         }
-        p.failures++;
         p.error = err;
+        if (err.kind === 'bad-request') {
+          // The provider refused this prompt: asking again gets the same answer, so the question is failed now.
+          p.failures = maxFailures;
+          if (progress.requests.done === 0 && ++refusedFirst >= Math.min(REFUSALS_BEFORE_STOP, questions.length)) {
+            fatal ??= {
+              ...err,
+              message: `The first ${refusedFirst} question(s) were all refused, so the cause is likely the settings or the model rather than the questions: ${err.message}`,
+            };
+            stop.abort();
+            return;
+          }
+        } else p.failures++;
       } finally {
         progress.requests.inFlight--;
         if (retrying) progress.requests.retrying--;

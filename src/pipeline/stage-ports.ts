@@ -32,8 +32,17 @@ export interface SampleStageArgs {
   onKeys?(questionKey: string, sampleKeys: string[]): void;
 }
 
-/** One row per question, in dataset order, with exactly `sampling.n` samples each. */
-export type SampleStage = (args: SampleStageArgs) => Promise<Result<SampledRow[]>>;
+/**
+ * One row per question, in dataset order, with exactly `sampling.n` samples each, for every
+ * question that has them; the others are `failed`, each with the provider's reason (a refused
+ * prompt, repeated failures), and the run excludes them from the report.
+ */
+export interface SampledRows {
+  rows: SampledRow[];
+  failed: { id: string; reason: string }[];
+}
+
+export type SampleStage = (args: SampleStageArgs) => Promise<Result<SampledRows>>;
 
 export interface ScoreModelInput {
   model: string;

@@ -52,9 +52,14 @@ const DEFAULT_RETRYABLE: Record<ProviderErrorKind, boolean> = {
   aborted: false,
 };
 
-/** Kinds that stop a whole run: retrying or asking again cannot help until the user acts. */
+/**
+ * Kinds that stop a whole run: they concern every request (a refused key, no credit, a model that
+ * does not exist), so retrying or asking other questions cannot help until the user acts. A 400
+ * is not among them: it usually concerns one prompt (a content policy, a context too long), so
+ * the sampling stage fails that question and goes on (sampling.ts decides when 400s are general).
+ */
 export function stopsRun(e: ProviderErrorInfo): boolean {
-  return e.kind === 'auth' || e.kind === 'quota' || e.kind === 'bad-request' || e.kind === 'not-found';
+  return e.kind === 'auth' || e.kind === 'quota' || e.kind === 'not-found';
 }
 
 export function isProviderError(e: unknown): e is ProviderError {

@@ -21,6 +21,7 @@ export interface RunUpdate {
   progress: RunProgress;
   error?: RunRecord['error'];
   reportId?: string;
+  excluded?: RunRecord['excluded'];
 }
 
 export type ProgressListener = (update: RunUpdate) => void;

@@ -13,6 +13,8 @@ export interface MockQuestion {
   answers: Record<string, number>;
   /** Stated confidence in percent, fixed or per answer class; default 80. */
   confidence?: number | Record<string, number>;
+  /** Refuse every request for this question with a 400 and this message (a content policy, a prompt too long). */
+  refuse?: string;
 }
 
 /** FNV-1a over a string: a small, stable hash to seed the per-sample generator. */

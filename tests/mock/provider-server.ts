@@ -32,8 +32,8 @@ export interface MockConfig {
   faults?: FaultConfig;
   /** Replies one request may return (per API); more asked → fewer returned, silently (like OpenRouter). */
   maxN?: Partial<Record<Api, number>>;
-  /** Refuse n/candidateCount > 1 with a 400, as llama.cpp and Gemini 3 do. */
-  rejectMultiple?: boolean;
+  /** Refuse n/candidateCount > 1 with a 400, as llama.cpp and Gemini 3 do; a string: in these words. */
+  rejectMultiple?: boolean | string;
   /** Refuse temperature/top_p (OpenAI reasoning models) or logprobs (Groq, DeepSeek-reasoner) with a 400. */
   rejectSampling?: boolean;
   rejectLogprobs?: boolean;
@@ -217,14 +217,17 @@ export class MockProviderServer {
     };
     const refusal =
       parsed.n > 1 && (this.config.rejectMultiple || (api === 'gemini' && /gemini-3/.test(parsed.model)))
-        ? (api === 'gemini' ? 'Multiple candidates is not enabled for this model' : 'Only one completion choice is allowed')
+        ? typeof this.config.rejectMultiple === 'string'
+          ? this.config.rejectMultiple
+          : api === 'gemini' ? 'Multiple candidates is not enabled for this model' : 'Only one completion choice is allowed'
         : this.config.rejectSampling && parsed.temperature !== undefined
           ? "Unsupported parameter: 'temperature' is not supported with this model."
           : this.config.rejectLogprobs && (parsed.body.logprobs !== undefined || (parsed.body.generationConfig as { responseLogprobs?: unknown } | undefined)?.responseLogprobs)
             ? 'logprobs is not supported with this model'
             : undefined;
-    if (refusal) {
-      const e = errorReply(api, 'bad-request', refusal);
+    const refusedQuestion = this.index.find(parsed.user)?.refuse;
+    if (refusal || refusedQuestion) {
+      const e = errorReply(api, 'bad-request', refusal ?? refusedQuestion);
       return void this.send(res, e.status, e.body);
     }
     if (this.config.latencyMs) await this.later(this.config.latencyMs);

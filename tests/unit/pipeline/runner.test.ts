@@ -217,3 +217,79 @@ describe('executeRun against the loopback mock', () => {
     expect(report?.models[0].metrics.accuracy).toBeCloseTo(before.metrics.accuracy + 1 / 3, 12);
   });
 });
+
+describe('questions that fail, and stages that fail for every question', () => {
+  const withQuestions = (refuse: Record<string, string>) =>
+    QUESTIONS.map((q) => ({ match: q.question, id: q.id, answers: q.answers, ...(refuse[q.id] ? { refuse: refuse[q.id] } : {}) }));
+  const MORE = Array.from({ length: 5 }, (_, i) => ({ id: `m${i}`, question: `What is ${i} plus ${i}?`, answer: String(2 * i) }));
+
+  test('a question the provider refuses (400) is failed with its message and left out; the others are scored; retrying asks only for it', async () => {
+    keyed.resetStats();
+    keyed.configure({ questions: withQuestions({ q1: 'This prompt violates the content policy.' }) });
+    try {
+      const s = await setup();
+      const run = newRun(spec());
+      await s.runs.saveRun(run);
+      const done = await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
+      expect(done.status).toBe('done');
+      expect(served(keyed)).toEqual({ q0: 6, q2: 6 });
+      const report = (await s.runs.getReport(run.id))!;
+      expect(report.models[0].questions.map((q) => q.id)).toEqual(['q0', 'q2']);
+      expect(report.models[0].excludedQuestions).toEqual([{ id: 'q1', reason: expect.stringMatching(/^the provider refused this question: .*content policy/) }]);
+      expect(done.excluded).toEqual([{ model: 'openai/gpt-4o-mini', id: 'q1', reason: report.models[0].excludedQuestions[0].reason }]);
+      expect(done.progress.errors.some((e) => e.kind === 'question-failed' && /question q1/.test(e.where ?? ''))).toBe(true);
+      // The policy no longer refuses it: running the done run again asks for q1 only.
+      keyed.configure({ questions: withQuestions({}) });
+      const retried = await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
+      expect(retried.status).toBe('done');
+      expect(served(keyed)).toEqual({ q0: 6, q1: 6, q2: 6 });
+      expect(retried.excluded).toBeUndefined();
+      expect((await s.runs.getReport(run.id))!.models[0].questions).toHaveLength(3);
+    } finally {
+      keyed.configure({ questions: withQuestions({}) });
+    }
+  });
+
+  test('the first questions all refused before any success: the settings are the likely cause, and the run stops at once', async () => {
+    keyed.resetStats();
+    // Every prompt refused the same way, as a setting the model does not take would be.
+    keyed.configure({ questions: MORE.map((q) => ({ match: q.question, id: q.id, answers: { x: 1 }, refuse: "Unsupported value: 'max_tokens' is too small." })) });
+    try {
+      const s = await setup();
+      const run = newRun(spec({ dataset: { name: 'sums', source: 'test', questions: MORE }, sampling: { ...spec().sampling, concurrency: 1 } }));
+      await s.runs.saveRun(run);
+      const failed = await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
+      expect(failed.status).toBe('failed');
+      expect(failed.error?.message).toMatch(/^The first 3 question\(s\) were all refused, so the cause is likely the settings or the model rather than the questions: .*max_tokens/);
+      // Three questions asked, not all five (the first may be asked once more with one reply per
+      // request, to tell a refused n from a refused prompt).
+      expect(keyed.stats().byStatus[400]).toBeGreaterThanOrEqual(3);
+      expect(keyed.stats().byStatus[400]).toBeLessThanOrEqual(4);
+    } finally {
+      keyed.configure({ questions: withQuestions({}) });
+    }
+  });
+
+  test('a clusterer that fails for every question fails the run with its cause instead of a report of nothing', async () => {
+    const s = await setup();
+    const run = newRun(spec());
+    await s.runs.saveRun(run);
+    const broken: RunnerStages = {
+      ...counted(newLog()),
+      clusterer: () => ({ method: 'exact', cluster: async () => ({ ok: false, error: { kind: 'judge', message: 'the judge gave no valid partition' } }) }),
+    };
+    const failed = await executeRun(run.id, keys(), deps(s, broken), go());
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.message).toMatch(/^Clustering failed for every question, so there is nothing to score\. First cause: the judge gave no valid partition/);
+    expect(await s.runs.getReport(run.id)).toBeUndefined();
+  });
+
+  test('the run remembers which providers had a key (their ids, never the key)', async () => {
+    const s = await setup();
+    const run = newRun(spec());
+    await s.runs.saveRun(run);
+    const done = await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
+    expect(done.keyed).toEqual([keyId(modelOn(keyed))]);
+    expect(JSON.stringify(await s.runs.getRun(run.id))).not.toContain(SECRET);
+  });
+});
