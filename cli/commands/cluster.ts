@@ -9,6 +9,10 @@
  *                       from the Hugging Face hub only with --allow-remote-models
  *   --method exact      normalized exact match (multiple choice: the chosen option)
  *
+ * The judge's partitions are appended to OUT.cache.jsonl as they arrive (cli/judge-cache.ts), keyed
+ * like the app's stage cache, so the same command repeated resumes without paying twice; a refused
+ * key or an exhausted quota stops every request at once (cli/provider-stop.ts) and writes no --out.
+ *
  * A question whose clustering fails is written with n_clusters 0, empty cluster arrays and an
  * `error` field; the scorer excludes and counts it. Exit codes (cli/exit-codes.ts): 0 all
  * clustered, 3 some questions failed (rows written anyway), 1 a provider error stopped the judge,
@@ -31,6 +35,8 @@ import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts'
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
+import { cachingClusterer, clusteringCache, judgeSpec } from '../judge-cache.ts';
+import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
   judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
@@ -38,6 +44,8 @@ export const USAGE = `usage: semece cluster --method judge|embedding|exact --in 
               [--model-dir DIR] (default public/models) [--allow-remote-models]
 Presets: ${presetIds().join(', ')}.
 The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
+The judge's partitions are cached in OUT.cache.jsonl as they arrive; repeat the same command to
+resume without paying twice. A refused key or an exhausted quota stops the judge at once.
 ${EXIT_CODES_HELP}`;
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
@@ -45,6 +53,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   let a;
   let clusterer: Clusterer;
   let concurrency: number;
+  let judge: StopOnFatal | undefined;
   try {
     a = parseArgs({
       args: argv,
@@ -64,7 +73,10 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (!a.in || !a.out) throw new Error('--in and --out are required');
     concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
     if (a.method === 'exact') clusterer = createExactClusterer();
-    else if (a.method === 'judge') clusterer = createJudgeClusterer({ provider: providerFromArgs(a, env, concurrency), retries: intOption(a.retries, 'retries', 2, 0) });
+    else if (a.method === 'judge') {
+      judge = new StopOnFatal(providerFromArgs(a, env, concurrency));
+      clusterer = createJudgeClusterer({ provider: judge, retries: intOption(a.retries, 'retries', 2, 0) });
+    }
     else if (a.method === 'embedding') {
       const threshold = a.threshold === undefined ? DEFAULT_SIMILARITY_THRESHOLD : Number(a.threshold);
       if (!Number.isFinite(threshold) || threshold < -1 || threshold > 1) throw new Error(`--threshold must be a cosine similarity in [-1, 1], got ${JSON.stringify(a.threshold)}`);
@@ -93,6 +105,17 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       return EXIT.badInput;
     }
 
+    // The judge's partitions are kept as they arrive, so a repeated command pays for none twice.
+    const cachePath = `${outFile}.cache.jsonl`;
+    const counts = { cached: 0 };
+    let stage = clusterer;
+    if (judge) {
+      const cache = await clusteringCache(cachePath).load();
+      if (cache.damagedLines > 0) err(`${cachePath}: dropped ${cache.damagedLines} unreadable line(s) left by a write cut short; those questions are judged again.`);
+      if (cache.size > 0) err(`resuming: ${cache.size} clustering(s) already in ${cachePath}`);
+      stage = cachingClusterer(clusterer, { method: 'judge', judge: judgeSpec(judge.config) }, cache, counts);
+    }
+
     const limit = pLimit(concurrency);
     const usage = { inputTokens: 0, outputTokens: 0 };
     let calls = 0;
@@ -100,7 +123,9 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     const results = await Promise.all(
       rows.value.map((row) =>
         limit(async () => {
-          const r = await clusterRow(row, clusterer);
+          // After a refused key or an exhausted quota nothing more is sent.
+          if (judge?.fatal) return undefined;
+          const r = await clusterRow(row, stage, judge?.signal);
           usage.inputTokens += r.usage?.inputTokens ?? 0;
           usage.outputTokens += r.usage?.outputTokens ?? 0;
           calls += r.calls ?? 0;
@@ -110,10 +135,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         }),
       ),
     );
-    const written: ClusteredRowOut[] = results.map((r) => r.row);
+    if (judge?.fatal) {
+      err(stoppedLine('cluster', judge.fatal.message, { what: 'Clusterings', path: cachePath }));
+      return EXIT.failed;
+    }
+    const finished = results.filter((r) => r !== undefined);
+    const written: ClusteredRowOut[] = finished.map((r) => r.row);
     await writeJsonl(outFile, written);
-    const failures = results.filter((r) => !r.ok).map((r) => ({ id: r.row.id, reason: r.row.error }));
-    out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, usage }, null, 2));
+    const failures = finished.filter((r) => !r.ok).map((r) => ({ id: r.row.id, reason: r.row.error }));
+    out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, fromCache: counts.cached, usage }, null, 2));
     return failures.length > 0 ? EXIT.partial : EXIT.ok;
   });
 }

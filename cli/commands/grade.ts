@@ -7,6 +7,10 @@
  *                    documented in src/grading/alias.ts (no model)
  *   --method judge   an LLM judge (provider options as for `sample`)
  *
+ * The judge's verdicts are appended to OUT.cache.jsonl as they arrive (cli/judge-cache.ts), keyed
+ * like the app's stage cache, so the same command repeated resumes without paying twice; a refused
+ * key or an exhausted quota stops every request at once (cli/provider-stop.ts) and writes no --out.
+ *
  * Rows whose clustering failed (an `error` field or n_clusters 0) and rows whose grading fails
  * get grade null and Y null with an `error` field; the scorer excludes and counts them.
  * Exit codes (cli/exit-codes.ts): 0 all graded, 3 some rows not graded (rows written anyway),
@@ -25,10 +29,14 @@ import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts'
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
+import { cachingGrader, gradeCache, judgeSpec } from '../judge-cache.ts';
+import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
   judge:  --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
 The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
+The judge's verdicts are cached in OUT.cache.jsonl as they arrive; repeat the same command to
+resume without paying twice. A refused key or an exhausted quota stops the judge at once.
 ${EXIT_CODES_HELP}`;
 
 const optionalStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
@@ -38,6 +46,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   let a;
   let grader: Grader;
   let concurrency: number;
+  let judge: StopOnFatal | undefined;
   try {
     a = parseArgs({
       args: argv,
@@ -55,7 +64,10 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (!a.in || !a.out) throw new Error('--in and --out are required');
     concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
     if (a.method === 'alias') grader = createAliasGrader();
-    else if (a.method === 'judge') grader = createJudgeGrader({ provider: providerFromArgs(a, env, concurrency), retries: intOption(a.retries, 'retries', 1, 0) });
+    else if (a.method === 'judge') {
+      judge = new StopOnFatal(providerFromArgs(a, env, concurrency));
+      grader = createJudgeGrader({ provider: judge, retries: intOption(a.retries, 'retries', 1, 0) });
+    }
     else throw new Error(`--method must be judge or alias, got ${JSON.stringify(a.method ?? '')}`);
   } catch (e) {
     err(`semece grade: ${(e as Error).message}\n${USAGE}`);
@@ -88,23 +100,41 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       }
     }
 
+    // The judge's verdicts are kept as they arrive, so a repeated command pays for none twice.
+    const cachePath = `${outFile}.cache.jsonl`;
+    const cachedCount = { cached: 0 };
+    let stage = grader;
+    if (judge) {
+      const cache = await gradeCache(cachePath).load();
+      if (cache.damagedLines > 0) err(`${cachePath}: dropped ${cache.damagedLines} unreadable line(s) left by a write cut short; those questions are graded again.`);
+      if (cache.size > 0) err(`resuming: ${cache.size} grade(s) already in ${cachePath}`);
+      stage = cachingGrader(grader, { method: 'judge', judge: judgeSpec(judge.config) }, cache, cachedCount);
+    }
+
     const limit = pLimit(concurrency);
     const usage = { inputTokens: 0, outputTokens: 0 };
-    const graded: GradedRowOut[] = await Promise.all(
+    const results = await Promise.all(
       rows.map((row) =>
         limit(async () => {
-          const r = await gradeRow(row, grader);
+          // After a refused key or an exhausted quota nothing more is sent.
+          if (judge?.fatal) return undefined;
+          const r = await gradeRow(row, stage, judge?.signal);
           usage.inputTokens += r.usage?.inputTokens ?? 0;
           usage.outputTokens += r.usage?.outputTokens ?? 0;
           return r.row;
         }),
       ),
     );
+    if (judge?.fatal) {
+      err(stoppedLine('grade', judge.fatal.message, { what: 'Grades', path: cachePath }));
+      return EXIT.failed;
+    }
+    const graded = results.filter((r): r is GradedRowOut => r !== undefined);
     await writeJsonl(outFile, graded);
     const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
     for (const r of graded) counts[r.grade ?? 'ungraded']++;
     const ungraded = graded.filter((r) => r.grade === null).map((r) => ({ id: r.id, reason: r.error }));
-    out(JSON.stringify({ method: grader.method, questions: graded.length, ...counts, ungradedRows: ungraded, usage }, null, 2));
+    out(JSON.stringify({ method: grader.method, questions: graded.length, ...counts, ungradedRows: ungraded, fromCache: cachedCount.cached, usage }, null, 2));
     return ungraded.length > 0 ? EXIT.partial : EXIT.ok;
   });
 }

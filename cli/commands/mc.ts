@@ -29,6 +29,7 @@ import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
+import { stoppedLine } from '../provider-stop.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import type { ReplyCache } from '../../src/multiple-choice/reply-cache';
 
@@ -148,9 +149,11 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       if (samples.size > 0) err(`${samples.size} reply(ies) already in ${samples.path}: only the missing ones are requested`);
       cache = { samples };
     }
+    // Only with --cache does a repeated command resume; without it a stop keeps nothing.
+    const kept = a.cache ? { what: 'Replies', path: a.cache } : undefined;
     const result = await runMcBaseline(provider, questions, { ...settings, cache });
     if (!result.ok) {
-      err(`semece mc: the run stopped (${result.error.kind}) at ${result.error.where}: ${result.error.message}`);
+      err(stoppedLine('mc', `${result.error.message} (${result.error.kind}, at ${result.error.where})`, kept));
       return EXIT.failed;
     }
     const r = result.value;
@@ -169,7 +172,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (settings.samples > 0) {
       const sem = await runMcSemEce(provider, questions, { ...settings, model: a.model!, cache });
       if (!sem.ok) {
-        err(`semece mc: Sem-ECE sampling stopped (${sem.error.kind}) at ${sem.error.where}: ${sem.error.message}`);
+        err(stoppedLine('mc', `Sem-ECE sampling: ${sem.error.message} (${sem.error.kind}, at ${sem.error.where})`, kept));
         return EXIT.failed;
       }
       const s = sem.value;

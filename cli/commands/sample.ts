@@ -21,6 +21,7 @@ import { createProvider, getPreset, presetIds } from '../../src/providers/index.
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
+import { stoppedLine } from '../provider-stop.ts';
 import { HUB_PREFIX, readDatasetSource } from '../dataset-source.ts';
 import { describeSubset } from '../../src/formats/datasets/subset.ts';
 
@@ -168,9 +169,12 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (result.state !== 'done') {
       const why =
         result.state === 'cancelled' ? 'interrupted'
-        : result.state === 'stopped' ? `stopped: ${result.error?.message ?? 'unknown reason'}`
         : `${result.incomplete.length} question(s) still miss samples after repeated failures${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
-      err(`semece sample: ${why}. Samples so far are kept in ${cache.path}; repeat the command to resume.`);
+      err(
+        result.state === 'stopped'
+          ? stoppedLine('sample', result.error?.message ?? 'unknown reason', { what: 'Samples', path: cache.path })
+          : `semece sample: ${why}. Samples so far are kept in ${cache.path}; repeat the command to resume.`,
+      );
       // A provider or cache error needs the user to act; an interruption or questions still short
       // of samples kept what they had, and repeating the command finishes them.
       return result.state === 'stopped' ? EXIT.failed : EXIT.partial;

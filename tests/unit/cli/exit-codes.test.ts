@@ -10,7 +10,7 @@ import { EXIT, EXIT_CODES_HELP } from '../../../cli/exit-codes';
 import { MockProviderServer } from '../../mock/provider-server';
 import { semece, spawnSemece, until } from './run-cli';
 
-const KEY = 'sk-exit-codes-test-0123456789';
+const KEY = 'sk-Pk3jD7fG1hL9sA4zX6';
 const COMMANDS = ['cluster', 'grade', 'mc', 'sample', 'score'];
 let dir: string;
 let mock: MockProviderServer;

@@ -18,7 +18,7 @@ import { parseReport } from '../../../src/formats/report-schema';
 import { MockProviderServer } from '../../mock/provider-server';
 import { semece, spawnSemece, until, type CliResult } from './run-cli';
 
-const KEY = 'sk-output-files-test-0123456789';
+const KEY = 'sk-Hy5tR1cV6bN0mQ2wE8';
 let dir: string;
 let mock: MockProviderServer;
 const ref = (name: string) => join('tests/fixtures/reference-sample', name);
