@@ -45,14 +45,33 @@ function isUtf32(bytes: Uint8Array): boolean {
   return (a === 0xff && b === 0xfe && c === 0 && d === 0) || (a === 0 && b === 0 && c === 0xfe && d === 0xff);
 }
 
-/** A dataset file's bytes as text, or an error naming the file when it is over the size limit. */
+const startsWith = (bytes: Uint8Array, magic: readonly number[]) => magic.every((b, i) => bytes[i] === b);
+
+/**
+ * What a binary file picked as a dataset is, by its first bytes, so the message says what to do
+ * (a workbook saved as .csv by name only is the common case), or null for text.
+ */
+function binaryKind(bytes: Uint8Array): string | null {
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return 'a ZIP archive (an Excel or OpenDocument workbook?), not text: save it as CSV (UTF-8)';
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) return 'an old-style Excel workbook (.xls), not text: save it as CSV (UTF-8)';
+  if (startsWith(bytes, [0x50, 0x41, 0x52, 0x31])) return 'a Parquet file, which is read from a dataset hub but not from a local file here: convert it to CSV or JSONL';
+  if (startsWith(bytes, [0x1f, 0x8b])) return 'gzip-compressed: uncompress it first';
+  return null;
+}
+
+const refuseFile = (fileName: string, what: string): Result<never> => ({ ok: false, error: { kind: 'dataset', message: `${fileName} is ${what}.`, where: fileName } });
+
+/** A dataset file's bytes as text, or an error naming the file when it is over the size limit or not text. */
 export function decodeDatasetBytes(bytes: Uint8Array, fileName: string): Result<string> {
   if (bytes.length > MAX_DATASET_BYTES) return tooLarge(fileName, bytes.length);
-  if (isUtf32(bytes)) {
-    return { ok: false, error: { kind: 'dataset', message: `${fileName} is UTF-32 text, which is not supported here: save it as UTF-8.`, where: fileName } };
-  }
+  if (isUtf32(bytes)) return refuseFile(fileName, 'UTF-32 text, which is not supported here: save it as UTF-8');
+  const binary = binaryKind(bytes);
+  if (binary) return refuseFile(fileName, binary);
   // The decoder drops the BOM; malformed sequences become U+FFFD rather than failing the file.
-  return { ok: true, value: new TextDecoder(detectEncoding(bytes)).decode(bytes) };
+  const text = new TextDecoder(detectEncoding(bytes)).decode(bytes);
+  // Zero bytes that are not UTF-16's (detectEncoding found none in its pattern) mean a binary file.
+  if (text.slice(0, 4096).includes('\u0000')) return refuseFile(fileName, 'not a text file (it holds zero bytes): save it as CSV, TSV, JSON or JSONL in UTF-8');
+  return { ok: true, value: text };
 }
 
 /**

@@ -142,3 +142,23 @@ describe('readDatasetFile: a file the user picks', () => {
     expect(!r.ok && r.error.message).toBe('gone.csv could not be read: NotFoundError');
   });
 });
+
+describe('a binary file picked as a dataset is named for what it is', () => {
+  test.each([
+    [[0x50, 0x4b, 0x03, 0x04, 0x14, 0, 6, 0], /^book\.csv is a ZIP archive \(an Excel or OpenDocument workbook\?\), not text: save it as CSV \(UTF-8\)\.$/],
+    [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], /^book\.csv is an old-style Excel workbook \(\.xls\)/],
+    [[0x50, 0x41, 0x52, 0x31, 0x15, 0x04], /^book\.csv is a Parquet file, .*convert it to CSV or JSONL\.$/],
+    [[0x1f, 0x8b, 0x08, 0], /^book\.csv is gzip-compressed: uncompress it first\.$/],
+    [[0x71, 0x2c, 0x61, 0x0a, 0x00, 0x01, 0x00, 0x00, 0xff, 0x00, 0x7f, 0x00], /^book\.csv is not a text file \(it holds zero bytes\)/],
+  ])('%j', (bytes, message) => {
+    const r = readDataset(new Uint8Array(bytes), 'book.csv');
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error).toMatchObject({ kind: 'dataset', where: 'book.csv' });
+    expect(!r.ok && r.error.message).toMatch(message);
+  });
+
+  test('text that merely starts like a magic number is still text', () => {
+    const r = readDataset(utf8('PK,question,answer\n1,Capital of Peru?,Lima\n'), 'pk.csv');
+    expect(r.ok && r.value.dataset.questions.map((q) => q.question)).toEqual(['Capital of Peru?']);
+  });
+});
