@@ -100,7 +100,8 @@ export function adviceFor(kind: ProviderErrorKind, status: number | null, preset
     case 'network':
       return `Could not reach ${preset}: check the base URL, the network, and (in a browser) that the server allows this page's origin (CORS).`;
     case 'bad-request':
-      return `${preset} rejected the request${s}: check the model name and the settings (temperature, top_p, max tokens).`;
+      // Usually about one prompt (a content policy, a context too long); when every prompt is refused, the settings.
+      return `${preset} rejected the request${s}: if it refuses every question, check the model name and the settings (temperature, top_p, max tokens).`;
     case 'not-found':
       return `Not found${s} at ${preset}: check the model name and the base URL.`;
     case 'bad-response':
