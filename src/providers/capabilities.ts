@@ -14,6 +14,11 @@ export interface Capabilities {
   logprobs: boolean;
   /** Reasoning models reject temperature/top_p other than the default: they are left out. */
   rejectsSampling: boolean;
+  /**
+   * The table has no entry for this server, so `maxN` and `logprobs` are guesses to try: the first
+   * request asking for several replies goes alone, and its answer settles `maxN` (n-probe.ts).
+   */
+  unknown: boolean;
 }
 
 const BASE: Capabilities = {
@@ -22,6 +27,7 @@ const BASE: Capabilities = {
   temperatureWithTopP: true,
   logprobs: false,
   rejectsSampling: false,
+  unknown: false,
 };
 
 function openaiFamily(model: string): Partial<Capabilities> {
@@ -56,10 +62,15 @@ const BY_PRESET: Record<string, (model: string) => Partial<Capabilities>> = {
   gemini: geminiFamily,
 };
 
+/**
+ * A server the table does not know (the "custom" preset, or an id from elsewhere) on the OpenAI
+ * wire format: n and logprobs are tried, and the run-time checks lower them where refused.
+ */
+const UNKNOWN: Partial<Capabilities> = { maxN: 128, logprobs: true, unknown: true };
+
 export function capabilitiesFor(preset: string, model: string): Capabilities {
-  const family = BY_PRESET[preset];
-  // An unknown preset on the OpenAI wire format: assume n works and let the run-time check correct it.
-  return { ...BASE, ...(family ? family(model) : { maxN: 128 }) };
+  const family = Object.prototype.hasOwnProperty.call(BY_PRESET, preset) ? BY_PRESET[preset] : undefined;
+  return { ...BASE, ...(family ? family(model) : UNKNOWN) };
 }
 
 /**

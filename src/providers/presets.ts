@@ -15,6 +15,11 @@ export interface Preset {
   /** Uses `max_completion_tokens` (OpenAI's current name) instead of the older `max_tokens`. */
   maxCompletionTokens?: boolean;
   local?: boolean;
+  /**
+   * A server the app knows nothing about (no default address, no entry in the capability table):
+   * the user gives its base URL, and what it accepts is found out at run time.
+   */
+  custom?: boolean;
 }
 
 export const PRESETS: Record<string, Preset> = {
@@ -31,6 +36,9 @@ export const PRESETS: Record<string, Preset> = {
   llamacpp: { id: 'llamacpp', label: 'llama.cpp server (local)', kind: 'openai', baseUrl: 'http://localhost:8080/v1', keyEnv: null, needsKey: false, local: true },
   anthropic: { id: 'anthropic', label: 'Anthropic', kind: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keyEnv: 'ANTHROPIC_API_KEY', needsKey: true },
   gemini: { id: 'gemini', label: 'Google Gemini', kind: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta', keyEnv: 'GEMINI_API_KEY', needsKey: true },
+  // Its own choice, so that pointing another preset at some server does not borrow that preset's
+  // n limit, prices and batch service. The CLI reads its key from SEMECE_API_KEY.
+  custom: { id: 'custom', label: 'Another OpenAI-compatible server', kind: 'openai', baseUrl: '', keyEnv: null, needsKey: false, custom: true },
 };
 
 export function getPreset(id: string): Preset | undefined {

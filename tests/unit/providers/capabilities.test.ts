@@ -13,7 +13,14 @@ describe('presets', () => {
     expect(getPreset('anthropic')?.kind).toBe('anthropic');
     expect(getPreset('gemini')?.kind).toBe('gemini');
     expect(getPreset('toString')).toBeUndefined();
-    for (const p of Object.values(PRESETS)) expect(p.baseUrl).toMatch(/^https?:\/\//);
+    for (const p of Object.values(PRESETS)) if (!p.custom) expect(p.baseUrl).toMatch(/^https?:\/\//);
+  });
+
+  it('offer another OpenAI-compatible server as its own choice: no address, no key needed, nothing known', () => {
+    expect(getPreset('custom')).toMatchObject({ kind: 'openai', baseUrl: '', needsKey: false, custom: true, keyEnv: null });
+    expect(getPreset('custom')?.local).toBeUndefined();
+    expect(capabilitiesFor('custom', 'anything')).toMatchObject({ maxN: 128, logprobs: true, unknown: true });
+    for (const id of Object.keys(PRESETS).filter((id) => id !== 'custom')) expect(capabilitiesFor(id, 'x').unknown, id).toBe(false);
   });
 });
 
