@@ -289,14 +289,21 @@ const mcBaseline = z
     }
   });
 
-const modelReport = z.object({
-  model: text(),
-  provider: text().optional(),
-  metrics: modelMetrics,
-  questions: list(reportQuestion, MAX_REPORT_QUESTIONS),
-  excludedQuestions: list(z.object({ id: text(), reason: text() }), MAX_REPORT_QUESTIONS),
-  baseline: mcBaseline.optional(),
-});
+const modelReport = z
+  .object({
+    model: text(),
+    provider: text().optional(),
+    metrics: modelMetrics,
+    questions: list(reportQuestion, MAX_REPORT_QUESTIONS),
+    excludedQuestions: list(z.object({ id: text(), reason: text() }), MAX_REPORT_QUESTIONS),
+    baseline: mcBaseline.optional(),
+  })
+  .superRefine((m, ctx) => {
+    // The metrics are computed over exactly the rows; only a summary (a link without rows) has none.
+    if (m.questions.length > 0 && m.questions.length !== m.metrics.questions) {
+      ctx.addIssue({ code: 'custom', path: ['metrics', 'questions'], message: `${m.metrics.questions} but the report holds ${m.questions.length} question rows` });
+    }
+  });
 
 const method = <T extends readonly [string, ...string[]]>(values: T) =>
   z.object({ method: z.enum(values, { error: `expected one of ${values.join(', ')}` }), detail: text().optional() });

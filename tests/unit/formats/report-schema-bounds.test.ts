@@ -83,6 +83,8 @@ describe('headline numbers are within their mathematical ranges', () => {
   });
 
   test('counts are whole, non-negative and consistent', () => {
+    expect(refusal((j) => (j.models[0].metrics.questions = 1_000_000))).toBe('models[0].metrics.questions: 1000000 but the report holds 4 question rows');
+    expect(accepted((j) => ((j.models[0].questions = []), (j.models[1].questions = [])))).toBe(true);
     expect(refusal((j) => (j.models[0].metrics.questions = -4))).toMatch(/^models\[0\]\.metrics\.questions: expected a whole number from 0 to 1,000,000, got -4/);
     expect(refusal((j) => (j.models[0].metrics.byRegime.jensen.count = 1.5))).toMatch(/^models\[0\]\.metrics\.byRegime\.jensen\.count: .*got 1\.5/);
     expect(refusal((j) => (j.models[0].metrics.byRegime['low-margin'].count = 100))).toBe('models[0].metrics.byRegime: the regimes count 104 questions but questions is 4');
