@@ -199,6 +199,10 @@ function modelProblems(m: ModelDraft, name: string): string[] {
   const out: string[] = [];
   if (!PRESETS[m.preset]) out.push(`${name}: choose a provider.`);
   if (!m.model.trim()) out.push(`${name}: enter a model id.`);
+  if (getPreset(m.preset)?.custom && !m.baseUrl.trim()) {
+    out.push(`${name}: enter the base URL of the server (e.g. http://localhost:8000/v1).`);
+    return out;
+  }
   try {
     const url = new URL(m.baseUrl);
     if (!/^https?:$/.test(url.protocol)) out.push(`${name}: the base URL must start with http:// or https://.`);

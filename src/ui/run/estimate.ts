@@ -4,6 +4,7 @@
  * is a range, from a typical short reply to every reply using the whole token budget.
  */
 import { capabilitiesFor } from '../../providers/capabilities';
+import { getPreset } from '../../providers/presets';
 import { priceFor, type PriceTable } from '../../model/cost';
 import { fillPrompt } from '../../pipeline/prompts';
 import { modelLabel, type ModelSpec, type RunSpec } from '../../model/run-spec';
@@ -18,18 +19,27 @@ const JUDGE_OUT = 250;
 
 function sampling(spec: RunSpec, model: ModelSpec, prices: PriceTable): Estimate {
   const { n, maxTokens, prompt } = spec.sampling;
-  const maxN = Math.max(1, capabilitiesFor(model.preset, model.model).maxN);
-  const perQuestion = Math.ceil(n / maxN);
-  let input = 0;
-  for (const q of spec.dataset.questions) input += promptTokens(fillPrompt(prompt, q)) * perQuestion;
-  const samples = spec.dataset.questions.length * n;
+  const caps = capabilitiesFor(model.preset, model.model);
+  const perQuestion = Math.ceil(n / Math.max(1, caps.maxN));
+  let prompts = 0;
+  for (const q of spec.dataset.questions) prompts += promptTokens(fillPrompt(prompt, q));
+  const questions = spec.dataset.questions.length;
+  const samples = questions * n;
   const out = { typical: samples * Math.min(maxTokens, TYPICAL_REPLY_TOKENS), max: samples * maxTokens };
-  return estimateRow(modelLabel(model), { requests: spec.dataset.questions.length * perQuestion, samples, inputTokens: input, outputTokens: out }, priceFor(prices, model.preset, model.model));
+  // n per request is probed at run time on a server the table does not know: from n per request to one.
+  const upTo = caps.unknown && perQuestion < n ? { requests: questions * n, inputTokens: prompts * n } : undefined;
+  return estimateRow(
+    modelLabel(model),
+    { requests: questions * perQuestion, samples, inputTokens: prompts * perQuestion, outputTokens: out, ...(upTo ? { upTo } : {}), local: isLocal(model) },
+    priceFor(prices, model.preset, model.model),
+  );
 }
+
+const isLocal = (model: Pick<ModelSpec, 'preset'>): boolean => getPreset(model.preset)?.local === true;
 
 function judge(label: string, model: ModelSpec, calls: number, prices: PriceTable): Estimate {
   const out = { typical: calls * JUDGE_OUT, max: calls * JUDGE_OUT * 2 };
-  return estimateRow(label, { requests: calls, samples: 0, inputTokens: calls * JUDGE_IN, outputTokens: out }, priceFor(prices, model.preset, model.model));
+  return estimateRow(label, { requests: calls, samples: 0, inputTokens: calls * JUDGE_IN, outputTokens: out, local: isLocal(model) }, priceFor(prices, model.preset, model.model));
 }
 
 export function estimateRun(spec: RunSpec, prices: PriceTable): { rows: Estimate[]; total: Estimate } {
@@ -40,6 +50,7 @@ export function estimateRun(spec: RunSpec, prices: PriceTable): { rows: Estimate
   if (!spec.mc && spec.grading.method === 'judge') rows.push(judge(`grading judge ${modelLabel(spec.grading.judge)}`, spec.grading.judge, perModelQuestions, prices));
   const sum = (f: (e: Estimate) => number) => rows.reduce((s, e) => s + f(e), 0);
   const sumCost = (f: (e: Estimate) => number | null) => (rows.some((e) => f(e) === null) ? null : rows.reduce((s, e) => s + (f(e) ?? 0), 0));
+  const probed = rows.some((e) => e.upTo);
   return {
     rows,
     total: {
@@ -49,18 +60,26 @@ export function estimateRun(spec: RunSpec, prices: PriceTable): { rows: Estimate
       inputTokens: sum((e) => e.inputTokens),
       outputTokens: { typical: sum((e) => e.outputTokens.typical), max: sum((e) => e.outputTokens.max) },
       cost: { typical: sumCost((e) => e.cost.typical), max: sumCost((e) => e.cost.max) },
+      ...(probed ? { upTo: { requests: sum((e) => e.upTo?.requests ?? e.requests), inputTokens: sum((e) => e.upTo?.inputTokens ?? e.inputTokens) } } : {}),
+      local: rows.length > 0 && rows.every((e) => e.local === true),
     },
   };
 }
 
-export function formatUsd(v: number | null): string {
+/** `local`: the cost is that of local servers, whose 0 says so ("$0 (local)"); elsewhere 0 is a price someone set. */
+export function formatUsd(v: number | null, local = false): string {
   if (v === null) return 'unknown (no price for this model)';
-  if (v === 0) return '$0';
+  if (v === 0) return local ? '$0 (local)' : '$0';
   return v < 0.01 ? '< $0.01' : `$${v.toFixed(2)}`;
 }
 
 export function formatCount(v: number): string {
   return v.toLocaleString('en-US');
+}
+
+/** A count, or its range where samples per request are probed at run time ("20 – 100"). */
+export function formatCountRange(fewest: number, most: number | undefined): string {
+  return most === undefined || most === fewest ? formatCount(fewest) : `${formatCount(fewest)} – ${formatCount(most)}`;
 }
 
 export function formatDuration(ms: number | null): string {
