@@ -22,8 +22,13 @@ import type { Result } from '../model/rows';
 export const MAX_SHARE_URL_LENGTH = 32 * 1024;
 /** Longest payload a link may carry when opened (crafted links included); browsers cap near 2 MB. */
 export const MAX_SHARE_PAYLOAD_CHARS = 2 * 1024 * 1024;
-/** Largest inflated JSON accepted from a link: bounds a "deflate bomb". */
-export const MAX_SHARE_JSON_BYTES = 64 * 1024 * 1024;
+/**
+ * Largest inflated JSON accepted from a link: bounds a "deflate bomb" and the memory that parsing
+ * and checking the report takes. A link the app makes is at most MAX_SHARE_URL_LENGTH and a
+ * report's JSON deflates some 5 to 20 times, so its JSON is well under 1 MB; 16 MB leaves room
+ * for any real link and refuses what would cost a tab hundreds of MB to parse.
+ */
+export const MAX_SHARE_JSON_BYTES = 16 * 1024 * 1024;
 export const SHARE_ROUTE = '#/shared/';
 
 export type ShareDetail = 'full' | 'rows' | 'summary';
