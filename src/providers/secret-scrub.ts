@@ -23,8 +23,9 @@ export const KEY_MASK = '[key]';
 // Key shapes of the providers we know, masked even when only a fragment is echoed back.
 const KEY_SHAPES = /\b(?:sk-[A-Za-z0-9_*.-]{6,}|xai-[A-Za-z0-9_*-]{6,}|gsk_[A-Za-z0-9_*]{6,}|AIza[A-Za-z0-9_*-]{10,})/g;
 
-// `scheme://user:password@` or `scheme://user@` in any text: the part before @ is a credential.
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+// `scheme://user:password@` or `scheme://user@` in any text: the part before @ is a credential
+// (one already masked as *** by base-url.ts's redactedUrl is left as it is).
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)(?!\*\*\*@)[^\s/?#@]+@/gi;
 
 export type Scrub = (text: string) => string;
 

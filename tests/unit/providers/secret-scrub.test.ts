@@ -60,6 +60,8 @@ describe('the scrubber removes a key in every form', () => {
     expect(scrubSecrets('fetch failed for https://alice:hunter2secret@api.example.com/v1/chat')).toBe('fetch failed for https://[credentials]@api.example.com/v1/chat');
     expect(scrubSecrets('token AIzaSyD-abcdefghijklmnop leaked')).toBe(`token ${KEY_MASK} leaked`);
     expect(scrubSecrets('see http://example.com/a@b')).toBe('see http://example.com/a@b');
+    // Already masked by the base URL check: left as it reads.
+    expect(scrubSecrets('(https://***@host/v1)')).toBe('(https://***@host/v1)');
   });
 
   test('one scrubber for several keys; short keys only where whole; nothing else changes', () => {
