@@ -12,6 +12,7 @@
  * failed or an output file cannot be written, 2 bad usage or input.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { toJson } from '../json';
 import { readDataset } from '../../src/formats/datasets';
@@ -29,6 +30,7 @@ import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
+import { reportSource } from '../report-paths.ts';
 import { stoppedLine } from '../provider-stop.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import type { ReplyCache } from '../../src/multiple-choice/reply-cache';
@@ -195,7 +197,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       const doc = mcReportDocument({
         model: a.model!,
         provider: preset.id,
-        dataset: { name: read.value.dataset.name, source: a.dataset },
+        dataset: { name: path.basename(read.value.dataset.name), source: reportSource(a.dataset!) },
         baseline: r,
         sem: semResult,
         settings: { samples: settings.samples, temperature: settings.temperature, maxTokens: settings.maxTokens },

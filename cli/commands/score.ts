@@ -24,6 +24,7 @@ import { toJson } from '../json.ts';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
+import { reportSource } from '../report-paths.ts';
 
 const D = SCORING_DEFAULTS;
 
@@ -124,9 +125,13 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         err(`semece score: no question can be scored: ${rows.value.excluded.length} excluded${first ? ` (first: ${first.id}: ${first.reason})` : ''}`);
         return EXIT.badInput;
       }
-      const report = scoreAuthorsRows(rows.value, options, a.model);
-      out(toJson(scoreCliDocument(report, rows.value, options), a.pretty));
-      const { excluded, duplicates, unmatchedGraded } = rows.value;
+      // An exclusion's reason can name the graded file; the report keeps it as reportSource names
+      // it, so no absolute path travels in a shared report.
+      const named = reportSource(gradedFile);
+      const scored = named === gradedFile ? rows.value : { ...rows.value, excluded: rows.value.excluded.map((x) => ({ ...x, reason: x.reason.split(gradedFile).join(named) })) };
+      const report = scoreAuthorsRows(scored, options, a.model);
+      out(toJson(scoreCliDocument(report, scored, options), a.pretty));
+      const { excluded, duplicates, unmatchedGraded } = scored;
       err(
         `semece score: ${report.questions.length} questions scored, ${excluded.length} excluded` +
           (duplicates.length ? `, ${duplicates.length} duplicate rows ignored (first row per id kept)` : '') +
@@ -135,7 +140,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       if (reportFile) {
         const doc = buildReport([report], {
           title: `${report.model} — ${path.basename(clustered)}`,
-          dataset: { name: path.basename(clustered), source: clustered },
+          dataset: { name: path.basename(clustered), source: reportSource(clustered) },
           settings: importedSettings(options, report.questions[0]?.n ?? 0),
           createdAt: new Date().toISOString(),
         });

@@ -45,6 +45,9 @@ describe('semece mc --report', () => {
     expect(code).toBe(0);
     const doc = await importReport(file);
     const summary = JSON.parse(out.join('\n'));
+    // A dataset outside the working folder is named by its base name: no absolute path is stored.
+    expect(doc.dataset).toMatchObject({ name: 'mc', source: 'mc.jsonl' });
+    expect(await readFile(file, 'utf8')).not.toContain(dir);
     expect(doc.settings.samples).toBe(0);
     expect(doc.dataset.questions).toBe(3);
     expect(doc.models).toHaveLength(1);
