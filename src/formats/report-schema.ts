@@ -335,7 +335,15 @@ export const reportDocumentSchema = z.object({
   title: text(),
   createdAt: text(),
   demo: z.boolean({ error: expect('true or false') }).optional(),
-  dataset: z.object({ name: text(), questions: questionCount(), source: text().optional() }),
+  dataset: z.object({
+    name: text(),
+    questions: questionCount(),
+    source: text().optional(),
+    // A seeded draw (model/rows.ts QuestionSubset): its seed is default_rng's, its ids the questions asked.
+    subset: z
+      .object({ of: questionCount(), seed: seed(), stratifiedBy: z.literal('category').optional(), ids: list(text(), MAX_REPORT_QUESTIONS) })
+      .optional(),
+  }),
   settings: reportSettings,
   models: list(modelReport, MAX_REPORT_MODELS),
 });

@@ -98,3 +98,14 @@ describe('headline numbers are within their mathematical ranges', () => {
     );
   });
 });
+
+describe('the dataset a report measured', () => {
+  test('a seeded subset is kept, its seed and counts bounded like every other', () => {
+    const subset = { of: 12, seed: 1, stratifiedBy: 'category', ids: ['q0', 'q1', 'q2', 'q3'] };
+    const r = parseReport(forged((j) => (j.dataset.subset = subset)));
+    expect(r.ok && r.value.dataset.subset).toEqual(subset);
+    expect(refusal((j) => (j.dataset.subset = { ...subset, seed: -3 }))).toMatch(/^dataset\.subset\.seed: expected a whole number from 0 to .*, got -3/);
+    expect(refusal((j) => (j.dataset.subset = { ...subset, of: 1e12 }))).toMatch(/^dataset\.subset\.of: expected a whole number from 0 to 1,000,000, got 1000000000000/);
+  });
+});
+
