@@ -27,6 +27,9 @@ export interface ModelSource {
 function applyEnv(source: ModelSource): void {
   env.allowRemoteModels = source.allowRemoteModels ?? false;
   env.allowLocalModels = source.localModelPath !== null;
+  // Downloaded files stay in the browser's Cache API ('transformers-cache'), so a model is fetched
+  // once, not per run. Node has no Cache API (the CLI uses Transformers.js's file cache instead).
+  env.useBrowserCache = typeof caches !== 'undefined';
   if (source.localModelPath) env.localModelPath = source.localModelPath;
   const wasm = env.backends.onnx?.wasm;
   if (source.wasmPaths && wasm) wasm.wasmPaths = source.wasmPaths;

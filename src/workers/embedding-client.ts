@@ -1,11 +1,12 @@
 /**
  * The page's side of the embedding worker: an `Embedder` (what the embedding clusterer needs)
  * backed by the module worker, created on first use. Model files come from the app's own
- * /models/ folder; the hub is asked only when the caller allows remote models.
+ * /models/ folder; the hub is asked only for a model the app does not ship, and only when the
+ * caller allows remote models. Downloaded files are kept by the browser (feature-extraction.ts).
  */
 import * as Comlink from 'comlink';
 import type { Embedder } from '../clustering/embedding';
-import { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type ModelProgress } from '../clustering/embedding-models';
+import { DEFAULT_EMBEDDING_MODEL, isShippedEmbeddingModel, type EmbeddingDtype, type ModelProgress } from '../clustering/embedding-models';
 import type { ModelLoadProgress } from '../model/run-spec';
 import type { Result } from '../model/rows';
 import type { EmbeddingBackendInfo, EmbeddingWorkerApi } from './embedding.worker';
@@ -40,9 +41,21 @@ export interface EmbeddingClient extends Embedder {
   dispose(): void;
 }
 
+/**
+ * Where the worker looks for a model's files. A model the app ships is read from its own folder
+ * only: the hub is never asked for it, so a run (or a test) that uses one downloads nothing
+ * whatever the download setting says. Any other model comes from the hub when allowed (looking
+ * in the app's folder first would only produce 404s), else from the app's folder, where it fails.
+ */
+export function modelSources(model: string, options: Pick<EmbeddingClientOptions, 'allowRemoteModels' | 'useLocalModels'>): { allowRemote: boolean; useLocal: boolean } {
+  const shipped = isShippedEmbeddingModel(model);
+  const allowRemote = !shipped && (options.allowRemoteModels ?? false);
+  return { allowRemote, useLocal: options.useLocalModels ?? (shipped || !allowRemote) };
+}
+
 export function createEmbeddingClient(options: EmbeddingClientOptions = {}): EmbeddingClient {
   const model = options.model ?? DEFAULT_EMBEDDING_MODEL;
-  const useLocal = options.useLocalModels ?? (model === TINY_EMBEDDING_MODEL || !options.allowRemoteModels);
+  const { allowRemote, useLocal } = modelSources(model, options);
   let worker: WorkerConnection<EmbeddingWorkerApi> | undefined;
   let initialized: Promise<Result<EmbeddingBackendInfo>> | undefined;
   let load: ModelLoadProgress | undefined;
@@ -67,7 +80,7 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
           {
             model,
             dtype: options.dtype ?? 'q8',
-            allowRemoteModels: options.allowRemoteModels ?? false,
+            allowRemoteModels: allowRemote,
             // A path, not a URL: Transformers.js looks for local files only under non-http(s) paths.
             localModelPath: !useLocal ? null : new URL(options.localModelUrl ?? 'models/', base).pathname,
             webgpu: options.webgpu ?? 'auto',

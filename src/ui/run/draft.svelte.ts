@@ -13,6 +13,7 @@ import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, Sampli
 import { mcProblems, hasMcOptions } from './multiple-choice-draft';
 import { drawSubset } from '../../formats/datasets/subset';
 import { HubDraft, type HubLoader } from './hub-draft.svelte';
+import { embeddingProblems } from './embedding-choice';
 import type { Dataset, StageError } from '../../model/rows';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
@@ -59,7 +60,8 @@ export class RunDraft {
   clusteringJudge = $state<ModelDraft>(modelDraft());
   embeddingModel = $state(DEFAULT_EMBEDDING_MODEL);
   embeddingThreshold = $state(DEFAULT_SIMILARITY_THRESHOLD);
-  embeddingAllowRemote = $state(false);
+  /** Download a model the app does not ship from the Hugging Face hub (off: "use shipped models only"). */
+  embeddingAllowRemote = $state(true);
   gradingMethod = $state<GradingSpec['method']>('alias');
   gradingJudge = $state<ModelDraft>(modelDraft());
   /** Open answers (Sem-ECE) or, for a dataset with options, multiple choice (ConfidenceBench). */
@@ -181,6 +183,7 @@ export class RunDraft {
       if (!prompt.ok) out.push(prompt.error.message);
       if (this.clusteringMethod === 'judge') out.push(...modelProblems(this.clusteringJudge, 'The clustering judge'));
       if (this.clusteringMethod === 'embedding' && !(this.embeddingThreshold > 0 && this.embeddingThreshold < 1)) out.push('The similarity threshold must be between 0 and 1.');
+      if (this.clusteringMethod === 'embedding') out.push(...embeddingProblems(this.embeddingModel, this.embeddingAllowRemote));
       if (this.gradingMethod === 'judge') out.push(...modelProblems(this.gradingJudge, 'The grading judge'));
       if (this.gradingMethod === 'alias' && this.dataset && this.dataset.questions.every((q) => !q.answer)) out.push('Alias grading needs reference answers.');
     }
