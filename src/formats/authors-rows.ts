@@ -65,6 +65,12 @@ export interface AuthorsRows {
   unmatchedGraded: string[];
 }
 
+/** A list for an error message: whole when short, its first entries and its length when long (300,000 classes). */
+function shortList(values: readonly unknown[], shown = 20): string {
+  if (values.length <= shown) return JSON.stringify(values);
+  return `${JSON.stringify(values.slice(0, shown)).slice(0, -1)},… (${values.length} in all)]`;
+}
+
 function clusteringFailure(obj: Obj): string | null {
   for (const key of ['cluster_error', 'clustering_error', 'error']) {
     const v = obj[key];
@@ -103,14 +109,16 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
   for (let k = 0; k < K; k++) {
     if (sizes[k] !== counted[k]) {
       throw new FieldError(
-        `"cluster_sizes" ${JSON.stringify(sizes)} disagrees with "cluster_assignments" (counts ${JSON.stringify(counted)})`,
+        `"cluster_sizes" ${shortList(sizes)} disagrees with "cluster_assignments" (counts ${shortList(counted)})`,
       );
     }
   }
   const modal = int(obj, 'modal_cluster', 0);
-  const firstLargest = counted.indexOf(Math.max(...counted));
+  // A loop, not Math.max(...counted): spreading 300,000 class sizes as arguments overflows the stack.
+  let firstLargest = 0;
+  for (let k = 1; k < K; k++) if (counted[k] > counted[firstLargest]) firstLargest = k;
   if (modal !== firstLargest) {
-    throw new FieldError(`"modal_cluster" = ${modal} but the first largest class is ${firstLargest} (sizes ${JSON.stringify(counted)})`);
+    throw new FieldError(`"modal_cluster" = ${modal} but the first largest class is ${firstLargest} (sizes ${shortList(counted)})`);
   }
   const row: ClusteredRow = {
     id: rowId,

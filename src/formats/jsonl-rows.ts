@@ -53,7 +53,8 @@ function readLine<T>(raw: string, file: string, line: number, readRow: (obj: Obj
     return { ok: true, value: readRow(value as Obj) };
   } catch (e) {
     if (e instanceof FieldError) return { ok: false, error: badInput(file, line, e.message) };
-    throw e;
+    // Not a field the reader checks (a limit of the engine, a bug): still say which row caused it.
+    throw new Error(`${file}, line ${line}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
   }
 }
 

@@ -25,3 +25,11 @@ test('UTF-16 (LE or BE) read as UTF-8 is named, not "bad JSON" on line 1', () =>
     });
   }
 });
+
+test('an error the row reader does not expect still names the file and the line', () => {
+  const overflowing = (obj: Record<string, unknown>) => {
+    if (obj.id === 'q2') throw new RangeError('Maximum call stack size exceeded');
+    return { id: String(obj.id) };
+  };
+  expect(() => parseJsonl(TEXT, 'c.jsonl', overflowing)).toThrow('c.jsonl, line 2: Maximum call stack size exceeded');
+});
