@@ -344,6 +344,10 @@ export const reportDocumentSchema = z.object({
       .object({ of: questionCount(), seed: seed(), stratifiedBy: z.literal('category').optional(), ids: list(text(), MAX_REPORT_QUESTIONS) })
       .optional(),
   }),
+  partial: z
+    .object({ questions: count(), of: count(), status: z.enum(['queued', 'running', 'paused', 'cancelled', 'failed', 'done'], { error: 'expected a run status' }) })
+    .refine((p) => p.questions <= p.of, { error: 'a partial report scores at most as many questions as its run has' })
+    .optional(),
   settings: reportSettings,
   models: list(modelReport, MAX_REPORT_MODELS),
 });

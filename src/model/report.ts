@@ -5,7 +5,7 @@
  */
 import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
 import type { Grade, QuestionSubset } from './rows';
-import type { ScoringSpec } from './run-spec';
+import type { PartialReport, ScoringSpec } from './run-spec';
 import type { SignalName } from './signals';
 
 export type { SignalName } from './signals';
@@ -167,6 +167,8 @@ export interface ReportDocument {
   /** True for the built-in demo: the views label it as demo data. */
   demo?: boolean;
   dataset: ReportDataset;
+  /** Set on a report of a run that had not finished: how many questions it scores, of how many. */
+  partial?: PartialReport;
   settings: ReportSettings;
   models: ModelReport[];
 }

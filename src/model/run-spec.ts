@@ -161,6 +161,13 @@ export interface ModelLoadProgress {
 }
 
 /** A run as stored: settings without keys, status, progress. */
+/** A report made before its run finished: the questions with all their samples, of all, and the run's status then. */
+export interface PartialReport {
+  questions: number;
+  of: number;
+  status: RunStatus;
+}
+
 export interface RunRecord {
   id: string;
   title: string;
@@ -179,6 +186,10 @@ export interface RunRecord {
   excluded?: { model: string; id: string; reason: string }[];
   /** Providers (keyIds, never keys) that were given a key when the run started: after a reload it waits for that key. */
   keyed?: string[];
+  /** The saved report is partial (made while the run was paused, cancelled or failed): its counts. */
+  partialReport?: PartialReport;
+  /** Why the last partial report could not be made. */
+  partialError?: StageError;
 }
 
 /** The provider a key belongs to: preset plus the origin requests go to. */

@@ -41,14 +41,25 @@ const CHECKPOINT_MS = 1000;
 /** Excluded questions listed in the run record (the report lists them all). */
 const MAX_LISTED_EXCLUSIONS = 1000;
 
+export interface ExecuteOptions {
+  /**
+   * A partial report of a paused, cancelled or failed run: nothing is sampled; the questions
+   * whose samples are all stored are clustered, graded and scored, the report says how many of
+   * how many, and the run keeps its status (resuming it later makes the full report).
+   */
+  partial?: boolean;
+}
+
 /**
  * Runs (or resumes) the stored run `runId` to its end, a stop, or a failure, and returns the
  * final record. Never throws for expected failures: they end as status 'failed' with `error`.
  */
-export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps, signal: AbortSignal): Promise<RunRecord> {
+export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps, signal: AbortSignal, options: ExecuteOptions = {}): Promise<RunRecord> {
   const stored = await deps.runs.getRun(runId);
   if (!stored) throw new Error(`no run with id ${runId}`);
   const run: RunRecord = stored;
+  const partial = options.partial === true;
+  const prior = { status: stored.status, error: stored.error };
   const now = deps.now ?? (() => Date.now());
   const meter = new RunMeter(run.progress, deps.prices, now, secretScrubber(Object.values(keys)));
   const spec = run.spec;
@@ -72,7 +83,8 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     deps.onProgress?.(meter.progress, run);
     return run;
   };
-  const stopped = () => stop(signal.reason === 'cancel' ? 'cancelled' : 'paused');
+  // A partial report that stops or fails leaves the run as it was, with why.
+  const stopped = () => (partial ? stop(prior.status, prior.error) : stop(signal.reason === 'cancel' ? 'cancelled' : 'paused'));
 
   run.status = 'running';
   run.error = undefined;
@@ -117,6 +129,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
           onEffective: (effective) => {
             run.effective = { ...run.effective, [modelLabel(model)]: effective };
           },
+          cachedOnly: partial,
         }),
       ),
     );
@@ -124,6 +137,12 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     const failed = sampled.find((r) => !r.ok);
     if (failed && !failed.ok) {
       meter.finishStage('sample', 'failed');
+      // A partial report with nothing to score leaves the run as it was and says why.
+      if (partial) {
+        await stop(prior.status, prior.error);
+        run.partialError = meter.error(failed.error);
+        return run;
+      }
       return await stop('failed', failed.error);
     }
     meter.finishStage('sample');
@@ -187,15 +206,23 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
       };
     });
     const document = await deps.impl.score({ title: spec.title, dataset: { name: spec.dataset.name, questions: questions.length, source: spec.dataset.source, ...(spec.dataset.subset ? { subset: spec.dataset.subset } : {}) }, settings: reportSettings(spec), models });
+    if (partial) {
+      // Counted per question of the dataset: complete when every model has all its samples.
+      const unsampled = Math.max(...sampledRows.map((r) => r.unsampled ?? 0));
+      document.partial = { questions: questions.length - unsampled, of: questions.length, status: prior.status };
+    }
     meter.finishStage('score');
 
     meter.enterStage('report', 1);
     await deps.runs.saveReport(run.id, document);
     run.reportId = run.id;
+    if (partial) run.partialReport = document.partial;
     // What the report leaves out and why, so the run page can offer to try those questions again.
     run.excluded = document.models.flatMap((m) => m.excludedQuestions.slice(0, MAX_LISTED_EXCLUSIONS).map((x) => ({ model: m.model, id: x.id, reason: x.reason })));
     if (run.excluded.length === 0) delete run.excluded;
     meter.finishStage('report');
+    if (partial) return await stop(prior.status, prior.error);
+    delete run.partialReport;
     return await stop('done');
   } catch (e) {
     if (signal.aborted) return await stopped();

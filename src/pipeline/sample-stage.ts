@@ -85,6 +85,7 @@ export const sampleWithProviders: SampleStage = async (args) => {
     onSamples,
     // Every change (the caller throttles what it posts).
     progressIntervalMs: 0,
+    cachedOnly: args.cachedOnly,
   });
   args.onCounters(result.progress);
   for (const note of result.notes) args.onNote(note);
@@ -92,8 +93,12 @@ export const sampleWithProviders: SampleStage = async (args) => {
 
   if (result.state === 'cancelled' || result.state === 'paused') return { ok: false, error: { kind: 'aborted', message: 'Sampling was stopped.', where } };
   if (result.state === 'stopped') return { ok: false, error: result.error ?? { kind: 'stopped', message: 'Sampling stopped.', where } };
+  if (args.cachedOnly) {
+    // A partial report: questions still short of samples are not failures, only not done yet.
+    if (result.incomplete.length >= unique.length) return { ok: false, error: { kind: 'nothing-complete', message: 'No question has all its samples yet, so there is nothing to score. Resume the run first.', where } };
+  }
   // Questions still short of samples are failed with their reason; the others go on to be scored.
-  const failed = result.incomplete.map((x) => ({
+  const failed = (args.cachedOnly ? [] : result.incomplete).map((x) => ({
     id: x.questionId,
     reason: x.refused ? `the provider refused this question: ${x.error?.message ?? 'no reason given'}` : `${x.missing} sample(s) missing after repeated failures${x.error ? `: ${x.error.message}` : ''}`,
   }));
@@ -104,7 +109,7 @@ export const sampleWithProviders: SampleStage = async (args) => {
       error: { kind: first?.error?.kind ?? 'incomplete', retryable: !first?.refused, where, message: `Every question failed to sample, so there is nothing to score. First cause: ${first?.error?.message ?? 'unknown'}` },
     };
   }
-  const failedIds = new Set(failed.map((f) => f.id));
+  const failedIds = new Set((args.cachedOnly ? result.incomplete.map((x) => x.questionId) : failed.map((f) => f.id)));
 
   if (!keepRaw) args.onNote(`raw replies are not kept in the report of a run over ${RAW_REPLIES_LIMIT.toLocaleString('en')} samples per model; answers and confidences are`);
   const template = sampling.prompt ?? DEFAULT_GENERATION_PROMPT;
@@ -134,5 +139,5 @@ export const sampleWithProviders: SampleStage = async (args) => {
       });
     });
   }
-  return { ok: true, value: { rows, failed } };
+  return { ok: true, value: { rows, failed, ...(args.cachedOnly ? { unsampled: result.incomplete.length } : {}) } };
 };

@@ -46,6 +46,8 @@ export interface SamplingOptions {
   maxFailuresPerQuestion?: number;
   progressIntervalMs?: number;
   now?: () => number;
+  /** Send nothing: only find what is stored (a partial report scores the questions already complete). */
+  cachedOnly?: boolean;
 }
 
 export interface SamplingResult {
@@ -216,6 +218,10 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   }
   progress.samples.done = progress.samples.cached;
   emit(true);
+  if (opts.cachedOnly) {
+    opts.signal?.removeEventListener('abort', onCallerAbort);
+    return result(pending.some((p) => p.missing.length > 0) ? 'incomplete' : 'done');
+  }
 
   // Write-behind through the write batcher: one put in flight at a time, taking everything queued
   // meanwhile (natural batching).

@@ -30,6 +30,8 @@ export interface SampleStageArgs {
   onEffective?(effective: Record<string, unknown>): void;
   /** Called once per question with its sample keys, before sampling it. */
   onKeys?(questionKey: string, sampleKeys: string[]): void;
+  /** Request nothing: rows for the questions whose samples are all stored (a partial report). */
+  cachedOnly?: boolean;
 }
 
 /**
@@ -40,6 +42,8 @@ export interface SampleStageArgs {
 export interface SampledRows {
   rows: SampledRow[];
   failed: { id: string; reason: string }[];
+  /** With `cachedOnly`: questions left out because some of their samples are not stored yet. */
+  unsampled?: number;
 }
 
 export type SampleStage = (args: SampleStageArgs) => Promise<Result<SampledRows>>;

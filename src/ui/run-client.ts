@@ -36,6 +36,7 @@ const proxied = (listener?: ProgressListener) => (listener ? Comlink.proxy(liste
 export const runClient = {
   start: (spec: RunSpec, keys: RunKeys, onProgress?: ProgressListener) => worker.start(spec, keys, proxied(onProgress)),
   resume: (runId: string, keys: RunKeys, onProgress?: ProgressListener) => worker.resume(runId, keys, proxied(onProgress)),
+  scorePartial: (runId: string, keys: RunKeys, onProgress?: ProgressListener) => worker.scorePartial(runId, keys, proxied(onProgress)),
   watch: (runId: string, onProgress: ProgressListener) => worker.watch(runId, Comlink.proxy(onProgress)),
   pause: (runId: string) => worker.pause(runId),
   cancel: (runId: string) => worker.cancel(runId),

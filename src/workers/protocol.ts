@@ -22,6 +22,8 @@ export interface RunUpdate {
   error?: RunRecord['error'];
   reportId?: string;
   excluded?: RunRecord['excluded'];
+  partialReport?: RunRecord['partialReport'];
+  partialError?: RunRecord['partialError'];
 }
 
 export type ProgressListener = (update: RunUpdate) => void;
@@ -80,6 +82,8 @@ export interface RunWorkerApi extends StorageApi {
   start(spec: RunSpec, keys: RunKeys, onProgress?: ProgressListener): Promise<Result<{ runId: string }>>;
   /** Continues a paused, failed or interrupted run from its caches. */
   resume(runId: string, keys: RunKeys, onProgress?: ProgressListener): Promise<Result<{ runId: string }>>;
+  /** A report of a paused, cancelled or failed run over its complete questions (nothing is sampled); the run keeps its status. */
+  scorePartial(runId: string, keys: RunKeys, onProgress?: ProgressListener): Promise<Result<{ runId: string }>>;
   /** Attaches a progress listener to a run this worker is running. */
   watch(runId: string, onProgress: ProgressListener): Promise<Result<RunUpdate>>;
   pause(runId: string): Promise<Result<RunStatus>>;

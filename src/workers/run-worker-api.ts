@@ -3,7 +3,7 @@
  * each run through the runner, and posts throttled progress to the page. A factory, so the same
  * API runs in the module worker (run.worker.ts) and in Node tests over a MessageChannel.
  */
-import { executeRun, newRun } from '../pipeline/runner';
+import { executeRun, newRun, type ExecuteOptions } from '../pipeline/runner';
 import type { RunKeys, RunProgress, RunRecord } from '../model/run-spec';
 import { flushWrites, openStores, type Stores } from '../store';
 import { DEFAULT_PRICES, type PriceTable } from '../model/cost';
@@ -56,7 +56,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
   const fail = (e: unknown, where: string) => ({ ok: false as const, error: errorInfo(e, where) });
 
   function toUpdate(run: RunRecord): RunUpdate {
-    return { runId: run.id, status: run.status, progress: run.progress, error: run.error, reportId: run.reportId, ...(run.excluded ? { excluded: run.excluded } : {}) };
+    return { runId: run.id, status: run.status, progress: run.progress, error: run.error, reportId: run.reportId, ...(run.excluded ? { excluded: run.excluded } : {}), ...(run.partialReport ? { partialReport: run.partialReport } : {}), ...(run.partialError ? { partialError: run.partialError } : {}) };
   }
 
   function post(job: Job, update: RunUpdate) {
@@ -69,7 +69,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
   }
 
   /** Starts the run here unless another tab runs it ('elsewhere'); holds its lock while it runs. */
-  async function launch(runId: string, keys: RunKeys, onProgress?: ProgressListener): Promise<'running' | 'elsewhere'> {
+  async function launch(runId: string, keys: RunKeys, onProgress?: ProgressListener, options: ExecuteOptions = {}): Promise<'running' | 'elsewhere'> {
     const join = () => {
       if (onProgress) jobs.get(runId)?.listeners.add(onProgress);
     };
@@ -84,7 +84,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
       join();
       return 'running';
     }
-    const attempt = acquire(runId, keys, onProgress);
+    const attempt = acquire(runId, keys, onProgress, options);
     launching.set(runId, attempt);
     try {
       return await attempt;
@@ -93,16 +93,16 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
     }
   }
 
-  function acquire(runId: string, keys: RunKeys, onProgress?: ProgressListener): Promise<'running' | 'elsewhere'> {
+  function acquire(runId: string, keys: RunKeys, onProgress: ProgressListener | undefined, options: ExecuteOptions): Promise<'running' | 'elsewhere'> {
     if (!crossTab) {
-      begin(runId, keys, onProgress);
+      begin(runId, keys, onProgress, options);
       return Promise.resolve('running');
     }
     return new Promise((resolve, reject) => {
       crossTab.locks
         .request(runLockName(runId), { ifAvailable: true }, async (lock) => {
           if (!lock) return resolve('elsewhere');
-          const job = begin(runId, keys, onProgress);
+          const job = begin(runId, keys, onProgress, options);
           resolve('running');
           // The lock is held until the run stops: done, paused, cancelled or failed.
           await job.done;
@@ -111,7 +111,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
     });
   }
 
-  function begin(runId: string, keys: RunKeys, onProgress?: ProgressListener): Job {
+  function begin(runId: string, keys: RunKeys, onProgress: ProgressListener | undefined, options: ExecuteOptions): Job {
     const controller = new AbortController();
     const job: Job = { controller, listeners: new Set(onProgress ? [onProgress] : []), done: undefined as never };
     // The live progress object goes out as it is when the throttle fires; posting it copies it.
@@ -123,7 +123,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
         prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
         // A multiple-choice run (RunSpec.mc) goes through its own job, not the Sem-ECE runner.
         if ((await s.runs.getRun(runId))?.spec.mc) return await executeMultipleChoiceRun(runId, keys, { runs: s.runs, samples: s.samples, prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
-        return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
+        return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal, options);
       } catch (e) {
         const run = (await s.runs.getRun(runId))!;
         // An unexpected throw may quote a request: the stored error goes through the one scrubber.
@@ -184,6 +184,18 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
         return { ok: true, value: { runId } };
       } catch (e) {
         return fail(e, 'resuming the run');
+      }
+    },
+    async scorePartial(runId, keys, onProgress) {
+      try {
+        const run = await (await stores()).runs.getRun(runId);
+        if (!run) return { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.` } };
+        if (run.spec.mc) return { ok: false, error: { kind: 'not-supported', message: 'A multiple-choice run has no partial report: resume it to finish.' } };
+        if (!['paused', 'cancelled', 'failed'].includes(run.status)) return { ok: false, error: { kind: 'not-stopped', message: `A partial report is made of a paused, cancelled or failed run; this one is ${run.status}.` } };
+        if ((await launch(runId, keys, onProgress, { partial: true })) === 'elsewhere') return { ok: false, error: { ...RUN_ELSEWHERE } };
+        return { ok: true, value: { runId } };
+      } catch (e) {
+        return fail(e, 'making the partial report');
       }
     },
     async watch(runId, onProgress) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { openPage, screenshot } from './chromium';
+import { storedSamplesByQuestion } from './run-helpers';
 import { closeWithMock, demoMockQuestions, holdUntilSettled, launchWithMock, servedDemoSamples } from './wizard-helpers';
 import type { MockProviderServer } from '../mock/provider-server';
 import { DEMO_QUESTIONS } from '../../src/demo/questions';
@@ -88,5 +89,38 @@ test('a question the provider refuses is left out of the report with its reason;
 
   expect(offLoopback).toEqual([]);
   expect(consoleErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+  await context.close();
+});
+
+test('a paused run gives a partial report of its complete questions, labelled with its counts; nothing more is sampled', async () => {
+  mock.resetStats();
+  // One reply per request, two requests at once, 4 samples a question: questions complete one after another.
+  mock.configure({ latencyMs: 300, maxN: { openai: 1 }, questions: demoMockQuestions(QUESTIONS) });
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  await startLocalRun(page, 4);
+  await expect.poll(() => servedDemoSamples(mock), { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(4);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.locator('[data-status="paused"]').waitFor({ timeout: 60_000 });
+  const servedBefore = servedDemoSamples(mock);
+  const complete = QUESTIONS.filter((q) => (mock.stats().served[q.id] ?? 0) >= 4).length;
+  // What the page stored agrees with what the mock served: the complete questions are those with all 4.
+  expect(Object.values(await storedSamplesByQuestion(page)).filter((n) => n === 4)).toHaveLength(complete);
+  expect(complete).toBeGreaterThan(0);
+  expect(complete).toBeLessThan(QUESTIONS.length);
+
+  await page.getByRole('button', { name: 'Make a partial report' }).click();
+  const link = page.getByTestId('partial-report-link');
+  await link.waitFor({ timeout: 60_000 });
+  expect(await link.textContent()).toBe(`Open the partial report (${complete} of ${QUESTIONS.length} questions)`);
+  expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('paused');
+  expect(servedDemoSamples(mock)).toBe(servedBefore);
+  await link.click();
+  await page.locator('[data-partial]').waitFor({ timeout: 60_000 });
+  expect(await page.locator('[data-partial]').textContent()).toMatch(new RegExp(`Partial report: ${complete} of ${QUESTIONS.length} questions had all their samples .*the run was paused`));
+  await screenshot(page, 'report-partial');
+  mock.configure({ maxN: {} });
+
+  expect(offLoopback).toEqual([]);
+  expect(consoleErrors).toEqual([]);
   await context.close();
 });

@@ -293,3 +293,43 @@ describe('questions that fail, and stages that fail for every question', () => {
     expect(JSON.stringify(await s.runs.getRun(run.id))).not.toContain(SECRET);
   });
 });
+
+describe('partial reports', () => {
+  test('a paused run is scored on its complete questions without sampling: labelled partial with counts, the run stays paused; resuming makes the full report', async () => {
+    keyed.resetStats();
+    const s = await setup();
+    // Two of the three questions already sampled (the same keys a three-question run uses).
+    const first = newRun(spec({ dataset: { ...spec().dataset, questions: spec().dataset.questions.slice(0, 2) } }));
+    await s.runs.saveRun(first);
+    await executeRun(first.id, keys(), deps(s, counted(newLog())), go());
+    const run = { ...newRun(spec()), status: 'paused' as const };
+    await s.runs.saveRun(run);
+    const before = structuredClone(served(keyed));
+
+    const partial = await executeRun(run.id, keys(), deps(s, counted(newLog())), go(), { partial: true });
+    expect(partial.status).toBe('paused');
+    expect(served(keyed)).toEqual(before);
+    expect(partial.partialReport).toEqual({ questions: 2, of: 3, status: 'paused' });
+    const report = (await s.runs.getReport(run.id))!;
+    expect(report.partial).toEqual({ questions: 2, of: 3, status: 'paused' });
+    expect(report.models[0].questions.map((q) => q.id)).toEqual(['q0', 'q1']);
+    expect(report.models[0].excludedQuestions).toEqual([]);
+
+    const done = await executeRun(run.id, keys(), deps(s, counted(newLog())), go());
+    expect(done.status).toBe('done');
+    expect(done.partialReport).toBeUndefined();
+    const full = (await s.runs.getReport(run.id))!;
+    expect(full.partial).toBeUndefined();
+    expect(full.models[0].questions).toHaveLength(3);
+  });
+
+  test('a partial report of a run with no complete question leaves the run as it was and says why', async () => {
+    const s = await setup();
+    const run = { ...newRun(spec({ dataset: { name: 'new', source: 'test', questions: [{ id: 'z1', question: 'Never asked?', answer: 'no' }] } })), status: 'cancelled' as const };
+    await s.runs.saveRun(run);
+    const after = await executeRun(run.id, keys(), deps(s, counted(newLog())), go(), { partial: true });
+    expect(after.status).toBe('cancelled');
+    expect(after.partialError?.message).toMatch(/No question has all its samples yet/);
+    expect(await s.runs.getReport(run.id)).toBeUndefined();
+  });
+});
