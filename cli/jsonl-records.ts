@@ -15,7 +15,7 @@ export class JsonlRecords<V> {
   private readonly map = new Map<string, V>();
   /** Appends in order, one at a time: concurrent appends of long lines could interleave. */
   private tail: Promise<void> = Promise.resolve();
-  /** Lines that could not be read (a write cut short by a crash): dropped, their values asked for again. */
+  /** Lines that are not JSON objects (a write cut short by a crash): dropped, their values asked for again. */
   damagedLines = 0;
 
   constructor(
@@ -30,16 +30,22 @@ export class JsonlRecords<V> {
     const kept: string[] = [];
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
+      let record: unknown;
       try {
-        const record = JSON.parse(line) as Record<string, unknown>;
-        const value = record?.[this.field];
-        if (typeof record?.key === 'string' && this.valid(value)) {
-          this.map.set(record.key, value);
-          kept.push(line);
-        } else this.damagedLines++;
+        record = JSON.parse(line);
       } catch {
         this.damagedLines++;
+        continue;
       }
+      if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+        this.damagedLines++;
+        continue;
+      }
+      // A whole record this cache cannot use (another cache's, pointed at the same file) is kept
+      // as it is: only torn lines are dropped, never something paid for.
+      kept.push(line);
+      const { key, [this.field]: value } = record as Record<string, unknown>;
+      if (typeof key === 'string' && this.valid(value)) this.map.set(key, value);
     }
     // Also a file whose last line lacks its newline: the next append would join that line.
     if (this.damagedLines > 0 || (text.length > 0 && !text.endsWith('\n'))) {

@@ -58,4 +58,14 @@ describe('JsonlSampleCache', () => {
     expect((await stat(file)).ino).toBe(before.ino);
     expect(await readFile(file, 'utf8')).toBe(text);
   });
+
+  it('keeps whole records it cannot use (a judge cache pointed at the same file): only torn lines go', async () => {
+    const file = join(dir, 'c.jsonl');
+    const foreign = JSON.stringify({ key: 'c1:abc', classes: [{ label: 'x', members: [0] }] });
+    await writeFile(file, `${line(0)}\n${foreign}\n${line(1).slice(0, 9)}`);
+    const cache = await new JsonlSampleCache(file).load();
+    expect(cache.damagedLines).toBe(1);
+    expect(cache.size).toBe(1);
+    expect(await readFile(file, 'utf8')).toBe(`${line(0)}\n${foreign}\n`);
+  });
 });
