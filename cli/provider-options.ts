@@ -1,6 +1,7 @@
 /**
  * Options shared by the CLI commands that call a judge model (`cluster`, `grade`): the provider
- * preset, model and base URL from the command line, the key from the environment only.
+ * preset, model and base URL from the command line, the key from the environment only; and the
+ * base URL check every command that sends requests uses (`sample` and `sample --batch` too).
  */
 import type { ChatProvider } from '../src/model/provider.ts';
 import { baseUrlProblem, createProvider, getPreset, presetIds } from '../src/providers/index.ts';
@@ -11,11 +12,20 @@ export function providerFromArgs(a: { provider?: string; model?: string; 'base-u
   if (!preset) throw new Error(`unknown --provider ${JSON.stringify(a.provider)} (one of ${presetIds().join(', ')})`);
   const apiKey = (preset.keyEnv ? env[preset.keyEnv] : undefined) ?? env.SEMECE_API_KEY;
   if (preset.needsKey && !apiKey) throw new Error(`no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'} (or SEMECE_API_KEY)`);
-  const baseUrl = a['base-url'] ?? preset.baseUrl;
-  // The providers' one check, named after the option; its message masks any password.
-  const problem = baseUrlProblem(baseUrl, '--base-url');
-  if (problem) throw new Error(problem);
+  const baseUrl = baseUrlOption(a['base-url'], preset);
   return createProvider({ kind: preset.kind, preset: preset.id, baseUrl, model: a.model, apiKey, concurrency });
+}
+
+/**
+ * --base-url, or the preset's own address, through the providers' one base URL check (its
+ * message masks a password): every command that sends requests reads its base URL here.
+ */
+export function baseUrlOption(given: string | undefined, preset: { id: string; baseUrl: string }): string {
+  const url = given ?? preset.baseUrl;
+  if (!url) throw new Error(`--base-url is required for --provider ${preset.id}, which has no default address`);
+  const problem = baseUrlProblem(url, '--base-url');
+  if (problem) throw new Error(problem);
+  return url;
 }
 
 export function intOption(v: string | undefined, name: string, dflt: number, min: number): number {

@@ -31,6 +31,7 @@ import { MemorySampleCache, type SampleCache } from '../../src/model/sample-cach
 import { DEFAULT_GENERATION_PROMPT } from '../../src/pipeline/prompts.ts';
 import type { Question, Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
+import { baseUrlOption } from '../provider-options.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
@@ -97,7 +98,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (values.failed && values.failed !== 'interactive' && values.failed !== 'list') throw new Error('--failed must be interactive or list');
     parsed = {
       mode, preset, model: values.model!, dataset: values.dataset!, out: values.out, outRequests: values['out-requests'], results: values.results ?? [],
-      baseUrl: values['base-url'] ?? preset.baseUrl, failed: values.failed ?? 'interactive', prompt: values.prompt,
+      baseUrl: baseUrlOption(values['base-url'], preset), failed: values.failed ?? 'interactive', prompt: values.prompt,
       n: num(values.samples, 'samples', 50, 1, 9999, { whole: true }),
       settings: { temperature: num(values.temperature, 'temperature', 1, 0, 2), topP: num(values['top-p'], 'top-p', 1, 0, 1), maxTokens: num(values['max-tokens'], 'max-tokens', 1024, 1, 1e6, { whole: true }) },
       pollMs: num(values['poll-interval'], 'poll-interval', 5000, 1, 3_600_000, { whole: true }),

@@ -18,6 +18,7 @@ import { readSamples, runSampling } from '../../src/pipeline/sampling.ts';
 import type { ProgressCounters } from '../../src/model/run-spec.ts';
 import type { Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
+import { baseUrlOption } from '../provider-options.ts';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
@@ -95,7 +96,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     const preset = getPreset(values.provider!);
     if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
     parsed = {
-      preset, model: values.model!, dataset: values.dataset!, out: values.out!, baseUrl: values['base-url'] ?? preset.baseUrl,
+      preset, model: values.model!, dataset: values.dataset!, out: values.out!, baseUrl: baseUrlOption(values['base-url'], preset),
       n: intArg(values.samples, 'samples', 50, 1),
       settings: { temperature: numArg(values.temperature, 'temperature', 1, 2), topP: numArg(values['top-p'], 'top-p', 1, 1), maxTokens: intArg(values['max-tokens'], 'max-tokens', 1024, 1) },
       concurrency: intArg(values.concurrency, 'concurrency', 8, 1),
