@@ -61,7 +61,9 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
   const partial = options.partial === true;
   const prior = { status: stored.status, error: stored.error };
   const now = deps.now ?? (() => Date.now());
-  const meter = new RunMeter(run.progress, deps.prices, now, secretScrubber(Object.values(keys)));
+  // The run's keys' scrubber: every error and reason the run shows, stores or reports goes through it.
+  const scrub = secretScrubber(Object.values(keys));
+  const meter = new RunMeter(run.progress, deps.prices, now, scrub);
   const spec = run.spec;
   let lastCheckpoint = 0;
 
@@ -201,7 +203,8 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
           const grade = mine?.get(g.id);
           return grade ? { ...g, grade, Y: gradeToY(grade) } : g;
         }),
-        excluded: [...sampledRows[i].failed, ...clustered[i].excluded],
+        // A reason may quote the provider's reply: scrubbed before it goes into the report and the run.
+        excluded: [...sampledRows[i].failed, ...clustered[i].excluded].map((x) => ({ ...x, reason: scrub(x.reason) })),
         overridden: mine ? [...mine.keys()] : [],
       };
     });

@@ -186,6 +186,27 @@ describe('executeRun against the loopback mock', () => {
     expect(stored).toContain('proxy echoed Authorization: QmVhcmVy');
   });
 
+  test('the failure reason of a question that quotes the key reaches the report and the run scrubbed', async () => {
+    const s = await setup();
+    const run = newRun(spec());
+    await s.runs.saveRun(run);
+    const real = counted(newLog());
+    const quoting: RunnerStages = {
+      ...real,
+      sample: async (input) => {
+        const r = await real.sample(input);
+        if (r.ok) r.value.failed.push({ id: 'q-extra', reason: `the provider refused this question: echoed ${encodeURIComponent(SECRET).slice(2, 22)}` });
+        return r;
+      },
+    };
+    const done = await executeRun(run.id, keys(), deps(s, quoting), go());
+    expect(done.status).toBe('done');
+    const report = await s.runs.getReport(run.id);
+    const excluded = report!.models[0].excludedQuestions.find((x) => x.id === 'q-extra');
+    expect(excluded?.reason).toBe('the provider refused this question: echoed [key]');
+    expect(done.excluded?.find((x) => x.id === 'q-extra')?.reason).toBe('the provider refused this question: echoed [key]');
+  });
+
   test('each key goes only to its own provider and never into the stored run or report', async () => {
     keyed.resetStats();
     open.resetStats();
