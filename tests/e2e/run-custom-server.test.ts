@@ -42,7 +42,13 @@ test('another OpenAI-compatible server: its capabilities and estimate in the wiz
   expect(await line('samplesPerRequest')).toBe('several (n up to 128)');
   expect(await line('batch')).toBe('yes');
   expect(await line('price')).toBe('yes');
+  // Pointed at another server, the OpenAI preset says whose limits, prices and batch service still apply.
+  await page.getByLabel('Base URL').fill(`${mock.url}/v1`);
+  const elsewhere = page.getByRole('group', { name: 'Model 1' }).locator('[data-testid$="-elsewhere"]');
+  await elsewhere.waitFor();
+  expect(await elsewhere.textContent()).toMatch(/^This address is not OpenAI's own/);
   await page.getByLabel('Provider', { exact: true }).selectOption('ollama');
+  expect(await elsewhere.count()).toBe(0);
   expect(await line('samplesPerRequest')).toBe('1 (one request per sample)');
   expect(await line('price')).toBe('free (local)');
 
