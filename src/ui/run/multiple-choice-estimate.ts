@@ -4,6 +4,7 @@
  * most choices per request, and one greedy request per question for the logprob signal.
  */
 import { capabilitiesFor } from '../../providers/capabilities';
+import { getPreset } from '../../providers/presets';
 import { priceFor, type PriceTable } from '../../model/cost';
 import { buildMcMessages } from '../../multiple-choice/prompt';
 import { toMcQuestions } from '../../multiple-choice/questions';
@@ -19,10 +20,18 @@ export function estimateMultipleChoiceRows(spec: RunSpec & { mc: McJobSpec }, pr
   const { runs, samples, logprobs } = spec.mc;
   const { maxTokens } = spec.sampling;
   return spec.models.map((model) => {
-    const maxN = Math.max(1, capabilitiesFor(model.preset, model.model).maxN);
+    const caps = capabilitiesFor(model.preset, model.model);
+    const maxN = Math.max(1, caps.maxN);
     const semRequests = samples > 0 ? Math.ceil(samples / maxN) + (logprobs ? 1 : 0) : 0;
     const replies = questions.length * (runs + (samples > 0 ? samples + (logprobs ? 1 : 0) : 0));
     const out = { typical: replies * Math.min(maxTokens, TYPICAL_MC_REPLY_TOKENS), max: replies * maxTokens };
-    return estimateRow(modelLabel(model), { requests: questions.length * (runs + semRequests), samples: replies, inputTokens: prompts * (runs + semRequests), outputTokens: out }, priceFor(prices, model.preset, model.model));
+    // A server the table does not know: its samples per request are probed, so up to one request per sample.
+    const mostSem = samples > 0 ? samples + (logprobs ? 1 : 0) : 0;
+    const upTo = caps.unknown && mostSem > semRequests ? { requests: questions.length * (runs + mostSem), inputTokens: prompts * (runs + mostSem) } : undefined;
+    return estimateRow(
+      modelLabel(model),
+      { requests: questions.length * (runs + semRequests), samples: replies, inputTokens: prompts * (runs + semRequests), outputTokens: out, ...(upTo ? { upTo } : {}), local: getPreset(model.preset)?.local === true },
+      priceFor(prices, model.preset, model.model),
+    );
   });
 }

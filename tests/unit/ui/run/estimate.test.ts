@@ -48,3 +48,21 @@ describe('the run estimate follows each provider’s capabilities', () => {
     expect(formatUsd(mixed.cost.max, mixed.local)).toBe('$0');
   });
 });
+
+describe('the multiple-choice estimate follows them too', () => {
+  const mcSpec = (preset: string): RunSpec => ({
+    ...spec([model(preset)]),
+    dataset: { name: 'mc', source: 'test', questions: [{ id: 'q1', question: 'one?', answer: 'A', options: ['a', 'b'] }, { id: 'q2', question: 'two?', answer: 'B', options: ['c', 'd'] }] },
+    mc: { runs: 3, seed: 0, samples: 10, logprobs: true },
+  });
+
+  test('a custom server: its Sem-ECE samples from n per request to one per sample; a local one costs "$0 (local)"', () => {
+    const [custom] = estimateRun(mcSpec('custom'), DEFAULT_PRICES).rows;
+    // 3 runs + (1 request of 10 samples + 1 greedy) per question, up to 3 + 11.
+    expect(custom.requests).toBe(2 * 5);
+    expect(custom.upTo?.requests).toBe(2 * 14);
+    const { total } = estimateRun(mcSpec('ollama'), DEFAULT_PRICES);
+    expect(total.upTo).toBeUndefined();
+    expect(formatUsd(total.cost.max, total.local)).toBe('$0 (local)');
+  });
+});
