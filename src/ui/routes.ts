@@ -38,6 +38,8 @@ export const routes: RouteDef[] = [
   { pattern: '/report/:id', title: 'Report', load: () => import('./report/SavedReportPage.svelte') },
   { pattern: '/open', title: 'Open a report', load: () => import('./report/OpenReportPage.svelte') },
   { pattern: '/new', title: 'New run', load: () => import('./run/NewRunPage.svelte') },
+  // The wizard's steps are history entries (Back and Forward move between them); the same page.
+  { pattern: '/new/:step', title: 'New run', load: () => import('./run/NewRunPage.svelte') },
   { pattern: '/run/:id', title: 'Run', load: () => import('./run/RunPage.svelte') },
   { pattern: '/runs', title: 'Runs', load: () => import('./runs/RunsPage.svelte') },
   { pattern: '/classroom', title: 'Classroom', load: () => import('./classroom/ClassroomPage.svelte') },

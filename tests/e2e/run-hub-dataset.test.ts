@@ -54,6 +54,7 @@ test('a catalogue benchmark from the hub in three clicks, a seeded subset, a run
   await page.getByLabel(/Ask a random subset/).check();
   await page.getByLabel('How many').fill('4');
   await page.getByLabel('Seed', { exact: true }).fill('1');
+  await page.getByLabel('Seed', { exact: true }).press('Tab');
   await page.getByText(/^4 questions ready/).waitFor();
   expect(await page.getByTestId('subset-line').textContent()).toMatch(/4 of 12 questions, drawn with seed 1, in proportion to each category/);
   await screenshot(page, 'run-hub-dataset');

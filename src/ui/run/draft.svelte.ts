@@ -165,6 +165,7 @@ export class RunDraft {
       if (this.datasetChoice === 'file' && !this.file) out.push('Choose a dataset file, or use the demo questions.');
       else if (this.datasetChoice === 'hub' && !this.hub.current) out.push(this.hub.loadedFor ? 'Load the hub dataset again: the form has changed since it was loaded.' : 'Load the hub dataset first.');
       else if (!this.dataset) out.push(this.datasetChoice === 'hub' ? 'Fix the problem with the hub dataset first.' : this.fileError ? 'Fix the problem with the file first.' : 'The file gave no questions.');
+      else if (this.dataset.questions.length === 0) out.push('There are no questions to ask: choose at least one.');
       if (this.datasetChoice !== 'demo' && this.subset.on) out.push(...subsetProblems(this.subset));
     }
     if (step === 1) {
