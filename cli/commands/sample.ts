@@ -167,10 +167,14 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     err(progressLine(result.progress));
     for (const note of result.notes) err(`note: ${note}`);
 
-    if (result.state !== 'done') {
+    // Questions short of samples (refused by the provider, or failing again and again) are listed
+    // and left out of --out; the rest is written. Only when none is complete is nothing written.
+    const failedIds = new Set(result.incomplete.map((x) => x.questionId));
+    const someComplete = failedIds.size < new Set(questions.map((q) => q.id)).size;
+    if (result.state !== 'done' && !(result.state === 'incomplete' && someComplete)) {
       const why =
         result.state === 'cancelled' ? 'interrupted'
-        : `${result.incomplete.length} question(s) still miss samples after repeated failures${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
+        : `${result.incomplete.length} question(s) still miss samples${result.incomplete.every((x) => x.refused) ? ' (refused by the provider)' : ' after repeated failures'}${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
       err(
         result.state === 'stopped'
           ? stoppedLine('sample', result.error?.message ?? 'unknown reason', { what: 'Samples', path: cache.path })
@@ -181,9 +185,13 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       return result.state === 'stopped' ? EXIT.failed : EXIT.partial;
     }
 
+    const failed = result.incomplete.map((x) => ({ id: x.questionId, reason: `${x.refused ? 'refused by the provider' : `${x.missing} sample(s) missing after repeated failures`}${x.error ? `: ${x.error.message}` : ''}` }));
+    for (const f of failed.slice(0, 20)) err(`semece sample: question ${f.id} left out: ${f.reason}`);
+    if (failed.length > 20) err(`semece sample: … and ${failed.length - 20} more questions left out`);
+    const complete = questions.filter((q) => !failedIds.has(q.id));
     // The key bases runSampling computed spare a digest per question on the read back.
-    const stored = await readSamples({ questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, keyBases: result.keyBases });
-    const rows: SampledRow[] = questions.map((q, i) => {
+    const stored = await readSamples({ questions: complete, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, keyBases: result.keyBases });
+    const rows: SampledRow[] = complete.map((q, i) => {
       const samples = stored[i] as Sample[];
       return {
         id: q.id, question: q.question, gold_answer: q.answer,
@@ -197,8 +205,12 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     out(JSON.stringify({
       out: opts.out, questions: rows.length, samplesPerQuestion: opts.n, fetched: result.progress.samples.done - result.progress.samples.cached,
       fromCache: result.progress.samples.cached, requests: result.progress.requests, tokens: result.progress.tokens, cost: result.progress.cost,
-      effective: result.effective, notes: result.notes,
+      effective: result.effective, notes: result.notes, ...(failed.length > 0 ? { failed } : {}),
     }));
+    if (failed.length > 0) {
+      err(`semece sample: wrote ${rows.length} of ${questions.length} questions to ${opts.out}; repeat the command to ask for the ${failed.length} left out again (a refused question is refused again unless the prompt or the provider's policy changed).`);
+      return EXIT.partial;
+    }
     return EXIT.ok;
   });
 }

@@ -118,6 +118,21 @@ describe('semece sample', () => {
     expect(mock.stats().requests).toBe(0);
   });
 
+  it('a question the provider refuses (400) is left out with its message; the others are written; exit 3', async () => {
+    mock.configure({
+      questions: [
+        { match: QUESTIONS[0].question, id: 'fr', answers: { Paris: 1 }, confidence: 95 },
+        { match: QUESTIONS[1].question, id: 'au', answers: { Canberra: 1 }, refuse: 'Your prompt was flagged by the safety system.' },
+        { match: QUESTIONS[2].question, id: 'mo', answers: { 'Herman Melville': 1 }, confidence: 90 },
+      ],
+    });
+    const r = await cli(['--samples', '3']);
+    expect(r.code).toBe(3);
+    expect((await rows()).map((x) => x.id)).toEqual(['fr', 'mo']);
+    expect(r.err.join('\n')).toMatch(/question au left out: refused by the provider: .*flagged by the safety system/);
+    expect(JSON.parse(r.out[0])).toMatchObject({ questions: 2, failed: [{ id: 'au', reason: expect.stringMatching(/^refused by the provider/) }] });
+  });
+
   it('a refused key stops with exit 1 and never prints the key', async () => {
     const r = await cli(['--samples', '2'], { OPENAI_API_KEY: 'sk-wrong-0123456789abcdef' });
     expect(r.code).toBe(1);
