@@ -230,7 +230,10 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
     try {
       await opts.cache.put(batch.map(({ key, sample }) => ({ key, sample })));
     } catch (e) {
-      fatal ??= { kind: 'cache', message: `Could not store samples: ${toStageError(e).message}. Nothing more is requested.` };
+      // The cache's own words (a full browser storage says how full and what to do); nothing already stored is lost.
+      const why = toStageError(e).message;
+      const said = /^(Could not store|The browser's storage)/.test(why) ? why : `Could not store samples: ${why}.`;
+      fatal ??= { kind: 'cache', message: `${said} Nothing more is requested until the samples can be stored.` };
       stop.abort();
       return;
     }

@@ -16,6 +16,7 @@ import { indexUnder, keyAt, type SampleCache } from '../model/sample-cache';
 import type { Sample } from '../model/rows';
 import { BatchWriter } from '../model/write-batcher';
 import type { SemeceDatabase } from './db';
+import { storageWriteError } from './write-errors';
 import type { StoredSample } from './schema';
 
 /**
@@ -38,9 +39,14 @@ export class IdbSampleCache implements SampleCache {
 
   constructor(private readonly db: SemeceDatabase) {
     this.writer = new BatchWriter(async (items) => {
-      const tx = this.db.transaction('samples', 'readwrite');
-      for (const item of items) void tx.store.put(item);
-      await tx.done;
+      try {
+        const tx = this.db.transaction('samples', 'readwrite');
+        // Each put's own rejection is the transaction's, reported once by tx.done.
+        for (const item of items) tx.store.put(item).catch(() => undefined);
+        await tx.done;
+      } catch (e) {
+        throw await storageWriteError(e, `${items.length} sample(s)`);
+      }
     });
   }
 
