@@ -4,7 +4,7 @@
  */
 import { NO_HUB_CACHE, type HubFileCache } from '../model/hub-file-cache';
 import { openStores } from '../store';
-import { hubDatasetApi } from './hub-dataset-api';
+import { datasetWorkerApi } from './dataset-api';
 import { exposeApi } from './worker-connection';
 
 let cache: Promise<HubFileCache> | undefined;
@@ -12,4 +12,4 @@ let cache: Promise<HubFileCache> | undefined;
 // Without IndexedDB (a private window that refuses it) datasets still load, only not offline.
 const openCache = () => (cache ??= openStores().then((s) => s.hubFiles as HubFileCache, () => NO_HUB_CACHE));
 
-exposeApi(hubDatasetApi(openCache));
+exposeApi(datasetWorkerApi(openCache));

@@ -16,6 +16,8 @@ async function upload(page: Page, name: string, text: string) {
 
 test('the dataset step: an unknown layout is mapped by hand, a broken file is refused with its line, the demo set is ready at once', async () => {
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
   await page.goto(`${inject('appUrl')}#/new`);
   await page.getByRole('heading', { name: 'New run' }).waitFor();
   expect(await page.getByText(/questions ready/).textContent()).toMatch(/^20 questions ready/);
@@ -30,6 +32,8 @@ test('the dataset step: an unknown layout is mapped by hand, a broken file is re
   await page.getByLabel('antwort').selectOption('answer');
   await page.getByText(/^2 questions ready/).waitFor();
   expect(await page.getByRole('cell', { name: 'Who wrote Hamlet?' }).count()).toBe(1);
+  // The file was decoded and parsed in the dataset worker, not on the page's main thread.
+  expect(workers.some((u) => /dataset\.worker/.test(u))).toBe(true);
   await screenshot(page, 'run-dataset-mapped');
   expect(await page.getByRole('button', { name: /^Next:/ }).isDisabled()).toBe(false);
 

@@ -107,14 +107,18 @@ export function checkDatasetText(text: string, fileName: string): Result<string>
  * into memory just to be refused), then decoded like any dataset's bytes.
  */
 export async function readDatasetFile(file: Pick<File, 'name' | 'size' | 'arrayBuffer'>): Promise<Result<string>> {
+  const bytes = await readDatasetBytes(file);
+  return bytes.ok ? decodeDatasetBytes(bytes.value, file.name) : bytes;
+}
+
+/** A picked file's bytes, undecoded (for the dataset worker to decode), refused by its size before it is read. */
+export async function readDatasetBytes(file: Pick<File, 'name' | 'size' | 'arrayBuffer'>): Promise<Result<Uint8Array>> {
   if (file.size > MAX_DATASET_BYTES) return tooLarge(file.name, file.size);
-  let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(await file.arrayBuffer());
+    return { ok: true, value: new Uint8Array(await file.arrayBuffer()) };
   } catch (e) {
     return { ok: false, error: { kind: 'dataset', message: `${file.name} could not be read: ${(e as Error).message}`, where: file.name } };
   }
-  return decodeDatasetBytes(bytes, file.name);
 }
 
 /** Bytes are decoded, text is checked: either way the text a parser can take, or why not. */

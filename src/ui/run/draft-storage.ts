@@ -9,12 +9,12 @@
 import type { ColumnMapping } from '../../formats/datasets';
 import { catalogueEntry } from '../../hub/catalogue';
 import type { McJobSpec, SamplingSpec } from '../../model/run-spec';
-import { modelDraft, type ModelDraft, type RunDraft } from './draft.svelte';
+import { MAX_KEPT_FILE_CHARS, modelDraft, type ModelDraft, type RunDraft } from './draft.svelte';
+
+export { MAX_KEPT_FILE_CHARS };
 
 const STORAGE_KEY = 'semece-new-run-draft';
 const VERSION = 1;
-/** Characters of a file kept in session storage (its quota is about 5 MB per origin). */
-export const MAX_KEPT_FILE_CHARS = 1_500_000;
 
 interface Snapshot {
   version: typeof VERSION;
@@ -45,14 +45,16 @@ const bare = ({ preset, model, baseUrl }: ModelDraft) => ({ preset, model, baseU
 
 /** The draft as plain data (reading every field, so an $effect around it reruns on any change). */
 export function snapshotDraft(d: RunDraft): Snapshot {
-  const keepFile = d.file !== null && d.file.text.length <= MAX_KEPT_FILE_CHARS;
+  // The worker hands the text back only when it is small enough to keep (draft.svelte.ts).
+  const text = d.file?.text;
+  const keepFile = d.file !== null && text !== undefined && text.length <= MAX_KEPT_FILE_CHARS;
   return {
     version: VERSION,
     step: d.step,
     title: d.title,
     datasetChoice: d.datasetChoice,
     demoCount: d.demoCount,
-    ...(keepFile ? { file: { name: d.file!.name, text: d.file!.text } } : {}),
+    ...(keepFile ? { file: { name: d.file!.name, text: text! } } : {}),
     ...(d.file && !keepFile ? { fileDropped: d.file.name } : {}),
     mapping: { ...d.mapping },
     subset: { ...d.subset },
@@ -101,6 +103,8 @@ export interface Restored {
   fileToChooseAgain?: string;
   /** The hub dataset was loaded: load it again (from IndexedDB) once the page is up. */
   reloadHub: boolean;
+  /** Settles when a kept file has been read again (in the dataset worker). */
+  ready?: Promise<void>;
 }
 
 /** Puts a stored draft back into `d`, field by field; returns what the page still has to do. */
@@ -120,12 +124,10 @@ export function restoreDraft(d: RunDraft, storage: Storage | undefined = globalT
   if (oneOf(s.datasetChoice, ['demo', 'file', 'hub'] as const)) d.datasetChoice = s.datasetChoice;
   if (num(s.demoCount)) d.demoCount = s.demoCount;
   if (isObject(s.subset) && bool(s.subset.on) && num(s.subset.n) && num(s.subset.seed) && bool(s.subset.stratify)) d.subset = { on: s.subset.on, n: s.subset.n, seed: s.subset.seed, stratify: s.subset.stratify };
+  let ready: Promise<void> | undefined;
   if (isObject(s.file) && str(s.file.name) && str(s.file.text)) {
-    d.loadFile(s.file.name, s.file.text);
-    if (isObject(s.mapping) && Object.values(s.mapping).every(str) && Object.keys(s.mapping).length > 0) {
-      d.mapping = s.mapping as ColumnMapping;
-      d.readWithMapping();
-    }
+    const mapping = isObject(s.mapping) && Object.values(s.mapping).every(str) && Object.keys(s.mapping).length > 0 ? (s.mapping as ColumnMapping) : undefined;
+    ready = d.loadFile(s.file.name, s.file.text, mapping);
   }
   let reloadHub = false;
   if (isObject(s.hub)) {
@@ -152,5 +154,5 @@ export function restoreDraft(d: RunDraft, storage: Storage | undefined = globalT
   if (gj) d.gradingJudge = gj;
   if (oneOf(s.mode, ['open', 'mc'] as const)) d.mode = s.mode;
   if (isObject(s.mc) && num(s.mc.runs) && num(s.mc.seed) && num(s.mc.samples) && bool(s.mc.logprobs)) d.mc = { runs: s.mc.runs, seed: s.mc.seed, samples: s.mc.samples, logprobs: s.mc.logprobs };
-  return { found: true, reloadHub, ...(str(s.fileDropped) && !s.file ? { fileToChooseAgain: s.fileDropped } : {}) };
+  return { found: true, reloadHub, ...(ready ? { ready } : {}), ...(str(s.fileDropped) && !s.file ? { fileToChooseAgain: s.fileDropped } : {}) };
 }

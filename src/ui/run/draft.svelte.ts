@@ -6,17 +6,21 @@
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../../clustering/agglomerative';
 import { DEFAULT_EMBEDDING_MODEL } from '../../clustering/embedding-models';
 import { demoDataset } from '../../demo/questions';
-import { previewDataset, readDataset, type ColumnMapping, type DatasetPreview, type SkippedRow } from '../../formats/datasets';
+import type { ColumnMapping, DatasetPreview, ReadDataset, SkippedRow } from '../../formats/datasets';
+import type { DatasetWorkerApi } from '../../workers/dataset-api';
 import { getPreset, PRESETS } from '../../providers/presets';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../pipeline/prompts';
 import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, SamplingSpec } from '../../model/run-spec';
 import { mcProblems, hasMcOptions } from './multiple-choice-draft';
 import { drawSubset } from '../../formats/datasets/subset';
-import { HubDraft, type HubLoader } from './hub-draft.svelte';
+import { HubDraft } from './hub-draft.svelte';
 import { embeddingProblems } from './embedding-choice';
-import type { Dataset, StageError } from '../../model/rows';
+import type { Dataset, Result, StageError } from '../../model/rows';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
+
+/** Characters of a dataset file kept in session storage with the draft (its quota is about 5 MB per origin). */
+export const MAX_KEPT_FILE_CHARS = 1_500_000;
 
 export interface ModelDraft {
   uid: number;
@@ -44,7 +48,8 @@ export class RunDraft {
   hub: HubDraft;
   /** Ask only some of a file's or hub dataset's questions: N drawn with a seed (recorded in the run). */
   subset = $state({ on: false, n: 100, seed: 0, stratify: true });
-  file = $state.raw<{ name: string; text: string } | null>(null);
+  /** The chosen file; its text only when small enough to keep across a reload (MAX_KEPT_FILE_CHARS). */
+  file = $state.raw<{ name: string; text?: string } | null>(null);
   preview = $state.raw<DatasetPreview | null>(null);
   mapping = $state<ColumnMapping>({});
   fileDataset = $state.raw<Dataset | null>(null);
@@ -77,8 +82,13 @@ export class RunDraft {
     return this.mode === 'mc' && this.hasOptions;
   }
 
-  constructor(hubLoader: () => Promise<HubLoader> = async () => (await import('../../workers/dataset-client')).datasetClient) {
-    this.hub = new HubDraft(hubLoader);
+  /** Files are decoded and parsed in the dataset worker, so a large one never blocks the page. */
+  fileReading = $state(false);
+  private readonly datasets: () => Promise<DatasetWorkerApi>;
+
+  constructor(datasets: () => Promise<DatasetWorkerApi> = async () => (await import('../../workers/dataset-client')).datasetClient) {
+    this.datasets = datasets;
+    this.hub = new HubDraft(datasets);
   }
 
   /** The questions of the chosen source, before any subset is drawn. */
@@ -97,24 +107,41 @@ export class RunDraft {
     return drawSubset(source, this.subset);
   });
 
-  /** Reads a chosen file: its own layout when recognised, else asks for a column mapping. */
-  loadFile(name: string, text: string): void {
-    this.file = { name, text };
-    const preview = previewDataset(text, name);
-    this.preview = preview.ok ? preview.value : null;
-    this.mapping = preview.ok ? { ...preview.value.suggestedMapping } : {};
-    this.read();
+  /**
+   * Reads a chosen file (its bytes, or text kept from before a reload) in the dataset worker: its
+   * own layout when recognised, else asks for a column mapping (`mapping` reads it with one).
+   */
+  async loadFile(name: string, content: Uint8Array | string, mapping?: ColumnMapping): Promise<void> {
+    this.fileReading = true;
+    try {
+      const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+      const result = await (await this.datasets()).readFile(bytes, name, { mapping, keepTextUpTo: MAX_KEPT_FILE_CHARS });
+      if (!result.ok) {
+        this.file = null;
+        this.preview = null;
+        this.take(result);
+        return;
+      }
+      this.file = { name, ...(result.value.text !== undefined ? { text: result.value.text } : {}) };
+      this.preview = result.value.preview;
+      this.mapping = { ...(mapping ?? result.value.preview.suggestedMapping) };
+      this.take(result.value.read);
+    } catch (e) {
+      this.file = null;
+      this.preview = null;
+      this.take({ ok: false, error: { kind: 'dataset', message: e instanceof Error ? e.message : String(e), where: name } });
+    } finally {
+      this.fileReading = false;
+    }
   }
 
   /** Reads the chosen file again with the column mapping as the user set it. */
-  readWithMapping(): void {
-    this.read($state.snapshot(this.mapping));
+  async readWithMapping(): Promise<void> {
+    if (!this.file) return;
+    this.take(await (await this.datasets()).remapFile($state.snapshot(this.mapping)));
   }
 
-  /** Reads the chosen file: with `mapping` when given, else by its own recognised layout. */
-  private read(mapping?: Parameters<typeof readDataset>[2]): void {
-    if (!this.file) return;
-    const result = readDataset(this.file.text, this.file.name, mapping);
+  private take(result: Result<ReadDataset>): void {
     if (result.ok) {
       this.fileDataset = result.value.dataset;
       this.skipped = result.value.skipped;

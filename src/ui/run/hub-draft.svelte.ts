@@ -9,14 +9,13 @@ import type { ColumnMapping, ColumnRole, DatasetPreview, SkippedRow } from '../.
 import { catalogueEntry, DEFAULT_HUB_URL, type CatalogueEntry, type HubSource } from '../../hub/catalogue';
 import type { HubProgress } from '../../hub/hub-files';
 import type { Dataset, Result, StageError } from '../../model/rows';
-import type { HubDatasetApi, HubLoadResult } from '../../workers/hub-dataset-api';
+import type { DatasetWorkerApi, HubLoadResult } from '../../workers/dataset-api';
 
 /** The key ring's name for the hub token (a provider of its own). */
 export const HUB_TOKEN_PRESET = 'huggingface';
 
-export type HubLoader = Pick<HubDatasetApi, 'remapHub'> & {
-  loadHub(request: Parameters<HubDatasetApi['loadHub']>[0], onProgress?: (p: HubProgress) => void): Promise<Result<HubLoadResult>>;
-};
+/** What the hub choice needs of the dataset worker. */
+export type HubLoader = Pick<DatasetWorkerApi, 'loadHub' | 'remapHub'>;
 
 export class HubDraft {
   /** A catalogue id, or 'other' for any hub dataset. */

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { MAX_KEPT_FILE_CHARS, forgetDraft, restoreDraft, saveDraft, snapshotDraft } from '../../../../src/ui/run/draft-storage';
 import { RunDraft } from '../../../../src/ui/run/draft.svelte';
+import { datasetWorkerApi } from '../../../../src/workers/dataset-api';
+import { NO_HUB_CACHE } from '../../../../src/model/hub-file-cache';
 import { KeyRing } from '../../../../src/ui/state/keys.svelte';
 
 /** A Storage over a Map, as session storage is. */
@@ -19,18 +21,21 @@ function memoryStorage(): Storage & { data: Map<string, string> } {
   };
 }
 
-const noHub = async () => {
-  throw new Error('no hub in this test');
+/** Each draft with its own dataset API, run in-process (the page runs it in the dataset worker). */
+const noHub = () => {
+  const api = datasetWorkerApi(async () => NO_HUB_CACHE);
+  return async () => api;
 };
 
 describe('the wizard draft in session storage', () => {
-  test('every choice comes back after a reload: step, file and mapping, subset, models, settings', () => {
+  test('every choice comes back after a reload: step, file and mapping, subset, models, settings', async () => {
     const storage = memoryStorage();
-    const d = new RunDraft(noHub);
+    const d = new RunDraft(noHub());
     d.datasetChoice = 'file';
-    d.loadFile('quiz.csv', 'frage,antwort\nWhat is 2+2?,4\nWho wrote Hamlet?,Shakespeare\n');
+    await d.loadFile('quiz.csv', 'frage,antwort\nWhat is 2+2?,4\nWho wrote Hamlet?,Shakespeare\n');
+    expect(d.fileError?.message).toMatch(/map the columns/);
     d.mapping = { frage: 'question', antwort: 'answer' };
-    d.readWithMapping();
+    await d.readWithMapping();
     d.subset = { on: true, n: 1, seed: 9, stratify: false };
     d.models = [{ uid: 99, preset: 'vllm', model: 'local-model', baseUrl: 'http://127.0.0.1:8000/v1' }];
     d.sampling = { ...d.sampling, n: 7, temperature: 0.7 };
@@ -40,8 +45,10 @@ describe('the wizard draft in session storage', () => {
     d.title = 'my run';
     saveDraft(d, storage);
 
-    const back = new RunDraft(noHub);
-    expect(restoreDraft(back, storage)).toEqual({ found: true, reloadHub: false });
+    const back = new RunDraft(noHub());
+    const restored = restoreDraft(back, storage);
+    expect(restored).toMatchObject({ found: true, reloadHub: false });
+    await restored.ready;
     expect(back.step).toBe(2);
     expect(back.title).toBe('my run');
     expect(back.file?.name).toBe('quiz.csv');
@@ -57,7 +64,7 @@ describe('the wizard draft in session storage', () => {
   test('a key typed for the model stays in the key ring: the stored draft never holds it', () => {
     const storage = memoryStorage();
     const ring = new KeyRing({ rememberedKeys: async () => ({ ok: true, value: {} }), rememberKey: async () => ({ ok: true, value: true }), forgetKey: async () => ({ ok: true, value: true }) });
-    const d = new RunDraft(noHub);
+    const d = new RunDraft(noHub());
     ring.setMemory(d.models[0], 'sk-typed-in-this-tab-0123456789');
     ring.setMemory({ preset: 'huggingface', baseUrl: d.hub.hubUrl }, 'hf_typedtoken0123456789');
     saveDraft(d, storage);
@@ -67,13 +74,13 @@ describe('the wizard draft in session storage', () => {
     expect(Object.keys(JSON.parse(text)).filter((k) => /key|token/i.test(k))).toEqual([]);
   });
 
-  test('a file too large for session storage is named, not kept: the page asks for it again', () => {
+  test('a file too large for session storage is named, not kept: the page asks for it again', async () => {
     const storage = memoryStorage();
-    const d = new RunDraft(noHub);
+    const d = new RunDraft(noHub());
     d.datasetChoice = 'file';
-    d.loadFile('big.csv', `question,answer\n${'What?,x\n'.repeat(Math.ceil(MAX_KEPT_FILE_CHARS / 8) + 1)}`);
+    await d.loadFile('big.csv', `question,answer\n${'What?,x\n'.repeat(Math.ceil(MAX_KEPT_FILE_CHARS / 8) + 1)}`);
     saveDraft(d, storage);
-    const back = new RunDraft(noHub);
+    const back = new RunDraft(noHub());
     expect(restoreDraft(back, storage)).toEqual({ found: true, reloadHub: false, fileToChooseAgain: 'big.csv' });
     expect(back.file).toBeNull();
   });
@@ -81,7 +88,7 @@ describe('the wizard draft in session storage', () => {
   test('a stored draft of the wrong shape is ignored field by field, never trusted; forgetting clears it', () => {
     const storage = memoryStorage();
     storage.setItem('semece-new-run-draft', JSON.stringify({ version: 1, step: 99, datasetChoice: 'everything', demoCount: 'many', models: [{ preset: 1 }], clusteringMethod: 'magic', hub: { choice: 'not-a-benchmark' } }));
-    const back = new RunDraft(noHub);
+    const back = new RunDraft(noHub());
     expect(restoreDraft(back, storage).found).toBe(true);
     expect(back.step).toBe(3);
     expect(back.datasetChoice).toBe('demo');
@@ -90,7 +97,7 @@ describe('the wizard draft in session storage', () => {
     expect(back.clusteringMethod).toBe('exact');
     expect(back.hub.choice).toBe('simpleqa');
     storage.setItem('semece-new-run-draft', '{not json');
-    expect(restoreDraft(new RunDraft(noHub), storage).found).toBe(false);
+    expect(restoreDraft(new RunDraft(noHub()), storage).found).toBe(false);
     forgetDraft(storage);
     expect(storage.data.size).toBe(0);
   });
