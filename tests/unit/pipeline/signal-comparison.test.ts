@@ -114,3 +114,19 @@ describe('summarizeComparison', () => {
     expect(summarizeComparison(compareSignals({}, new Float64Array(0)), label).headline).toMatch(/No signal/);
   });
 });
+
+describe('naming the best signal', () => {
+  test('a signal is named best only when its paired interval against the next excludes 0; otherwise none is', async () => {
+    const { summarizeComparison } = await import('../../../src/pipeline/signal-comparison-summary');
+    const label = { sem1: 'Sem1', sem2: 'Sem2', verbalized: 'Verbalized', stated: 'Stated', logprob: 'Logprob', entropyConfidence: 'Entropy' };
+    // Two signals a hair apart on few questions: the bootstrap cannot tell them apart.
+    const Y4 = new Float64Array([1, 0, 1, 0]);
+    const r = compareSignals({ sem1: new Float64Array([0.6, 0.4, 0.6, 0.4]), stated: new Float64Array([0.62, 0.41, 0.6, 0.39]) }, Y4, { B: 200 });
+    expect(r.clearlyBetterThan).toEqual([]);
+    const s = summarizeComparison(r, label);
+    expect(s.headline).toMatch(/^No signal is distinguishably better calibrated on these 4 questions: .* has the lowest ECE .*, an interval that includes 0\.$/);
+    expect(s.headline).not.toMatch(/is best calibrated/);
+    expect(s.rows[0].verdict).toBe('lowest');
+    expect(s.rows[1].verdict).toBe('indistinguishable');
+  });
+});
