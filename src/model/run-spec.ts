@@ -135,6 +135,13 @@ export interface RunProgress extends ProgressCounters {
   model?: ModelLoadProgress;
   /** A multiple-choice run: repeated runs done of all (over every model). */
   mc?: { runsDone: number; runsTotal: number };
+  /**
+   * Set when the sampling counters are read back from the usage receipts stored with the samples
+   * (pipeline/runner.ts): then only the judges' part comes from this checkpoint.
+   */
+  ledger?: true;
+  /** The judges' (clustering and grading) tokens and cost within `tokens` and `cost`. */
+  judge?: { tokens: { input: number; output: number }; cost: number | null };
 }
 
 /** One file of a model being fetched (bytes from Transformers.js's progress events). */

@@ -6,11 +6,35 @@
 import type { GenerationSettings } from './provider.ts';
 import type { Sample } from './rows.ts';
 
+/**
+ * What a batch of stored samples cost: the requests whose replies it holds (and any requests that
+ * failed since the last batch), with their tokens. Written with the samples, in the same
+ * transaction, and added up under `key` (a run's model), so a run's counters can be read back
+ * from what is stored and stay exact across reloads; a checkpoint taken now and then lags.
+ */
+export interface UsageReceipt {
+  key: string;
+  requests: number;
+  failed: number;
+  input: number;
+  output: number;
+}
+
+export type UsageTotals = Omit<UsageReceipt, 'key'>;
+
+export const NO_USAGE: UsageTotals = { requests: 0, failed: 0, input: 0, output: 0 };
+
+export function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
+  return { requests: a.requests + b.requests, failed: a.failed + b.failed, input: a.input + b.input, output: a.output + b.output };
+}
+
 export interface SampleCache {
   /** One entry per key, in the same order; undefined where nothing is stored. */
   get(keys: string[]): Promise<(Sample | undefined)[]>;
-  /** Stores a batch; a key already present is overwritten with the same sample. */
-  put(entries: { key: string; sample: Sample }[]): Promise<void>;
+  /** Stores a batch (and, where the cache keeps them, its receipt); a key already present is overwritten with the same sample. */
+  put(entries: { key: string; sample: Sample }[], receipt?: UsageReceipt): Promise<void>;
+  /** The receipts added up under `key`, when the cache keeps them (undefined: none written there yet). */
+  usage?(key: string): Promise<UsageTotals | undefined>;
   /**
    * Optional fast paths over questions' keys `<base>#0 … <base>#(n-1)`: one range read per
    * question, all in one transaction, instead of n lookups each (IndexedDB). Without them,
@@ -100,10 +124,15 @@ export async function sampleKeys(input: Omit<SampleKeyInput, 'index'>, n: number
 /** A SampleCache in memory (tests, one-off runs, and the layer under the JSONL file cache). */
 export class MemorySampleCache implements SampleCache {
   readonly map = new Map<string, Sample>();
+  readonly receipts = new Map<string, UsageTotals>();
   async get(keys: string[]): Promise<(Sample | undefined)[]> {
     return keys.map((k) => this.map.get(k));
   }
-  async put(entries: { key: string; sample: Sample }[]): Promise<void> {
+  async put(entries: { key: string; sample: Sample }[], receipt?: UsageReceipt): Promise<void> {
     for (const { key, sample } of entries) this.map.set(key, sample);
+    if (receipt) this.receipts.set(receipt.key, addUsage(this.receipts.get(receipt.key) ?? NO_USAGE, receipt));
+  }
+  async usage(key: string): Promise<UsageTotals | undefined> {
+    return this.receipts.get(key);
   }
 }

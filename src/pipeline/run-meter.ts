@@ -4,7 +4,8 @@
  * posts snapshots, tests read them directly.
  */
 import type { Usage } from '../model/provider';
-import { priceFor, type PriceTable } from '../model/cost';
+import { costOf, priceFor, type Price, type PriceTable } from '../model/cost';
+import { NO_USAGE, type UsageTotals } from '../model/sample-cache';
 import { emptyProgress, type ModelSpec, type ProgressCounters, type RunProgress, type StageName } from '../model/run-spec';
 import type { StageError } from '../model/rows';
 import { scrubbedError, type Scrub } from '../providers/secret-scrub';
@@ -69,12 +70,37 @@ export class RunMeter {
     p.etaMs = etas.length ? Math.max(...etas) : null;
   }
 
+  /** A judge's usage (clustering, grading): in the totals, and apart in `judge`, which the receipts do not cover. */
   addUsage(model: ModelSpec, usage: Usage): void {
-    this.progress.tokens.input += usage.inputTokens;
-    this.progress.tokens.output += usage.outputTokens;
+    const judge = (this.progress.judge ??= { tokens: { input: 0, output: 0 }, cost: 0 });
+    for (const counts of [this.progress.tokens, judge.tokens]) {
+      counts.input += usage.inputTokens;
+      counts.output += usage.outputTokens;
+    }
     const price = priceFor(this.prices, model.preset, model.model);
-    if (!price) this.progress.cost = null;
-    else if (this.progress.cost !== null) this.progress.cost += (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1e6;
+    const add = price ? (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1e6 : null;
+    this.progress.cost = add === null || this.progress.cost === null ? null : this.progress.cost + add;
+    judge.cost = add === null || judge.cost === null ? null : judge.cost + add;
+  }
+
+  /**
+   * The counters a resumed run starts from: its models' stored usage receipts (exactly what is
+   * stored, whenever the last checkpoint was taken) plus the judges' part of the checkpoint.
+   */
+  baseFromReceipts(perModel: { usage: UsageTotals | undefined; price: Price | null }[]): Pick<RunProgress, 'requests' | 'tokens' | 'cost'> {
+    const judge = this.progress.judge ?? { tokens: { input: 0, output: 0 }, cost: 0 };
+    const base = { requests: { done: 0, failed: 0, retrying: 0 }, tokens: { ...judge.tokens }, cost: judge.cost as number | null };
+    for (const { usage, price } of perModel) {
+      const u = usage ?? NO_USAGE;
+      base.requests.done += u.requests;
+      base.requests.failed += u.failed;
+      base.tokens.input += u.input;
+      base.tokens.output += u.output;
+      const cost = costOf({ input: u.input, output: u.output }, price);
+      base.cost = base.cost === null || (cost === null && (u.input > 0 || u.output > 0)) ? null : base.cost + (cost ?? 0);
+    }
+    this.progress.ledger = true;
+    return base;
   }
 
   /** Records an error, scrubbed of the run's keys; returns the scrubbed error (what the run may store). */

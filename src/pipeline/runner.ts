@@ -105,9 +105,16 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     // Sample: every model side by side, each against its own provider.
     meter.enterStage('sample', questions.length * spec.sampling.n * spec.models.length);
     meter.progress.samples = { done: 0, total: questions.length * spec.sampling.n * spec.models.length };
-    const before = structuredClone({ requests: meter.progress.requests, tokens: meter.progress.tokens, cost: meter.progress.cost });
-    const counters: ProgressCounters[] = spec.models.map(() => ({ requests: { done: 0, failed: 0, retrying: 0 }, samples: { done: 0, total: 0 }, tokens: { input: 0, output: 0 }, cost: 0, etaMs: null }));
     const prices = deps.prices ?? {};
+    // The sampling counters come from the receipts stored with the samples (exact after a reload);
+    // a run whose earlier executions kept none (stored before receipts existed) keeps its checkpoint.
+    const receiptKey = (model: ModelSpec) => `${run.id}|${modelLabel(model)}`;
+    const fresh = meter.progress.requests.done === 0 && meter.progress.requests.failed === 0 && meter.progress.tokens.input === 0 && meter.progress.tokens.output === 0;
+    const before =
+      deps.samples.usage && (meter.progress.ledger || fresh)
+        ? meter.baseFromReceipts(await Promise.all(spec.models.map(async (m) => ({ usage: await deps.samples.usage!(receiptKey(m)), price: priceFor(prices, m.preset, m.model) }))))
+        : structuredClone({ requests: meter.progress.requests, tokens: meter.progress.tokens, cost: meter.progress.cost });
+    const counters: ProgressCounters[] = spec.models.map(() => ({ requests: { done: 0, failed: 0, retrying: 0 }, samples: { done: 0, total: 0 }, tokens: { input: 0, output: 0 }, cost: 0, etaMs: null }));
     const sampled = await Promise.all(
       spec.models.map((model, i) =>
         deps.impl.sample({
@@ -132,6 +139,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
             run.effective = { ...run.effective, [modelLabel(model)]: effective };
           },
           cachedOnly: partial,
+          receiptKey: receiptKey(model),
         }),
       ),
     );

@@ -86,6 +86,7 @@ export const sampleWithProviders: SampleStage = async (args) => {
     // Every change (the caller throttles what it posts).
     progressIntervalMs: 0,
     cachedOnly: args.cachedOnly,
+    receiptKey: args.receiptKey,
   });
   args.onCounters(result.progress);
   for (const note of result.notes) args.onNote(note);

@@ -10,7 +10,7 @@ import type { GenerationSettings, RequestEvent, SamplingProvider } from '../mode
 import { type Price, costOf, etaMs } from '../model/cost.ts';
 import { extractSample } from './extract.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
-import { type SampleCache, keyAt, readQuestions, sampleKeyBase, storedIndices } from '../model/sample-cache.ts';
+import { type SampleCache, type UsageReceipt, keyAt, readQuestions, sampleKeyBase, storedIndices } from '../model/sample-cache.ts';
 import { firstRowPerId, type Question, type Sample, type StageError } from '../model/rows.ts';
 import type { SamplingProgress } from '../model/run-spec.ts';
 import { BatchWriter } from '../model/write-batcher.ts';
@@ -21,6 +21,8 @@ export interface StoredReply {
   index: number;
   key: string;
   sample: Sample;
+  /** On the first reply of each request: the request's tokens (its receipt goes with the batch that stores it). */
+  request?: { input: number; output: number };
 }
 
 export interface SamplingOptions {
@@ -48,6 +50,11 @@ export interface SamplingOptions {
   now?: () => number;
   /** Send nothing: only find what is stored (a partial report scores the questions already complete). */
   cachedOnly?: boolean;
+  /**
+   * Where the requests' usage is added up, with the samples they stored (a run's model): the
+   * caller reads it back with `cache.usage(receiptKey)` for counters that match what is stored.
+   */
+  receiptKey?: string;
 }
 
 export interface SamplingResult {
@@ -226,9 +233,23 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   // Write-behind through the write batcher: one put in flight at a time, taking everything queued
   // meanwhile (natural batching).
   let fatal: StageError | undefined;
+  // Failed requests since the last write: their count goes with the next receipt.
+  let failedSinceWrite = 0;
+  const receiptFor = (batch: readonly StoredReply[]): UsageReceipt | undefined => {
+    if (opts.receiptKey === undefined) return undefined;
+    const receipt: UsageReceipt = { key: opts.receiptKey, requests: 0, failed: failedSinceWrite, input: 0, output: 0 };
+    failedSinceWrite = 0;
+    for (const r of batch) {
+      if (!r.request) continue;
+      receipt.requests += 1;
+      receipt.input += r.request.input;
+      receipt.output += r.request.output;
+    }
+    return receipt;
+  };
   const writer = new BatchWriter<StoredReply>(async (batch) => {
     try {
-      await opts.cache.put(batch.map(({ key, sample }) => ({ key, sample })));
+      await opts.cache.put(batch.map(({ key, sample }) => ({ key, sample })), receiptFor(batch));
     } catch (e) {
       // The cache's own words (a full browser storage says how full and what to do); nothing already stored is lost.
       const why = toStageError(e).message;
@@ -287,7 +308,8 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
         progress.tokens.output += c.usage.outputTokens;
         const got = c.replies.slice(0, indices.length);
         fetched += got.length;
-        void writer.add(got.map((r, j) => ({ questionId: q.id, index: indices[j], key: keyAt(p.base, indices[j]), sample: extractSample(r.text, r.finishReason) })));
+        const usage = { input: c.usage.inputTokens, output: c.usage.outputTokens };
+        void writer.add(got.map((r, j) => ({ questionId: q.id, index: indices[j], key: keyAt(p.base, indices[j]), sample: extractSample(r.text, r.finishReason), ...(j === 0 ? { request: usage } : {}) })));
         // Indices not served go back to the front of this question's list: made up by the next request.
         p.missing.unshift(...indices.slice(got.length));
         void flush();
@@ -296,6 +318,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
         const err = toStageError(e, `question ${q.id}`);
         if (err.kind === 'aborted') return;
         progress.requests.failed++;
+        failedSinceWrite++;
         if (e instanceof ProviderError && stopsRun(e)) {
           fatal ??= err;
           stop.abort();
@@ -327,6 +350,14 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   const width = Math.max(1, Math.floor(opts.concurrency ?? opts.provider.config.concurrency ?? 8));
   await Promise.all(Array.from({ length: width }, worker));
   await flush();
+  // Failures after the last stored reply still count: a receipt of their own.
+  if (failedSinceWrite > 0 && opts.receiptKey !== undefined && !fatal?.kind?.startsWith('cache')) {
+    try {
+      await opts.cache.put([], receiptFor([]));
+    } catch {
+      // The counters keep this execution's count; only a reload would lose it.
+    }
+  }
   opts.signal?.removeEventListener('abort', onCallerAbort);
   if (fatal) return result('stopped', fatal);
   if (cancel.signal.aborted) return result('cancelled');

@@ -32,6 +32,8 @@ export interface SampleStageArgs {
   onKeys?(questionKey: string, sampleKeys: string[]): void;
   /** Request nothing: rows for the questions whose samples are all stored (a partial report). */
   cachedOnly?: boolean;
+  /** Where the requests' usage receipts are added up with the samples (sampling.ts `receiptKey`). */
+  receiptKey?: string;
 }
 
 /**

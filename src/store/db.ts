@@ -39,6 +39,10 @@ export async function openSemeceDb(name: string = DB_NAME): Promise<SemeceDataba
         // Files read from the Hugging Face hub, so a dataset loaded once loads again offline.
         db.createObjectStore('hubFiles', { keyPath: 'url' });
       }
+      if (oldVersion < 4) {
+        // What each run's model's stored samples cost, written with them (exact counters after a reload).
+        db.createObjectStore('usage', { keyPath: 'key' });
+      }
     },
     blocking() {
       // Another tab (or worker) wants a newer schema: step aside rather than block its upgrade.

@@ -12,7 +12,7 @@
  * When the page is hidden or unloaded, it asks the worker to `flush()` at once (best effort: a
  * closing tab may end the worker before the commit).
  */
-import { indexUnder, keyAt, type SampleCache } from '../model/sample-cache';
+import { addUsage, indexUnder, keyAt, NO_USAGE, type SampleCache, type UsageReceipt, type UsageTotals } from '../model/sample-cache';
 import type { Sample } from '../model/rows';
 import { BatchWriter } from '../model/write-batcher';
 import type { SemeceDatabase } from './db';
@@ -35,19 +35,35 @@ function questionRange(base: string): IDBKeyRange {
 
 export class IdbSampleCache implements SampleCache {
   private readonly questionOf = new Map<string, string>();
-  private readonly writer: BatchWriter<StoredSample>;
+  private readonly writer: BatchWriter<StoredSample | UsageReceipt>;
 
   constructor(private readonly db: SemeceDatabase) {
     this.writer = new BatchWriter(async (items) => {
+      const samples = items.filter((x): x is StoredSample => 'sample' in x);
+      // Receipts queued together are added up per key, then added to what is stored, in the samples' transaction.
+      const receipts = new Map<string, UsageTotals>();
+      for (const x of items) if (!('sample' in x)) receipts.set(x.key, addUsage(receipts.get(x.key) ?? NO_USAGE, x));
       try {
-        const tx = this.db.transaction('samples', 'readwrite');
+        const tx = this.db.transaction(['samples', 'usage'], 'readwrite');
+        const store = tx.objectStore('samples');
         // Each put's own rejection is the transaction's, reported once by tx.done.
-        for (const item of items) tx.store.put(item).catch(() => undefined);
+        for (const item of samples) store.put(item).catch(() => undefined);
+        const usage = tx.objectStore('usage');
+        for (const [key, delta] of receipts) {
+          void usage.get(key).then((had) => usage.put({ key, ...addUsage(had ?? NO_USAGE, delta) })).catch(() => undefined);
+        }
         await tx.done;
       } catch (e) {
-        throw await storageWriteError(e, `${items.length} sample(s)`);
+        throw await storageWriteError(e, `${samples.length} sample(s)`);
       }
     });
+  }
+
+  async usage(key: string): Promise<UsageTotals | undefined> {
+    const stored = await this.db.get('usage', key);
+    if (!stored) return undefined;
+    const { key: _key, ...totals } = stored;
+    return totals;
   }
 
   /** Tells the cache which question group these sample keys belong to (for the byQuestion index). */
@@ -105,16 +121,16 @@ export class IdbSampleCache implements SampleCache {
     if (this.questionOf.size > 0) stored.forEach((s, i) => s && this.questionOf.delete(keyAt(base, i)));
   }
 
-  put(entries: { key: string; sample: Sample }[]): Promise<void> {
+  put(entries: { key: string; sample: Sample }[], receipt?: UsageReceipt): Promise<void> {
     const now = Date.now();
-    return this.writer.add(
-      entries.map(({ key, sample }) => {
-        const question = this.questionOf.get(key) ?? questionGroup(key);
-        // The mapping is consumed by its write: a 2-million-sample run must not keep 2 million keys alive.
-        this.questionOf.delete(key);
-        return { key, sample, question, storedAt: now };
-      }),
-    );
+    const items: (StoredSample | UsageReceipt)[] = entries.map(({ key, sample }) => {
+      const question = this.questionOf.get(key) ?? questionGroup(key);
+      // The mapping is consumed by its write: a 2-million-sample run must not keep 2 million keys alive.
+      this.questionOf.delete(key);
+      return { key, sample, question, storedAt: now };
+    });
+    if (receipt) items.push({ ...receipt });
+    return this.writer.add(items);
   }
 
   flush(): Promise<void> {

@@ -6,11 +6,12 @@
 import type { DBSchema } from 'idb';
 import type { ReportDocument } from '../model/report';
 import type { RunRecord } from '../model/run-spec';
+import type { UsageTotals } from '../model/sample-cache';
 import type { Grade, Sample, SemanticClass, StageError } from '../model/rows';
 
 export const DB_NAME = 'semece';
-/** 1: the first schema; 2: the unused `datasets` store dropped (db.ts); 3: `hubFiles` added. */
-export const DB_VERSION = 3;
+/** 1: the first schema; 2: the unused `datasets` store dropped (db.ts); 3: `hubFiles` added; 4: `usage` added. */
+export const DB_VERSION = 4;
 
 /** A run record as stored: the record and the version of its shape (absent in version 1). */
 export type StoredRun = RunRecord & { version?: number };
@@ -76,6 +77,8 @@ export interface SemeceDB extends DBSchema {
   /** The document keeps its own version (model/report.ts REPORT_VERSION). */
   reports: { key: string; value: StoredReport };
   hubFiles: { key: string; value: StoredHubFile };
+  /** A run's model's usage receipts added up (model/sample-cache.ts UsageReceipt), written with its samples. */
+  usage: { key: string; value: UsageTotals & { key: string } };
   /** Small values by name: the price table, keys the user chose to remember. */
   settings: { key: string; value: unknown };
 }

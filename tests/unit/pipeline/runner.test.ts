@@ -354,3 +354,40 @@ describe('partial reports', () => {
     expect(await s.runs.getReport(run.id)).toBeUndefined();
   });
 });
+
+describe('counters that add up', () => {
+  test('after a reload that lost the last checkpoints, requests, tokens and cost are read back from what is stored: the same as a run never interrupted', async () => {
+    // One reply per request: each sample is one request with tokens fixed by its question and index.
+    keyed.configure({ maxN: { openai: 1 } });
+    const prices = { 'openai/gpt-4o-mini': { input: 0.15, output: 0.6 } };
+    try {
+      keyed.resetStats();
+      const a = await setup();
+      const whole = newRun(spec());
+      await a.runs.saveRun(whole);
+      const straight = await executeRun(whole.id, keys(), deps(a, counted(newLog()), { prices }), go());
+      expect(straight.progress.requests.done).toBe(18);
+
+      keyed.resetStats();
+      const b = await setup();
+      const run = newRun(spec());
+      await b.runs.saveRun(run);
+      const ctl = new AbortController();
+      keyed.configure({ latencyMs: 40 });
+      const paused = await executeRun(run.id, keys(), deps(b, counted(newLog()), { prices, onProgress: (p) => p.samples.done >= 5 && ctl.abort('pause') }), ctl.signal);
+      keyed.configure({ latencyMs: 0 });
+      expect(paused.status).toBe('paused');
+      expect(paused.progress.requests.done).toBeLessThan(18);
+      // The page went away before its last checkpoints: the stored counters are those of the start.
+      await b.runs.saveRun({ ...paused, progress: { ...paused.progress, requests: { done: 0, failed: 0, retrying: 0 }, tokens: { input: 0, output: 0 }, cost: 0 } });
+      const resumed = await executeRun(run.id, keys(), deps(b, counted(newLog()), { prices }), go());
+      expect(resumed.status).toBe('done');
+      expect(served(keyed)).toEqual({ q0: 6, q1: 6, q2: 6 });
+      expect(resumed.progress.requests.done).toBe(18);
+      expect(resumed.progress.tokens).toEqual(straight.progress.tokens);
+      expect(resumed.progress.cost).toBeCloseTo(straight.progress.cost!, 12);
+    } finally {
+      keyed.configure({ maxN: {}, latencyMs: 0 });
+    }
+  });
+});
