@@ -36,7 +36,7 @@ export async function expectQuestionRows(page: Page, doc: ReportDocument) {
     expect(i, `column ${label} in ${headers.join(' | ')}`).toBeGreaterThanOrEqual(0);
     return i;
   };
-  const at = { question: col('Question'), sem1: col('Sem1'), sem2: col('Sem2'), verbalized: col('Verbalized'), margin: col('Margin Δ') };
+  const at = { question: col('Question'), modal: col('Modal answer'), gold: col('Reference'), sem1: col('Sem1'), sem2: col('Sem2'), verbalized: col('Verbalized'), margin: col('Margin Δ') };
   const count = await rows.count();
   for (let i = 0; i < count; i++) {
     const row = rows.nth(i);
@@ -45,6 +45,8 @@ export async function expectQuestionRows(page: Page, doc: ReportDocument) {
     expect(q, `row ${id} is a question of the report`).toBeDefined();
     const cells = (await row.locator('td').allTextContents()).map((t) => t.trim());
     expect(cells[at.question]).toBe(q.question);
+    // The graded answer beside its reference, so a grade is checked without opening the row.
+    expect([cells[at.modal], cells[at.gold]]).toEqual([q.modalLabel, q.gold]);
     expect([cells[at.sem1], cells[at.sem2], cells[at.verbalized], cells[at.margin]]).toEqual([three(q.sem1), three(q.sem2), three(q.verbalized), three(q.margin)]);
   }
 }

@@ -6,7 +6,7 @@ import type { Regime } from '../../core/types';
 import type { ReportQuestion, SignalName } from '../../model/report';
 import { isPaperSignal, SIGNAL_ORDER, signalValue } from '../../model/signals';
 
-export type SortKey = 'order' | 'id' | 'question' | SignalName | 'margin' | 'correct' | 'nClasses' | 'gap';
+export type SortKey = 'order' | 'id' | 'question' | 'modal' | 'gold' | SignalName | 'margin' | 'correct' | 'nClasses' | 'gap';
 
 /**
  * The signal columns of a model's table: the paper's three always (fixed fields of every row),
@@ -45,6 +45,8 @@ export function naturalKey(s: string): string {
 // Natural keys per row object, so sorting 40,000 rows by text again costs only the sort.
 const idKeys = new WeakMap<ReportQuestion, string>();
 const questionKeys = new WeakMap<ReportQuestion, string>();
+const modalKeys = new WeakMap<ReportQuestion, string>();
+const goldKeys = new WeakMap<ReportQuestion, string>();
 
 function cachedKey(cache: WeakMap<ReportQuestion, string>, q: ReportQuestion, text: string): string {
   let k = cache.get(q);
@@ -58,6 +60,10 @@ function sortValue(q: ReportQuestion, key: Exclude<SortKey, 'order'>): number | 
       return cachedKey(idKeys, q, q.id);
     case 'question':
       return cachedKey(questionKeys, q, q.question);
+    case 'modal':
+      return cachedKey(modalKeys, q, q.modalLabel);
+    case 'gold':
+      return cachedKey(goldKeys, q, q.gold);
     case 'gap':
       return q.sem1 - q.sem2;
     case 'stated':

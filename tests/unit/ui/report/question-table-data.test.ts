@@ -23,6 +23,12 @@ describe('queryRows', () => {
     expect(queryRows(rows, { ...DEFAULT_QUERY, sort: 'id', descending: true }).map((r) => r.id)).toEqual(['q10', 'q2', 'q1']);
     expect(rows.map((r) => r.id)).toEqual(['q10', 'q2', 'q1']);
   });
+  test('sorts by the modal answer and by the reference answer, case folded, ties in document order', () => {
+    const answers = [q('a', { modalLabel: 'paris', gold: 'Zurich' }), q('b', { modalLabel: 'Berlin', gold: 'athens' }), q('c', { modalLabel: 'Paris', gold: 'Madrid' })];
+    expect(queryRows(answers, { ...DEFAULT_QUERY, sort: 'modal' }).map((r) => r.id)).toEqual(['b', 'a', 'c']);
+    expect(queryRows(answers, { ...DEFAULT_QUERY, sort: 'gold' }).map((r) => r.id)).toEqual(['b', 'c', 'a']);
+    expect(queryRows(answers, { ...DEFAULT_QUERY, sort: 'gold', descending: true }).map((r) => r.id)).toEqual(['a', 'c', 'b']);
+  });
   test('numeric sort puts NaN last in both directions', () => {
     expect(queryRows(rows, { ...DEFAULT_QUERY, sort: 'sem1' }).map((r) => r.id)).toEqual(['q1', 'q10', 'q2']);
     expect(queryRows(rows, { ...DEFAULT_QUERY, sort: 'sem1', descending: true }).map((r) => r.id)).toEqual(['q10', 'q1', 'q2']);
