@@ -58,6 +58,17 @@ export function csvColumns(doc: ReportDocument): string[] {
  * a spreadsheet formula are prefixed with an apostrophe by the CSV writer (csv.ts), so opening
  * the file cannot run anything.
  */
+/**
+ * Decimals of the per-question CSV's numbers: enough for any table or plot, short enough to read
+ * in a spreadsheet. The JSON export keeps every number at full precision.
+ */
+export const CSV_DECIMALS = 6;
+
+/** A number rounded to CSV_DECIMALS (a whole number stays whole; NaN stays NaN, an empty cell). */
+function rounded(x: number): number {
+  return Number.isFinite(x) ? Number(x.toFixed(CSV_DECIMALS)) : x;
+}
+
 export function reportToCsv(doc: ReportDocument): string {
   const fields = csvColumns(doc);
   const data = doc.models.flatMap((m) =>
@@ -74,14 +85,14 @@ export function reportToCsv(doc: ReportDocument): string {
         overridden: q.overridden ? 1 : 0,
         n: q.n,
         n_classes: q.nClasses,
-        margin: q.margin,
-        std_margin: q.stdMargin,
+        margin: rounded(q.margin),
+        std_margin: rounded(q.stdMargin),
         regime: q.regime,
-        entropy: q.entropy,
+        entropy: rounded(q.entropy),
       };
-      for (const s of PAPER_SIGNALS) row[s] = q[s];
+      for (const s of PAPER_SIGNALS) row[s] = rounded(q[s]);
       for (const s of EXTRA_SIGNALS) {
-        if (fields.includes(s)) row[s] = q.signals?.[s] ?? '';
+        if (fields.includes(s)) row[s] = q.signals?.[s] === undefined ? '' : rounded(q.signals[s]!);
       }
       return fields.map((f) => row[f]);
     }),

@@ -134,3 +134,26 @@ test('kept shared copies and saved opened files are listed on the Runs page, ope
   expect(offLoopback).toEqual([]);
   await context.close();
 });
+
+test('the headline table downloads as CSV, Markdown and LaTeX with the cells the page shows', async () => {
+  const { page, context, consoleErrors, offLoopback } = await openHome(browser, inject('appUrl'));
+  const doc = demoDocument();
+  const shownFirstEce = (await page.locator('table[data-table="headline"] tr').nth(1).locator('td[data-ece="sem1"]').innerText()).split('\n')[0].trim();
+  const files: Record<string, string> = {};
+  for (const kind of ['CSV', 'Markdown', 'LaTeX']) {
+    const download = page.waitForEvent('download');
+    await page.locator('[data-headline-downloads]').getByRole('button', { name: kind, exact: true }).click();
+    const d = await download;
+    files[kind] = readFileSync((await d.path())!, 'utf8');
+    expect(d.suggestedFilename()).toMatch(/-headline\.(csv|md|tex)$/);
+  }
+  expect(files.CSV.split('\r\n')[0]).toMatch(/^Model,Questions,Excluded,Accuracy,ECE Sem1 \[95% CI\]/);
+  expect(files.CSV).toContain(doc.models[0].model);
+  expect(files.Markdown).toContain(`| ${doc.models[0].model} |`);
+  expect(files.LaTeX).toMatch(/\\toprule[\s\S]*\\bottomrule/);
+  // The number the page shows is the number in each file.
+  for (const text of Object.values(files)) expect(text).toContain(shownFirstEce);
+  expect(offLoopback).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});

@@ -1,17 +1,2 @@
-/** Number formatting for report views: NaN (undefined statistic) shows as an em dash. */
-import type { Interval } from '../../core/types';
-
-export function fmt(x: number | undefined | null, digits = 3): string {
-  return x === undefined || x === null || !Number.isFinite(x) ? '—' : x.toFixed(digits);
-}
-
-export function pct(x: number | undefined | null, digits = 1): string {
-  return x === undefined || x === null || !Number.isFinite(x) ? '—' : `${(x * 100).toFixed(digits)}%`;
-}
-
-/** "0.123 [0.101, 0.140]"; the bracket is dropped when the interval is undefined. */
-export function fmtInterval(point: number | undefined, interval: Interval | undefined, digits = 3): string {
-  const p = fmt(point, digits);
-  if (!interval || !Number.isFinite(interval[1]) || !Number.isFinite(interval[2])) return p;
-  return `${p} [${fmt(interval[1], digits)}, ${fmt(interval[2], digits)}]`;
-}
+/** Number formatting for report views: the report's one rounding (formats/numbers.ts). */
+export { fmt, fmtInterval, pct } from '../../formats/numbers';

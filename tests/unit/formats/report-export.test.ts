@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import Papa from 'papaparse';
-import { csvColumns, reportFileName, reportToCsv, reportToJson } from '../../../src/formats/report-export';
+import { CSV_DECIMALS, csvColumns, reportFileName, reportToCsv, reportToJson } from '../../../src/formats/report-export';
 import { parseReport } from '../../../src/formats/report-schema';
 import { sampleReport } from '../share/report-fixture';
 
@@ -16,7 +16,7 @@ describe('reportToJson', () => {
 });
 
 describe('reportToCsv', () => {
-  test('one row per model × question, every signal, exact numbers', () => {
+  test('one row per model × question, every signal, numbers rounded to CSV_DECIMALS', () => {
     const doc = sampleReport({ questions: 5 });
     const parsed = Papa.parse<Record<string, string>>(reportToCsv(doc), { header: true, skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
@@ -28,11 +28,12 @@ describe('reportToCsv', () => {
     const q = doc.models[1].questions[2];
     expect(row.model).toBe('model-b');
     expect(row.id).toBe(q.id);
-    expect(Number(row.sem1)).toBe(q.sem1);
-    expect(Number(row.sem2)).toBe(q.sem2);
-    expect(Number(row.verbalized)).toBe(q.verbalized);
-    expect(Number(row.entropy)).toBe(q.entropy);
-    expect(Number(row.std_margin)).toBe(q.stdMargin);
+    const r = (x: number) => Number(x.toFixed(CSV_DECIMALS));
+    expect(Number(row.sem1)).toBe(r(q.sem1));
+    expect(Number(row.sem2)).toBe(r(q.sem2));
+    expect(Number(row.verbalized)).toBe(r(q.verbalized));
+    expect(Number(row.entropy)).toBe(r(q.entropy));
+    expect(Number(row.std_margin)).toBe(r(q.stdMargin));
     expect(row.question).toBe(q.question);
     expect(row.grade).toBe(q.grade);
   });

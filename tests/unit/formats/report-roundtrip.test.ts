@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import Papa from 'papaparse';
 import { demoDocument } from '../../e2e/report-fixture';
 import { parseReport } from '../../../src/formats/report-schema';
-import { reportToCsv, reportToJson } from '../../../src/formats/report-export';
+import { CSV_DECIMALS, reportToCsv, reportToJson } from '../../../src/formats/report-export';
 import { MAX_SHARE_URL_LENGTH, decodePayload, makeShareLink, reduceReport } from '../../../src/share/codec';
 
 const doc = demoDocument();
@@ -15,16 +15,18 @@ test('demo report → JSON → import gives the same document, every number bit 
   expect(back.ok && back.value.models[1].metrics.bootstrap).toEqual(doc.models[1].metrics.bootstrap);
 });
 
-test('demo report → CSV has one row per model × question with the same Sem1, Sem2 and verbalized', () => {
+test('demo report → CSV has one row per model × question with the same Sem1, Sem2 and verbalized, rounded to CSV_DECIMALS', () => {
   const rows = Papa.parse<Record<string, string>>(reportToCsv(doc), { header: true, skipEmptyLines: true }).data;
   const all = doc.models.flatMap((m) => m.questions.map((q) => ({ m, q })));
   expect(rows.length).toBe(all.length);
   rows.forEach((row, i) => {
     expect(row.model).toBe(all[i].m.model);
     expect(row.id).toBe(all[i].q.id);
-    expect(Number(row.sem1)).toBe(all[i].q.sem1);
-    expect(Number(row.sem2)).toBe(all[i].q.sem2);
-    expect(Number(row.verbalized)).toBe(all[i].q.verbalized);
+    const r = (x: number) => Number(x.toFixed(CSV_DECIMALS));
+    expect(Number(row.sem1)).toBe(r(all[i].q.sem1));
+    expect(Number(row.sem2)).toBe(r(all[i].q.sem2));
+    expect(Number(row.verbalized)).toBe(r(all[i].q.verbalized));
+    for (const v of [row.sem1, row.sem2, row.verbalized, row.margin]) expect(v.split('.')[1]?.length ?? 0).toBeLessThanOrEqual(CSV_DECIMALS);
   });
 });
 
