@@ -43,6 +43,8 @@ export const routes: RouteDef[] = [
   { pattern: '/run/:id', title: 'Run', load: () => import('./run/RunPage.svelte') },
   { pattern: '/runs', title: 'Runs', load: () => import('./runs/RunsPage.svelte') },
   { pattern: '/classroom', title: 'Classroom', load: () => import('./classroom/ClassroomPage.svelte') },
+  { pattern: '/glossary', title: 'Glossary', load: () => import('./GlossaryPage.svelte') },
+  { pattern: '/glossary/:term', title: 'Glossary', load: () => import('./GlossaryPage.svelte') },
   { pattern: '/shared/*payload', title: 'Shared report', load: () => import('./share/SharedReportPage.svelte') },
 ];
 

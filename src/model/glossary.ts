@@ -1,0 +1,34 @@
+/**
+ * The words of the reports, defined once: the glossary page lists them and every place a term
+ * appears links to its entry (ui/Term.svelte). Definitions follow docs/METRICS.md, in short.
+ */
+export interface GlossaryEntry {
+  id: string;
+  term: string;
+  definition: string;
+}
+
+export const GLOSSARY: readonly GlossaryEntry[] = [
+  { id: 'sem1', term: 'Sem1 (same-sample confidence)', definition: 'The share of a question’s n sampled answers that fall in its largest semantic class. The same samples choose the answer and measure it, so Sem1 overstates confidence when the top classes are close (the winner’s curse).' },
+  { id: 'sem2', term: 'Sem2 (held-out confidence)', definition: 'Half the samples choose the modal answer; its share of the other half is the confidence, averaged over 10 random splits. Choosing and measuring apart removes the winner’s curse; with few samples it tends to read a little low.' },
+  { id: 'c-star', term: 'c* (oracle confidence)', definition: 'The true probability that the model gives the answer it gives most often: what Sem1 and Sem2 estimate. Known only in simulation (the Classroom), where the answer distribution is set by hand.' },
+  { id: 'verbalized', term: 'Verbalized confidence', definition: 'The confidence the model states in its reply (“Confidence: 80%”), averaged over its n replies; a reply that states none counts as 100%.' },
+  { id: 'entropy-confidence', term: 'Entropy confidence', definition: 'exp(−H), where H is the semantic entropy of the answer classes (−Σ p ln p). 1 when every sample agrees, 1/m when the samples spread evenly over m classes; never above Sem1.' },
+  { id: 'margin', term: 'Top-two margin Δ', definition: 'The largest class minus the second largest, as a share of the n samples: how clearly the model prefers its modal answer. 1 when only one answer appears.' },
+  { id: 'standardized-margin', term: 'Standardized margin √n·Δ', definition: 'The margin scaled by the square root of n, so that questions sampled with different n compare; it measures the margin in units of its sampling noise.' },
+  { id: 'jensen', term: 'Jensen-dominated regime', definition: 'Questions whose standardized margin √n·Δ is below 0.612: the top two answers are so close that which one wins is nearly a coin toss, and Sem1’s bias (from Jensen’s inequality on the max) dominates its error.' },
+  { id: 'low-margin', term: 'Low-margin regime', definition: 'Questions above the Jensen threshold but with Δ below √(ln K̄ / n), K̄ the mean number of classes: the modal answer is preferred, but not by much.' },
+  { id: 'large-margin', term: 'Large-margin regime', definition: 'Questions with Δ ≥ √(ln K̄ / n): one answer clearly dominates, and Sem1 and Sem2 nearly agree.' },
+  { id: 'ece', term: 'ECE (the paper’s)', definition: 'Expected calibration error over 10 equal-width confidence bins: the questions-weighted average of |accuracy − mean confidence| in each bin. 0 is perfect. With few questions per bin it is noisy and reads high.' },
+  { id: 'ece-equal-mass', term: 'Equal-mass ECE', definition: 'The same sum over 10 bins that each hold about a tenth of the questions, so no bin is nearly empty.' },
+  { id: 'mce', term: 'MCE', definition: 'Maximum calibration error: the largest |accuracy − mean confidence| of any non-empty equal-width bin.' },
+  { id: 'smooth-ece', term: 'Smooth ECE', definition: 'Błasiok and Nakkiran’s kernel-smoothed calibration error (ICLR 2024): the gaps are smoothed with a Gaussian kernel instead of binned, at the bandwidth where the error equals the bandwidth (computed for every report and kept in its JSON export).' },
+  { id: 'brier', term: 'Brier score', definition: 'The mean of (confidence − correct)², correct being 1 or 0; lower is better. Its Murphy decomposition splits it into reliability − resolution + uncertainty.' },
+  { id: 'auroc', term: 'AUROC', definition: 'The chance that a randomly chosen right answer has a higher confidence than a randomly chosen wrong one: 0.5 is chance, 1 is perfect ranking.' },
+  { id: 'aurc', term: 'AURC', definition: 'Area under the risk–coverage curve: answer only the most confident questions, measure the error rate of those answered, and average over every coverage; lower is better.' },
+  { id: 'bootstrap-interval', term: '95% bootstrap interval', definition: 'The range of a statistic over 1,000 resamples of the questions (drawn with replacement, the same resamples for every signal): the 2.5th and 97.5th percentiles.' },
+];
+
+export function glossaryEntry(id: string): GlossaryEntry | undefined {
+  return GLOSSARY.find((e) => e.id === id);
+}
