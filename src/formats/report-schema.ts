@@ -45,6 +45,7 @@ import {
 } from '../model/scoring-limits';
 
 import { MAX_REPORT_BYTES, MAX_STRING_LENGTH } from './report-limits';
+import type { OnImportProgress } from './import-progress';
 
 // Stated once in report-limits.ts, which the writer cuts documents to.
 export { MAX_REPORT_BYTES, MAX_STRING_LENGTH };
@@ -396,17 +397,30 @@ function checkEnvelope(value: unknown): Result<ReportDocument> | null {
   return null;
 }
 
+/** The question rows of a not yet validated document, for the progress line (0 where it has none). */
+function rowCount(value: unknown): number {
+  const models = (value as { models?: unknown }).models;
+  if (!Array.isArray(models)) return 0;
+  let rows = 0;
+  for (const m of models) {
+    const questions = (m as { questions?: unknown } | null)?.questions;
+    if (Array.isArray(questions)) rows += questions.length;
+  }
+  return rows;
+}
+
 /**
  * Validates a report from JSON text or an already parsed value. Returns the document (nulls read
  * back as NaN where allowed) or a typed error whose message starts with the path of the first bad field.
  */
-export function parseReport(input: string | unknown): Result<ReportDocument> {
+export function parseReport(input: string | unknown, onProgress?: OnImportProgress): Result<ReportDocument> {
   let value: unknown = input;
   if (typeof input === 'string') {
     // A UTF-16 length bounds the UTF-8 size from below, so this refuses only what is over the limit.
     if (input.length > MAX_REPORT_BYTES) {
       return refuse(`The report is ${describeSize(input.length)}; the limit is ${describeSize(MAX_REPORT_BYTES)}.`);
     }
+    onProgress?.({ phase: 'parsing', total: input.length, unit: 'bytes' });
     try {
       value = JSON.parse(input);
     } catch (e) {
@@ -415,6 +429,7 @@ export function parseReport(input: string | unknown): Result<ReportDocument> {
   }
   const envelope = checkEnvelope(value);
   if (envelope) return envelope;
+  onProgress?.({ phase: 'validating', total: rowCount(value), unit: 'rows' });
   let parsed;
   try {
     parsed = reportDocumentSchema.safeParse(value, {
@@ -432,18 +447,39 @@ export function parseReport(input: string | unknown): Result<ReportDocument> {
   return refuse(`${where}: ${first.message}${more}`, where);
 }
 
-/** Reads a user's file, refusing one over the size limit before reading a byte of it. */
-export async function parseReportFile(file: Blob & { name?: string }): Promise<Result<ReportDocument>> {
+/** The file's text, read in parts so the bytes read so far can be reported. */
+async function readText(file: Blob, onProgress: OnImportProgress): Promise<string> {
+  const reader = file.stream().getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let done = 0;
+  onProgress({ phase: 'reading', done, total: file.size, unit: 'bytes' });
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    done += chunk.value.length;
+    parts.push(decoder.decode(chunk.value, { stream: true }));
+    onProgress({ phase: 'reading', done, total: file.size, unit: 'bytes' });
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
+/**
+ * Reads a user's file, refusing one over the size limit before reading a byte of it. With
+ * `onProgress` (the import worker) the file is read in parts and every phase is reported.
+ */
+export async function parseReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress): Promise<Result<ReportDocument>> {
   if (file.size > MAX_REPORT_BYTES) {
     return refuse(`${file.name ?? 'The file'} is ${describeSize(file.size)}; the limit is ${describeSize(MAX_REPORT_BYTES)}.`);
   }
   let content: string;
   try {
-    content = await file.text();
+    content = onProgress ? await readText(file, onProgress) : await file.text();
   } catch (e) {
     return refuse(`${file.name ?? 'The file'} could not be read: ${(e as Error).message}`);
   }
-  const result = parseReport(content);
+  const result = parseReport(content, onProgress);
   if (!result.ok && file.name) result.error.message = `${file.name}: ${result.error.message}`;
   return result;
 }

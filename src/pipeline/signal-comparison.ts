@@ -113,19 +113,25 @@ export function compareSignals(columns: Columns, y: ArrayLike<number>, options: 
 
 /** The comparison over one model's report questions (every signal column the report holds). */
 export function compareReportSignals(model: Pick<ModelReport, 'questions'>, options: CompareOptions = {}): SignalComparison {
-  const columns = signalColumns(model.questions);
-  // The rows and settings come from a document (a report saved before the comparison was stored,
-  // perhaps from a link): its size is checked before the bootstrap starts.
+  return compareDocumentColumns(signalColumns(model.questions), model.questions.map((q) => q.correct), options);
+}
+
+/**
+ * compareSignals over columns taken from a document (a report saved before the comparison was
+ * stored, perhaps from a link; the report page's worker gets them packed): its size is checked
+ * before the bootstrap starts.
+ */
+export function compareDocumentColumns(columns: Columns, y: ArrayLike<number>, options: CompareOptions = {}): SignalComparison {
   assertRecomputeBudget(
     {
-      rows: model.questions.length,
+      rows: y.length,
       B: options.B ?? SCORING_DEFAULTS.bootstrap.B,
       signals: Object.keys(columns).length,
       bins: options.bins ?? SCORING_DEFAULTS.bins,
     },
     'This report is too large to compare its signals here',
   );
-  return compareSignals(columns, model.questions.map((q) => q.correct), options);
+  return compareSignals(columns, y, options);
 }
 
 /**

@@ -18,6 +18,7 @@ import type { ReportDocument } from '../model/report';
 import { parseReport } from '../formats/report-schema';
 import { reportToJson } from '../formats/report-export';
 import type { Result } from '../model/rows';
+import type { OnImportProgress } from '../formats/import-progress';
 
 export const MAX_SHARE_URL_LENGTH = 32 * 1024;
 /** Longest payload a link may carry when opened (crafted links included); browsers cap near 2 MB. */
@@ -126,7 +127,7 @@ function refuse(message: string): Result<never> {
 }
 
 /** Inflates with a ceiling on the output, feeding small chunks so no step can balloon. */
-function inflateLimited(bytes: Uint8Array, limit: number): Uint8Array | string {
+function inflateLimited(bytes: Uint8Array, limit: number, onProgress?: OnImportProgress): Uint8Array | string {
   const parts: Uint8Array[] = [];
   let total = 0;
   let over = false;
@@ -139,11 +140,14 @@ function inflateLimited(bytes: Uint8Array, limit: number): Uint8Array | string {
     const step = 1024;
     for (let i = 0; i < bytes.length && !over; i += step) {
       inflater.push(bytes.subarray(i, i + step), i + step >= bytes.length);
+      // Every 64 KB of the link (the caller throttles further).
+      if (onProgress && (i / step) % 64 === 63) onProgress({ phase: 'inflating', done: i + step, total: bytes.length, unit: 'bytes' });
     }
   } catch (e) {
     return `the link is damaged (${(e as Error).message})`;
   }
   if (over) return `the report in the link unpacks to more than ${Math.round(limit / 1024 / 1024)} MB`;
+  onProgress?.({ phase: 'inflating', done: bytes.length, total: bytes.length, unit: 'bytes' });
   const out = new Uint8Array(total);
   let at = 0;
   for (const p of parts) {
@@ -158,16 +162,21 @@ export interface SharedReport {
   detail: ShareDetail;
 }
 
-/** Reads a payload (the part after `#/shared/`). */
-export function decodePayload(payload: string): Result<SharedReport> {
+/**
+ * Reads a payload (the part after `#/shared/`). The import worker runs it off the page's main
+ * thread and passes `onProgress`; a 1.4 MB link takes seconds to inflate, parse and check.
+ */
+export function decodePayload(payload: string, onProgress?: OnImportProgress): Result<SharedReport> {
   if (payload.length === 0) return refuse('The share link is empty: it holds no report.');
   if (payload.length > MAX_SHARE_PAYLOAD_CHARS) return refuse(`The share link is too long (${formatKB(payload.length)}).`);
   const bytes = base64urlDecode(payload);
   if (!bytes) return refuse('The share link is damaged: it contains characters a link made by this app never has. Was it cut or edited?');
-  const inflated = inflateLimited(bytes, MAX_SHARE_JSON_BYTES);
+  onProgress?.({ phase: 'inflating', done: 0, total: bytes.length, unit: 'bytes' });
+  const inflated = inflateLimited(bytes, MAX_SHARE_JSON_BYTES, onProgress);
   if (typeof inflated === 'string') return refuse(`The share link cannot be opened: ${inflated}. Was it cut short?`);
   let envelope: Partial<Envelope>;
   try {
+    onProgress?.({ phase: 'parsing', total: inflated.length, unit: 'bytes' });
     envelope = JSON.parse(strFromU8(inflated)) as Partial<Envelope>;
   } catch {
     return refuse('The share link cannot be opened: its content is not a report. Was it cut short?');
@@ -176,7 +185,7 @@ export function decodePayload(payload: string): Result<SharedReport> {
   if (detail !== 'full' && detail !== 'rows' && detail !== 'summary') {
     return refuse('The share link cannot be opened: it was not made by this app.');
   }
-  const parsed = parseReport(envelope.report);
+  const parsed = parseReport(envelope.report, onProgress);
   if (!parsed.ok) return refuse(`The report in the link is not valid: ${parsed.error.message}`);
   return { ok: true, value: { report: parsed.value, detail } };
 }

@@ -4,9 +4,11 @@
  * forbids workers), the same computation runs on the main thread from then on.
  */
 import * as Comlink from 'comlink';
-import type { ModelMetrics, ModelReport, ReportSettings, SignalName } from '../../model/report';
+import type { ModelMetrics, ModelReport, ReportSettings, SignalComparison, SignalName } from '../../model/report';
 import type { ScoreOptions } from '../../pipeline/score';
 import { recomputeMetrics } from '../../pipeline/overrides-recompute';
+import { compareReportSignals, type CompareOptions } from '../../pipeline/signal-comparison';
+import { signalColumns } from '../../model/signals';
 import type { Result } from '../../model/rows';
 import { connectApi, WORKER_UNAVAILABLE } from '../../workers/worker-connection';
 import { packRows, transferables, type PackedRows } from './recompute-rows';
@@ -18,9 +20,17 @@ export interface RecomputeRequest {
   options: ScoreOptions;
 }
 
+/** A model's signal columns and grades, for the comparison of a report saved before it was stored. */
+export interface CompareRequest {
+  columns: Partial<Record<SignalName, Float64Array>>;
+  correct: Uint8Array;
+  options: CompareOptions;
+}
+
 /** What recompute.worker.ts serves. */
 export interface RecomputeWorkerApi {
   recompute(request: RecomputeRequest): Result<ModelMetrics>;
+  compare(request: CompareRequest): Result<SignalComparison>;
 }
 
 const connection = connectApi<RecomputeWorkerApi>(() => new Worker(new URL('./recompute.worker.ts', import.meta.url), { type: 'module' }), { name: 'recompute' });
@@ -55,5 +65,32 @@ export async function recomputeModelMetrics(model: ModelReport, settings: Report
     if ((err as { kind?: string }).kind !== WORKER_UNAVAILABLE) return failed(message(err));
     mainThreadOnly = true;
     return onMainThread(model, settings);
+  }
+}
+
+const compareFailed = (why: string): Result<SignalComparison> => ({ ok: false, error: { kind: 'compare', message: `The signals could not be compared: ${why}` } });
+
+/**
+ * The comparison of every signal of one model's rows (pipeline/signal-comparison.ts), in the
+ * worker: its paired bootstrap over a 177,000-row report takes seconds, which on the main thread
+ * froze the page the report had just opened in.
+ */
+export async function compareModelSignals(model: ModelReport, options: CompareOptions): Promise<Result<SignalComparison>> {
+  if (!mainThreadOnly) {
+    const columns = signalColumns(model.questions);
+    const correct = Uint8Array.from(model.questions, (q) => q.correct);
+    const buffers = [correct.buffer as ArrayBuffer, ...Object.values(columns).map((c) => c!.buffer as ArrayBuffer)];
+    try {
+      const reply = await connection.api.compare(Comlink.transfer({ columns, correct, options }, buffers));
+      return reply.ok ? reply : compareFailed(reply.error.message);
+    } catch (err) {
+      if ((err as { kind?: string }).kind !== WORKER_UNAVAILABLE) return compareFailed(message(err));
+      mainThreadOnly = true;
+    }
+  }
+  try {
+    return { ok: true, value: compareReportSignals(model, options) };
+  } catch (err) {
+    return compareFailed(message(err));
   }
 }

@@ -194,3 +194,25 @@ describe('the stored signal comparison', () => {
     expect(refusal(other)).toMatch(/^models\[0\]\.metrics\.comparison\.rows: /);
   });
 });
+
+describe('parseReportFile progress', () => {
+  test('reports the bytes read up to the file size, then parsing, then validating every row', async () => {
+    const text = JSON.stringify(JSON.parse(JSON.stringify(sampleReport({ questions: 500 }))));
+    const file = new File([text], 'big.json');
+    const seen: { phase: string; done?: number; total?: number; unit?: string }[] = [];
+    const result = await parseReportFile(file, (p) => seen.push(p));
+    expect(result.ok).toBe(true);
+    const reading = seen.filter((p) => p.phase === 'reading');
+    expect(reading[0]).toEqual({ phase: 'reading', done: 0, total: file.size, unit: 'bytes' });
+    expect(reading.at(-1)!.done).toBe(file.size);
+    expect(seen.map((p) => p.phase).filter((ph, i, all) => ph !== all[i - 1])).toEqual(['reading', 'parsing', 'validating']);
+    expect(seen.at(-1)).toEqual({ phase: 'validating', total: 1000, unit: 'rows' });
+  });
+
+  test('the file read in parts is the same document as read at once, multi-byte characters included', async () => {
+    const doc = sampleReport({ questions: 50 });
+    doc.title = 'Réponses — 東京 🗼';
+    const file = new File([JSON.stringify(JSON.parse(JSON.stringify(doc)))], 'utf8.json');
+    expect(await parseReportFile(file, () => undefined)).toEqual(await parseReportFile(file));
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compareReportSignals, compareSignals } from '../../../src/pipeline/signal-comparison';
+import { compareDocumentColumns, compareReportSignals, compareSignals } from '../../../src/pipeline/signal-comparison';
 import { entropyConfidence, signalColumns, signalValue } from '../../../src/model/signals';
 import { eceIntervals } from '../../../src/core/bootstrap';
 import { eceEqualWidth } from '../../../src/core/ece';
@@ -97,6 +97,12 @@ describe('report columns', () => {
     expect(() => compareReportSignals({ questions: qs }, { B: 1e8 })).toThrow(
       /^This report is too large to compare its signals here: recomputing 60 questions × 100,000,000 bootstrap replicates × 5 signals \(10 bins\)/,
     );
+  });
+  test('compareDocumentColumns (the recompute worker\'s, over packed columns) is compareReportSignals to the bit, budget included', () => {
+    const qs = Array.from({ length: 80 }, (_, i) => q(i, { sem1: (i % 7) / 7, signals: { stated: (i % 5) / 5 } }));
+    const correct = Uint8Array.from(qs, (x) => x.correct);
+    expect(compareDocumentColumns(signalColumns(qs), correct, { B: 200, seed: 3 })).toEqual(compareReportSignals({ questions: qs }, { B: 200, seed: 3 }));
+    expect(() => compareDocumentColumns(signalColumns(qs), correct, { B: 1e8 })).toThrow(/^This report is too large to compare its signals here: recomputing 80 questions/);
   });
 });
 

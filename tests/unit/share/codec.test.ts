@@ -11,6 +11,7 @@ import {
   reduceReport,
 } from '../../../src/share/codec';
 import { sampleReport } from './report-fixture';
+import { largeReport } from './large-report';
 import type { ReportDocument } from '../../../src/model/report';
 
 const BASE = 'http://127.0.0.1:5173/index.html#/report';
@@ -163,5 +164,23 @@ describe('hostile or damaged links are refused with a message', () => {
   test('other routes carry no payload', () => {
     expect(payloadFromHash('#/report')).toBeNull();
     expect(payloadFromHash('#/shared/abc')).toBe('abc');
+  });
+});
+
+describe('decodePayload progress', () => {
+  test('inflating by bytes up to the payload, then parsing the JSON, then validating every row', () => {
+    // 12,000 rows: a payload of some 180 KB, several 64 KB steps.
+    const payload = encodePayload(largeReport(6000), 'rows');
+    const seen: { phase: string; done?: number; total?: number }[] = [];
+    const result = decodePayload(payload, (p) => seen.push(p));
+    expect(result.ok).toBe(true);
+    const inflating = seen.filter((p) => p.phase === 'inflating');
+    expect(inflating.length).toBeGreaterThan(2);
+    const total = inflating[0].total!;
+    expect(inflating.map((p) => p.done)).toEqual([...inflating.map((p) => p.done!)].sort((a, b) => a - b));
+    expect(inflating.every((p) => p.total === total && p.done! <= total)).toBe(true);
+    expect(inflating.at(-1)!.done).toBe(total);
+    expect(seen.map((p) => p.phase).filter((ph, i, all) => ph !== all[i - 1])).toEqual(['inflating', 'parsing', 'validating']);
+    expect(seen.at(-1)).toEqual({ phase: 'validating', total: 12000, unit: 'rows' });
   });
 });

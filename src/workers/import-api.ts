@@ -1,0 +1,44 @@
+/**
+ * What the import worker serves: opening a share link's payload and a report file, the whole of
+ * it (inflating, JSON.parse, the schema's check of every row) off the page's main thread, where
+ * a 1.4 MB link of 177,000 rows used to freeze the page for seconds. Plain functions over the
+ * same decodePayload and parseReportFile every other way in uses, so the messages are the same;
+ * tests call them directly, import.worker.ts serves them, import-client.ts calls them.
+ */
+import type { ReportDocument } from '../model/report';
+import type { Result } from '../model/rows';
+import { decodePayload, type SharedReport } from '../share/codec';
+import { parseReportFile } from '../formats/report-schema';
+import type { ImportProgress, OnImportProgress } from '../formats/import-progress';
+import { throttle } from './throttle';
+
+export interface ImportWorkerApi {
+  /** A share link's payload (the part after `#/shared/`), inflated, parsed and checked. */
+  openSharedLink(payload: string, onProgress?: OnImportProgress): Result<SharedReport>;
+  /** A report file chosen or dropped by the user, read, parsed and checked. */
+  openReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress): Promise<Result<ReportDocument>>;
+}
+
+/** Progress crosses to the page at most every 100 ms (each is a message), the last one always. */
+const PROGRESS_MS = 100;
+
+function throttled(onProgress: OnImportProgress | undefined) {
+  return onProgress ? throttle<ImportProgress>(onProgress, PROGRESS_MS) : undefined;
+}
+
+export function openSharedLink(payload: string, onProgress?: OnImportProgress): Result<SharedReport> {
+  const report = throttled(onProgress);
+  const result = decodePayload(payload, report);
+  report?.flush();
+  return result;
+}
+
+export async function openReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress): Promise<Result<ReportDocument>> {
+  const report = throttled(onProgress);
+  // The worker's own progress path even without a listener: the file is read in parts either way.
+  const result = await parseReportFile(file, report ?? (() => undefined));
+  report?.flush();
+  return result;
+}
+
+export const importApi: ImportWorkerApi = { openSharedLink, openReportFile };
