@@ -27,16 +27,18 @@ export interface MetricInfo {
   /** A per-signal column of the report's headline table. */
   headline: boolean;
   description: string;
+  /** Its entry in the glossary (model/glossary.ts), where it has one. */
+  glossary?: string;
 }
 
 export const METRICS: readonly MetricInfo[] = [
-  { key: 'ece', cli: 'ece', label: 'ECE (paper, equal-width bins)', short: 'ECE', digits: 3, better: 'lower', shape: 'number', headline: false, description: "The paper's ECE: 10 equal-width bins with edges i·0.1, weighted gaps between accuracy and mean confidence." },
-  { key: 'brier', cli: 'brier', label: 'Brier score', short: 'Brier', digits: 3, better: 'lower', shape: 'brier', headline: true, description: 'Squared error of each confidence against correctness (lower is better), with its Murphy decomposition.' },
-  { key: 'eceEqualMass', cli: 'ece_equal_mass', label: 'Equal-mass ECE', short: 'ECE (equal mass)', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'The same sum over bins that each hold about a tenth of the questions.' },
-  { key: 'mce', cli: 'mce', label: 'MCE', short: 'MCE', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'The largest gap of any non-empty equal-width bin.' },
-  { key: 'smoothEce', cli: 'smooth_ece', label: 'Smooth ECE', short: 'smECE', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'Kernel-smoothed calibration error at its self-consistent bandwidth.' },
-  { key: 'auroc', cli: 'auroc', label: 'AUROC', short: 'AUROC', digits: 3, better: 'higher', shape: 'number', headline: true, description: 'Area under the ROC curve of each confidence for telling correct from incorrect answers (higher is better).' },
-  { key: 'aurc', cli: 'aurc', label: 'AURC', short: 'AURC', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'Area under the risk–coverage curve (lower is better).' },
+  { key: 'ece', cli: 'ece', label: 'ECE (paper, equal-width bins)', short: 'ECE', digits: 3, better: 'lower', shape: 'number', headline: false, description: "The paper's ECE: 10 equal-width bins with edges i·0.1, weighted gaps between accuracy and mean confidence.", glossary: 'ece' },
+  { key: 'brier', cli: 'brier', label: 'Brier score', short: 'Brier', digits: 3, better: 'lower', shape: 'brier', headline: true, description: 'Squared error of each confidence against correctness (lower is better), with its Murphy decomposition.', glossary: 'brier' },
+  { key: 'eceEqualMass', cli: 'ece_equal_mass', label: 'Equal-mass ECE', short: 'ECE (equal mass)', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'The same sum over bins that each hold about a tenth of the questions.', glossary: 'ece-equal-mass' },
+  { key: 'mce', cli: 'mce', label: 'MCE', short: 'MCE', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'The largest gap of any non-empty equal-width bin.', glossary: 'mce' },
+  { key: 'smoothEce', cli: 'smooth_ece', label: 'Smooth ECE', short: 'smECE', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'Kernel-smoothed calibration error at its self-consistent bandwidth.', glossary: 'smooth-ece' },
+  { key: 'auroc', cli: 'auroc', label: 'AUROC', short: 'AUROC', digits: 3, better: 'higher', shape: 'number', headline: true, description: 'Area under the ROC curve of each confidence for telling correct from incorrect answers (higher is better).', glossary: 'auroc' },
+  { key: 'aurc', cli: 'aurc', label: 'AURC', short: 'AURC', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'Area under the risk–coverage curve (lower is better).', glossary: 'aurc' },
   { key: 'meanConfidence', cli: 'mean_confidence', label: 'Mean confidence', short: 'Mean conf.', digits: 3, better: null, shape: 'number', headline: false, description: 'The mean of the signal over the questions.' },
 ];
 
@@ -47,3 +49,6 @@ export function metricValue(m: SignalMetrics, key: MetricKey): number {
 
 /** The per-signal columns of the headline table. */
 export const HEADLINE_METRICS: readonly MetricInfo[] = METRICS.filter((m) => m.headline);
+
+/** The measures the report computes beside the headline ones (the paper's ECE has its own columns). */
+export const OTHER_METRICS: readonly MetricInfo[] = METRICS.filter((m) => !m.headline && m.key !== 'ece');

@@ -58,3 +58,18 @@ test('an unknown route says so and keeps the header', async () => {
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
+
+test('the measures beside the headline (equal-mass ECE, MCE, smooth ECE, AURC) are shown, as the document holds them', async () => {
+  const doc = demoDocument();
+  const { page, context, consoleErrors } = await openHome(browser, inject('appUrl'));
+  await page.locator('[data-other-metrics] summary').click();
+  const m = doc.models[0];
+  const table = page.locator(`table[data-table="other-metrics"][data-model="${m.model}"]`);
+  for (const [key, value] of [['mce', m.metrics.signals.sem1!.mce], ['aurc', m.metrics.signals.sem1!.aurc], ['eceEqualMass', m.metrics.signals.sem1!.eceEqualMass]] as const) {
+    expect((await table.locator(`tr[data-signal="sem1"] td[data-metric="${key}"]`).textContent())!.trim()).toBe(value.toFixed(3));
+  }
+  // Smooth ECE arrives with the full metrics computed off the main thread.
+  await expect.poll(async () => (await table.locator('tr[data-signal="sem1"] td[data-metric="smoothEce"]').textContent())!.trim(), { timeout: 60_000 }).toMatch(/^\d\.\d{3}$/);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
