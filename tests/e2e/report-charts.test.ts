@@ -112,8 +112,17 @@ test('SVG and PNG export give a valid SVG of the chart and a PNG image', async (
       root: d.documentElement.nodeName,
       ns: d.documentElement.namespaceURI,
       bars: d.querySelectorAll('rect[data-count]').length,
+      texts: [...d.documentElement.children].filter((e) => e.nodeName === 'text').map((e) => e.textContent),
     };
   }, svgText);
+  // The file stands alone: the chart's title (naming the model), its legend keys and its ECE caption around the drawing.
+  const title = (await chart.locator('.chart-title').textContent())!.trim();
+  const caption = (await chart.locator('.caption').textContent())!.trim();
+  expect(title).toContain(doc.models[0].model);
+  expect(caption).toMatch(/ECE \d\.\d{3}/);
+  expect(parsed.texts[0]).toBe(title);
+  expect(parsed.texts).toContain(caption);
+  for (const key of await chart.locator('.legend .key').allTextContents()) expect(parsed.texts).toContain(key.trim());
   expect(parsed.error).toBe(0);
   expect(parsed.root).toBe('svg');
   expect(parsed.ns).toBe('http://www.w3.org/2000/svg');
