@@ -83,9 +83,30 @@ export interface ClassroomResult {
   /** Sem1 − c* and Sem2 − c* over questions: the estimators' bias, with Monte Carlo error. */
   bias1: MeanSE;
   bias2: MeanSE;
+  /**
+   * Mean Sem2 − c* with the classes numbered as real clustering numbers them (in order of first
+   * appearance among the samples), so a tie goes to the class seen first, not to the population's
+   * favourite (which the simulator numbers first): the difference shows what the simulator's
+   * numbering hides at small n.
+   */
+  bias2AsClustered: MeanSE;
   /** Sem1 − Sem2: the observable difficulty meter. */
   gap: MeanSE;
   byMargin: MarginBin[];
+}
+
+/**
+ * The difficulty meter's bands, in standard errors of a class share at n samples (0.5/√n, the
+ * largest): set from the presets' simulations, where one answer dominating reads about 0.03,
+ * answers in competition (margins up to 0.15 at n = 20, 0.05 at n = 50) about 0.75.
+ */
+export const GAP_BANDS = { easy: 0.15, hard: 0.6 } as const;
+export const GAP_METER_MAX = 1.5;
+
+/** The mean Sem1 − Sem2 gap in standard errors at n, and its band. */
+export function gapReading(gap: number, n: number): { inSE: number; band: 'easy' | 'mixed' | 'hard' } {
+  const inSE = gap / (0.5 / Math.sqrt(n));
+  return { inSE, band: inSE < GAP_BANDS.easy ? 'easy' : inSE < GAP_BANDS.hard ? 'mixed' : 'hard' };
 }
 
 export function meanSE(values: readonly number[]): MeanSE {
@@ -159,8 +180,21 @@ export function biasByMargin(points: readonly QuestionPoint[], width = 0.05): Ma
     }));
 }
 
+/** The samples' classes renumbered in order of first appearance, as a clusterer lists them. */
+export function firstAppearanceLabels(assignments: Int32Array): Int32Array {
+  const number = new Map<number, number>();
+  const out = new Int32Array(assignments.length);
+  for (let i = 0; i < assignments.length; i++) {
+    let k = number.get(assignments[i]);
+    if (k === undefined) number.set(assignments[i], (k = number.size));
+    out[i] = k;
+  }
+  return out;
+}
+
 function summarize(settings: ClassroomSettings, simulated: SimulatedQuestion[], points: QuestionPoint[]): ClassroomResult {
   const y = points.map((p) => p.y);
+  const options = sem2Options(settings.selection);
   return {
     settings,
     simulated,
@@ -171,6 +205,7 @@ function summarize(settings: ClassroomSettings, simulated: SimulatedQuestion[], 
     eceStar: eceEqualWidth(points.map((p) => p.cStar), points.map((p) => p.yStar)),
     bias1: meanSE(points.map((p) => p.sem1 - p.cStar)),
     bias2: meanSE(points.map((p) => p.sem2 - p.cStar)),
+    bias2AsClustered: meanSE(simulated.map((q) => sem2HeldOut(firstAppearanceLabels(q.assignments), q.pi.length, options) - q.cStar)),
     gap: meanSE(points.map((p) => p.sem1 - p.sem2)),
     // Narrow margin ranges get narrower bins, so a hard-only set still shows a trend.
     byMargin: biasByMargin(points, settings.marginHigh - settings.marginLow <= 0.2 ? 0.02 : 0.05),

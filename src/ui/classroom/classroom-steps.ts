@@ -99,3 +99,24 @@ export function hardestQuestion(questions: readonly SimulatedQuestion[]): number
   for (let i = 1; i < questions.length; i++) if (questions[i].piMargin < questions[best].piMargin) best = i;
   return best;
 }
+
+/** Within this many percentage points, an estimate is said to match c* on one question. */
+const SAME = 0.005;
+
+/**
+ * What the shown question itself says about its estimates against c*, in words: one question's
+ * Sem2 can land on either side of c* (it is a noisy estimate), so the caption describes this
+ * question, then what holds on average over many (the bias numbers below the chart).
+ */
+export function curseCaption(c: Pick<WinnersCurse, 'sem1' | 'sem2'> & { question: Pick<SimulatedQuestion, 'cStar'> }): string {
+  const p = (v: number) => `${(v * 100).toFixed(1)}%`;
+  const where = (v: number) => (Math.abs(v - c.question.cStar) <= SAME ? 'matches' : v > c.question.cStar ? 'lands above' : 'lands below');
+  const sem1 = `Here Sem1 = ${p(c.sem1)} ${where(c.sem1)} c* = ${p(c.question.cStar)}`;
+  const sem1Why = c.sem1 > c.question.cStar + SAME ? ': the winner of a close race is usually the class that got lucky in these samples, and Sem1 counts that luck too.' : '.';
+  const sem2 = ` Sem2 = ${p(c.sem2)} ${where(c.sem2)} it`;
+  const sem2Why =
+    c.sem2 < c.question.cStar - SAME
+      ? ': counting the winner in fresh samples removes the luck, but the selection block sometimes picks a class that is not the favourite, and then a smaller class is scored.'
+      : ': on a single question the held-out count still varies with the samples; it is over many questions that Sem2 lands a little below c*, where Sem1 lands above (the mean biases below).';
+  return `${sem1}${sem1Why}${sem2}${sem2Why}`;
+}
