@@ -4,6 +4,8 @@
  * a 1.4 MB link of 177,000 rows used to freeze the page for seconds. Plain functions over the
  * same decodePayload and parseReportFile every other way in uses, so the messages are the same;
  * tests call them directly, import.worker.ts serves them, import-client.ts calls them.
+ *
+ * With `onRows` the question rows go to the page ahead of the document, in parts (import-rows.ts).
  */
 import type { ReportDocument } from '../model/report';
 import type { Result } from '../model/rows';
@@ -11,12 +13,13 @@ import { decodePayload, type SharedReport } from '../share/codec';
 import { parseReportFile } from '../formats/report-schema';
 import type { ImportProgress, OnImportProgress } from '../formats/import-progress';
 import { throttle } from './throttle';
+import { sendRows, type OnRows } from './import-rows';
 
 export interface ImportWorkerApi {
   /** A share link's payload (the part after `#/shared/`), inflated, parsed and checked. */
-  openSharedLink(payload: string, onProgress?: OnImportProgress): Result<SharedReport>;
+  openSharedLink(payload: string, onProgress?: OnImportProgress, onRows?: OnRows): Promise<Result<SharedReport>>;
   /** A report file chosen or dropped by the user, read, parsed and checked. */
-  openReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress): Promise<Result<ReportDocument>>;
+  openReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress, onRows?: OnRows): Promise<Result<ReportDocument>>;
 }
 
 /** Progress crosses to the page at most every 100 ms (each is a message), the last one always. */
@@ -26,19 +29,21 @@ function throttled(onProgress: OnImportProgress | undefined) {
   return onProgress ? throttle<ImportProgress>(onProgress, PROGRESS_MS) : undefined;
 }
 
-export function openSharedLink(payload: string, onProgress?: OnImportProgress): Result<SharedReport> {
+export async function openSharedLink(payload: string, onProgress?: OnImportProgress, onRows?: OnRows): Promise<Result<SharedReport>> {
   const report = throttled(onProgress);
   const result = decodePayload(payload, report);
   report?.flush();
-  return result;
+  if (!result.ok || !onRows) return result;
+  return { ok: true, value: { ...result.value, report: await sendRows(result.value.report, onRows) } };
 }
 
-export async function openReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress): Promise<Result<ReportDocument>> {
+export async function openReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress, onRows?: OnRows): Promise<Result<ReportDocument>> {
   const report = throttled(onProgress);
-  // The worker's own progress path even without a listener: the file is read in parts either way.
+  // The file is read in parts (the reading phase's progress) whether or not anyone listens.
   const result = await parseReportFile(file, report ?? (() => undefined));
   report?.flush();
-  return result;
+  if (!result.ok || !onRows) return result;
+  return { ok: true, value: await sendRows(result.value, onRows) };
 }
 
 export const importApi: ImportWorkerApi = { openSharedLink, openReportFile };

@@ -1,7 +1,8 @@
 /**
- * The page's handle on the import worker, started on the first link or file opened. Where no
- * worker can start (storage or script policies that forbid workers), the same functions run on
- * the main thread from then on, loaded only then, so the page still opens the report.
+ * The page's handle on the import worker, started on the first link or file opened. The rows
+ * come ahead of the document in parts (import-rows.ts) and are put back here. Where no worker can
+ * start (storage or script policies that forbid workers), the same functions run on the main
+ * thread from then on, loaded only then, so the page still opens the report.
  */
 import * as Comlink from 'comlink';
 import type { ReportDocument } from '../model/report';
@@ -9,6 +10,7 @@ import type { Result } from '../model/rows';
 import type { SharedReport } from '../share/codec';
 import type { OnImportProgress } from '../formats/import-progress';
 import type { ImportWorkerApi } from './import-api';
+import { rowCollector } from './import-rows';
 import { connectApi, WORKER_UNAVAILABLE } from './worker-connection';
 
 const connection = connectApi<ImportWorkerApi>(() => new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: 'semece-import' }), { name: 'import' });
@@ -18,7 +20,7 @@ const proxied = (f?: OnImportProgress) => (f ? Comlink.proxy(f) : undefined);
 
 const unavailable = (err: unknown) => (err as { kind?: string } | null)?.kind === WORKER_UNAVAILABLE;
 
-async function call<T>(inWorker: () => Promise<T>, onMainThread: (api: ImportWorkerApi) => T | Promise<T>): Promise<T> {
+async function call<T>(inWorker: () => Promise<T>, onMainThread: (api: ImportWorkerApi) => Promise<T>): Promise<T> {
   if (!mainThreadOnly) {
     try {
       return await inWorker();
@@ -32,7 +34,21 @@ async function call<T>(inWorker: () => Promise<T>, onMainThread: (api: ImportWor
 
 export const importClient = {
   openSharedLink: (payload: string, onProgress?: OnImportProgress): Promise<Result<SharedReport>> =>
-    call<Result<SharedReport>>(() => connection.api.openSharedLink(payload, proxied(onProgress)), (api) => api.openSharedLink(payload, onProgress)),
+    call<Result<SharedReport>>(
+      async () => {
+        const rows = rowCollector();
+        const result = await connection.api.openSharedLink(payload, proxied(onProgress), Comlink.proxy(rows.onRows));
+        return result.ok ? { ok: true, value: { ...result.value, report: rows.restore(result.value.report) } } : result;
+      },
+      (api) => api.openSharedLink(payload, onProgress),
+    ),
   openReportFile: (file: File, onProgress?: OnImportProgress): Promise<Result<ReportDocument>> =>
-    call<Result<ReportDocument>>(() => connection.api.openReportFile(file, proxied(onProgress)), (api) => api.openReportFile(file, onProgress)),
+    call<Result<ReportDocument>>(
+      async () => {
+        const rows = rowCollector();
+        const result = await connection.api.openReportFile(file, proxied(onProgress), Comlink.proxy(rows.onRows));
+        return result.ok ? { ok: true, value: rows.restore(result.value) } : result;
+      },
+      (api) => api.openReportFile(file, onProgress),
+    ),
 };

@@ -8,10 +8,9 @@ import type { ModelMetrics, ModelReport, ReportSettings, SignalComparison, Signa
 import type { ScoreOptions } from '../../pipeline/score';
 import { recomputeMetrics } from '../../pipeline/overrides-recompute';
 import { compareReportSignals, type CompareOptions } from '../../pipeline/signal-comparison';
-import { signalColumns } from '../../model/signals';
 import type { Result } from '../../model/rows';
 import { connectApi, WORKER_UNAVAILABLE } from '../../workers/worker-connection';
-import { packRows, transferables, type PackedRows } from './recompute-rows';
+import { packComparison, packRows, transferables, type PackedRows } from './recompute-rows';
 
 export interface RecomputeRequest {
   rows: PackedRows;
@@ -77,8 +76,7 @@ const compareFailed = (why: string): Result<SignalComparison> => ({ ok: false, e
  */
 export async function compareModelSignals(model: ModelReport, options: CompareOptions): Promise<Result<SignalComparison>> {
   if (!mainThreadOnly) {
-    const columns = signalColumns(model.questions);
-    const correct = Uint8Array.from(model.questions, (q) => q.correct);
+    const { columns, correct } = packComparison(model.questions);
     const buffers = [correct.buffer as ArrayBuffer, ...Object.values(columns).map((c) => c!.buffer as ArrayBuffer)];
     try {
       const reply = await connection.api.compare(Comlink.transfer({ columns, correct, options }, buffers));

@@ -12,7 +12,11 @@ export function largeReport(questions: number): ReportDocument {
   doc.dataset = { ...doc.dataset, questions: questions + 1 };
   for (const m of doc.models) {
     m.metrics = { ...m.metrics, questions, bootstrap: { ...m.metrics.bootstrap, n_lo: 3 }, byRegime: { ...m.metrics.byRegime, jensen: { ...m.metrics.byRegime.jensen, count: questions } } };
-    m.questions = Array.from({ length: questions }, (_, i) => ({ ...question(i, false), verbalized: ((i * 7919) % 1000) / 1000 }));
+    // Short texts and no extra signal: a link's inflated JSON may be at most 16 MB.
+    m.questions = Array.from({ length: questions }, (_, i) => {
+      const { signals: _s, ...row } = question(i, false);
+      return { ...row, question: `Q${i}`, verbalized: ((i * 7919) % 1000) / 1000 };
+    });
   }
   return doc;
 }

@@ -4,30 +4,34 @@
  */
 import { describe, expect, test } from 'vitest';
 import { openReportFile, openSharedLink } from '../../../src/workers/import-api';
-import { importClient } from '../../../src/workers/import-client';
+import { ROWS_PER_PART, rowCollector } from '../../../src/workers/import-rows';
+import type { ReportQuestion } from '../../../src/model/report';
 import { decodePayload, encodePayload } from '../../../src/share/codec';
 import { parseReportFile } from '../../../src/formats/report-schema';
 import { reportToJson } from '../../../src/formats/report-export';
 import type { ImportProgress } from '../../../src/formats/import-progress';
 import { sampleReport } from '../share/report-fixture';
+import { largeReport } from '../share/large-report';
 
 const rows = (n: number) => 2 * n; // the fixture has two models
 
 describe('openSharedLink', () => {
-  test('returns the document decodePayload returns, reporting inflating first and validating every row last', () => {
+  test('returns the document decodePayload returns, reporting inflating first and validating every row last', async () => {
     const doc = sampleReport({ questions: 300 });
     const payload = encodePayload(doc, 'rows');
     const seen: ImportProgress[] = [];
-    const result = openSharedLink(payload, (p) => seen.push(p));
+    const result = await openSharedLink(payload, (p) => seen.push(p));
     expect(result).toEqual(decodePayload(payload));
     expect(result.ok && result.value.detail).toBe('rows');
     expect(seen[0]).toEqual({ phase: 'inflating', done: 0, total: expect.any(Number), unit: 'bytes' });
     expect(seen.at(-1)).toEqual({ phase: 'validating', total: rows(300), unit: 'rows' });
   });
 
-  test('a damaged or forged link gets the same message as today', () => {
+  test('a damaged or forged link gets the same message as today, and no rows', async () => {
     for (const payload of ['', 'AAAA-not-a-report', '!!!', encodePayload({ ...sampleReport(), version: 9 } as never, 'rows')]) {
-      const result = openSharedLink(payload, () => undefined);
+      const parts: unknown[] = [];
+      const result = await openSharedLink(payload, () => undefined, (_m, rows) => void parts.push(rows));
+      expect(parts).toEqual([]);
       expect(result.ok).toBe(false);
       expect(result).toEqual(decodePayload(payload));
     }
@@ -62,12 +66,38 @@ describe('openReportFile', () => {
   });
 });
 
-describe('importClient where no worker can start (Node has no Worker)', () => {
-  test('opens the link and the file on the main thread with the same results', async () => {
-    const doc = sampleReport({ questions: 5 });
-    const payload = encodePayload(doc, 'full');
-    expect(await importClient.openSharedLink(payload)).toEqual(decodePayload(payload));
-    const file = new File(['{"format":"nope"}'], 'x.json');
-    expect(await importClient.openReportFile(file)).toEqual(await parseReportFile(file));
+describe('rows in parts', () => {
+  test('a link\'s rows go ahead in order, in parts of ROWS_PER_PART, each awaited; put back they are the checked document', async () => {
+    const doc = largeReport(ROWS_PER_PART + 10);
+    const payload = encodePayload(doc, 'rows');
+    const collector = rowCollector();
+    const parts: [number, number][] = [];
+    let pending = 0;
+    const result = await openSharedLink(payload, undefined, async (model, rows) => {
+      // The next part is not sent before this one's promise settles.
+      expect(pending).toBe(0);
+      pending++;
+      await new Promise((r) => setTimeout(r, 0));
+      pending--;
+      parts.push([model, rows.length]);
+      collector.onRows(model, rows);
+    });
+    expect(parts).toEqual([[0, ROWS_PER_PART], [0, 10], [1, ROWS_PER_PART], [1, 10]]);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.report.models.map((m) => m.questions)).toEqual([[], []]);
+    const expected = decodePayload(payload);
+    expect({ ...result.value, report: collector.restore(result.value.report) }).toEqual(expected.ok && expected.value);
+  });
+
+  test('a file\'s rows too; a model without rows stays without', async () => {
+    const doc = sampleReport({ questions: 30 });
+    doc.models[1].questions = [];
+    const file = new File([reportToJson(doc)], 'r.json');
+    const collector = rowCollector();
+    const result = await openReportFile(file, undefined, collector.onRows);
+    if (!result.ok) throw new Error(result.error.message);
+    const back = collector.restore(result.value);
+    expect(back).toEqual(await parseReportFile(file).then((r) => r.ok && r.value));
+    expect(back.models[1].questions).toEqual([] as ReportQuestion[]);
   });
 });

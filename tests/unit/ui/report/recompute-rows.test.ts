@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { packRows, transferables, unpackRows } from '../../../../src/ui/report/recompute-rows';
+import { packComparison, packRows, transferables, unpackRows } from '../../../../src/ui/report/recompute-rows';
+import { signalColumns } from '../../../../src/model/signals';
 import { modelMetrics } from '../../../../src/pipeline/score';
 import { demoDocument } from '../../../e2e/report-fixture';
 
@@ -13,4 +14,15 @@ test('metrics from packed rows equal the metrics from the document rows', () => 
   expect(modelMetrics(unpackRows(packed), { excluded: 3, signals: [...signals] }, options)).toEqual(
     modelMetrics(rows, { excluded: 3, signals: [...signals] }, options),
   );
+});
+
+test('packComparison gives the columns signalColumns gives, in its order, and the grades', () => {
+  const model = demoDocument().models[0];
+  const rows = model.questions.map((q, i) => (i % 3 === 0 ? { ...q, signals: { stated: i % 2 ? 0.4 : (null as unknown as number), logprob: 0.2 } } : q));
+  const packed = packComparison(rows);
+  const expected = signalColumns(rows);
+  expect(Object.keys(packed.columns)).toEqual(Object.keys(expected));
+  expect(packed.columns).toEqual(expected);
+  expect([...packed.correct]).toEqual(rows.map((q) => q.correct));
+  expect(packComparison([])).toEqual({ columns: {}, correct: new Uint8Array(0) });
 });
