@@ -8,6 +8,9 @@
  * printed as a figure, for the reader, not asserted.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { MAX_SHARE_PAYLOAD_CHARS, SHARE_ROUTE, encodePayload } from '../../src/share/codec';
@@ -19,11 +22,13 @@ const PER_MODEL = 27_000;
 const doc = largeReport(PER_MODEL);
 
 let browser: Browser;
+const dir = mkdtempSync(path.join(tmpdir(), 'semece-large-'));
 beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Watch {
@@ -140,10 +145,14 @@ test('a 54,000-row share link is decoded in the import worker, with a status whi
 
 test('the same report as a file is read and checked in the import worker, then shown', async () => {
   const text = reportToJson(doc);
+  // From a file on disk: a buffer handed to setInputFiles is decoded on the page's main thread
+  // by the test driver itself, which would stand in the figure below.
+  const file = path.join(dir, 'large.json');
+  writeFileSync(file, text);
   const { context, page, consoleErrors } = await openPage(browser);
   await page.addInitScript(watch);
   await page.goto(`${inject('appUrl')}#/open`);
-  await page.locator('[data-control="report-file"]').setInputFiles({ name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.locator('[data-control="report-file"]').setInputFiles(file);
   await expectReport(page);
   const importer = expectOffMainThread(await watched(page), `report file (${text.length} chars, ${2 * PER_MODEL} rows)`, text.length);
   // The worker got the File itself, not its text.
