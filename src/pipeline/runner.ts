@@ -81,7 +81,15 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
   const stop = async (status: RunRecord['status'], error?: StageError) => {
     run.status = status;
     run.error = error && meter.error(error);
-    await save();
+    try {
+      await save();
+    } catch (e) {
+      // The record could not be stored (a full storage, say): the page still learns how the run
+      // ended and why; the stored record keeps its last checkpoint, which resumes like a reload.
+      const why = e instanceof Error ? e.message : String(e);
+      if (run.error) meter.note(`This outcome could not be stored: ${why}`);
+      else run.error = meter.error({ kind: 'storage', message: why });
+    }
     deps.onProgress?.(meter.progress, run);
     return run;
   };

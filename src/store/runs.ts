@@ -4,6 +4,7 @@
  * over by mistake; every record read back is upgraded and validated (run-records.ts,
  * report-records.ts), so a corrupt one is a StoredRecordError naming what is wrong.
  */
+import { storageWriteError } from './write-errors';
 import type { ReportDocument } from '../model/report';
 import { fitReportLimits } from '../formats/report-limits';
 import { withoutKey, type RunRecord } from '../model/run-spec';
@@ -34,7 +35,11 @@ export class RunStore {
   constructor(private readonly db: SemeceDatabase) {}
 
   async saveRun(run: RunRecord): Promise<void> {
-    await this.db.put('runs', toStoredRun(sanitizeRun(run)));
+    try {
+      await this.db.put('runs', toStoredRun(sanitizeRun(run)));
+    } catch (e) {
+      throw await storageWriteError(e, "the run's progress");
+    }
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
@@ -73,7 +78,11 @@ export class RunStore {
 
   /** Cut to the limits it is read back with (report-limits.ts), so a saved report always opens again. */
   async saveReport(runId: string, document: ReportDocument): Promise<void> {
-    await this.db.put('reports', { runId, document: fitReportLimits(document), savedAt: new Date().toISOString() });
+    try {
+      await this.db.put('reports', { runId, document: fitReportLimits(document), savedAt: new Date().toISOString() });
+    } catch (e) {
+      throw await storageWriteError(e, 'the report');
+    }
   }
 
   async getReport(runId: string): Promise<ReportDocument | undefined> {

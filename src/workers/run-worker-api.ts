@@ -128,7 +128,8 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
         const run = (await s.runs.getRun(runId))!;
         // An unexpected throw may quote a request: the stored error goes through the one scrubber.
         const failed: RunRecord = { ...run, status: 'failed', error: scrubbedError(errorInfo(e, 'run worker'), secretScrubber(Object.values(keys))) };
-        await s.runs.saveRun(failed);
+        // Told to the page even when it cannot be stored (a full storage): the record keeps its last checkpoint.
+        await s.runs.saveRun(failed).catch(() => undefined);
         return failed;
       }
     };

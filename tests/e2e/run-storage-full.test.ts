@@ -6,8 +6,8 @@ import { closeWithMock, demoMockQuestions, launchWithMock, storedSamplesTotal } 
 import type { MockProviderServer } from '../mock/provider-server';
 import { DEMO_QUESTIONS } from '../../src/demo/questions';
 
-const QUESTIONS = DEMO_QUESTIONS.slice(0, 10);
-const N = 40;
+const QUESTIONS = DEMO_QUESTIONS.slice(0, 20);
+const N = 50;
 const KEY = 'mock-key-storage-full-0123456789';
 
 let browser: Browser;
@@ -26,7 +26,7 @@ test('storage full: the run stops saying how full and what to do; what was store
   const cdp = await context.newCDPSession(page);
   const origin = new URL(appUrl).origin;
   const used = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: used + 150_000 });
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: used + 100_000 });
 
   await startRunThroughWizard(page, appUrl, { demoCount: QUESTIONS.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: KEY, n: N, concurrency: 2 });
   const alert = page.getByRole('alert');
