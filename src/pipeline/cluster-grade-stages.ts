@@ -95,7 +95,15 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
   return { rows: out.filter((r): r is ClusteredRow => r !== null), excluded };
 }
 
-export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Grader, cache: StageCache, meter: RunMeter, notify: () => void, signal: AbortSignal): Promise<GradedRow[]> {
+export interface GradeResult {
+  /** One row per clustered row; Y is null where grading failed. */
+  rows: GradedRow[];
+  /** The questions whose grading failed, with the grader's reason. */
+  excluded: { id: string; reason: string }[];
+}
+
+export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Grader, cache: StageCache, meter: RunMeter, notify: () => void, signal: AbortSignal): Promise<GradeResult> {
+  const excluded: GradeResult['excluded'] = [];
   const byId = questionsById(spec);
   const questionOf = (r: ClusteredRow): Question => byId.get(r.id) ?? { id: r.id, question: r.question, answer: r.gold_answer, aliases: r.gold_answer_aliases };
   const keys = await Promise.all(rows.map((r) => gradeKey(questionOf(r), r.modal_cluster_label, spec.grading)));
@@ -121,7 +129,10 @@ export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Gr
         meter.advance();
         notify();
         if (!outcome.ok) {
-          if (!signal.aborted) meter.error({ ...outcome.error, where: outcome.error.where ?? `grading question ${row.id}` });
+          if (!signal.aborted) {
+            meter.error({ ...outcome.error, where: outcome.error.where ?? `grading question ${row.id}` });
+            excluded.push({ id: row.id, reason: `grading failed: ${outcome.error.message}` });
+          }
           return { ...base, grade: null, Y: null };
         }
         writer.add({ key: keys[i], result: { ok: true, grade: outcome.value }, storedAt: Date.now() });
@@ -130,5 +141,5 @@ export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Gr
     }),
   );
   await writer.flush();
-  return graded;
+  return { rows: graded, excluded };
 }

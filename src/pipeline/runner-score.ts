@@ -19,10 +19,12 @@ function authorsRows(m: ScoreModelInput): AuthorsRows {
   const graded = new Map(firstRowPerId(m.graded).map((g) => [g.id, g]));
   const questions: JoinedQuestion[] = [];
   const excluded = [...m.excluded];
+  const listed = new Set(excluded.map((x) => x.id));
   m.clustered.forEach((clustered, i) => {
     const g = graded.get(clustered.id);
     if (!g || g.Y === null) {
-      excluded.push({ id: clustered.id, reason: 'grading failed' });
+      // Listed once, with the grader's own reason when the grade stage gave one.
+      if (!listed.has(clustered.id)) excluded.push({ id: clustered.id, reason: 'grading failed' });
       return;
     }
     questions.push({ clustered, graded: { ...g, Y: g.Y }, clusteredLine: i + 1, gradedLine: i + 1 });

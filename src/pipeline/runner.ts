@@ -10,7 +10,7 @@ import type { PriceTable } from '../store/settings';
 import type { StageCache } from '../store/stage-cache';
 import { RunMeter } from './run-meter';
 import { emptyProgress, keyId, modelLabel, withItsKey, type ModelSpec, type ProgressCounters, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
-import { clusterStage, gradeStage, type ClusterResult } from './cluster-grade-stages';
+import { clusterStage, gradeStage, type ClusterResult, type GradeResult } from './cluster-grade-stages';
 import type { RunnerStages, SampledRows, ScoreModelInput } from './stage-ports';
 import { priceFor } from '../model/cost';
 import type { SampleCache } from '../model/sample-cache';
@@ -196,12 +196,12 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
 
     const grader = deps.impl.grader(spec.grading, keys);
     meter.enterStage('grade', clustered.reduce((s, c) => s + c.rows.length, 0));
-    const graded: GradedRow[][] = [];
+    const graded: GradeResult[] = [];
     for (const c of clustered) graded.push(await gradeStage(c.rows, spec, grader, deps.stages, meter, notify, signal));
     if (signal.aborted) return await stopped();
-    if (graded.every((rows) => rows.every((g) => g.Y === null))) {
+    if (graded.every((g) => g.rows.every((row) => row.Y === null))) {
       meter.finishStage('grade', 'failed');
-      const cause = meter.progress.errors.find((e) => e.where?.startsWith('grading'))?.message;
+      const cause = graded.find((g) => g.excluded.length > 0)?.excluded[0]?.reason.replace(/^grading failed: /, '');
       return await stop('failed', { kind: 'grading', message: `Grading failed for every question, so there is nothing to score.${cause ? ` First cause: ${cause}` : ''}`, where: spec.grading.method });
     }
     meter.finishStage('grade');
@@ -215,12 +215,12 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
         model: label,
         provider: model.preset,
         clustered: clustered[i].rows,
-        graded: graded[i].map((g) => {
+        graded: graded[i].rows.map((g) => {
           const grade = mine?.get(g.id);
           return grade ? { ...g, grade, Y: gradeToY(grade) } : g;
         }),
         // A reason may quote the provider's reply: scrubbed before it goes into the report and the run.
-        excluded: [...sampledRows[i].failed, ...clustered[i].excluded].map((x) => ({ ...x, reason: scrub(x.reason) })),
+        excluded: [...sampledRows[i].failed, ...clustered[i].excluded, ...graded[i].excluded].map((x) => ({ ...x, reason: scrub(x.reason) })),
         overridden: mine ? [...mine.keys()] : [],
       };
     });

@@ -305,6 +305,24 @@ describe('questions that fail, and stages that fail for every question', () => {
     expect(await s.runs.getReport(run.id)).toBeUndefined();
   });
 
+  test("a question whose grading fails is listed once, with the grader's reason", async () => {
+    const s = await setup();
+    const run = newRun(spec());
+    await s.runs.saveRun(run);
+    const real = counted(newLog());
+    const picky: RunnerStages = {
+      ...real,
+      grader: (g, k) => {
+        const inner = real.grader(g, k);
+        return { method: inner.method, grade: (input, signal) => (input.id === 'q1' ? Promise.resolve({ ok: false, error: { kind: 'judge', message: 'the judge answered "maybe"' } }) : inner.grade(input, signal)) };
+      },
+    };
+    const done = await executeRun(run.id, keys(), deps(s, picky), go());
+    expect(done.status).toBe('done');
+    const report = (await s.runs.getReport(run.id))!;
+    expect(report.models[0].excludedQuestions).toEqual([{ id: 'q1', reason: 'grading failed: the judge answered "maybe"' }]);
+  });
+
   test('the run remembers which providers had a key (their ids, never the key)', async () => {
     const s = await setup();
     const run = newRun(spec());
