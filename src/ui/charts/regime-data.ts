@@ -10,12 +10,21 @@ export const REGIME_LABEL: Record<Regime, string> = {
   'large-margin': 'Large margin',
 };
 
+/**
+ * A regime's 10-bin ECE over fewer questions than this is mostly noise: its bars are drawn
+ * greyed, with the count, and not read as a result (the paper's bootstrap uses the same floor
+ * for its low-margin interval).
+ */
+export const MIN_REGIME_QUESTIONS = 30;
+
 export interface RegimeBar {
   regime: Regime;
   signal: SignalName;
   ece: number;
   /** Questions in the regime. */
   count: number;
+  /** Fewer than MIN_REGIME_QUESTIONS: drawn greyed. */
+  tooFew: boolean;
 }
 
 /** One bar per (regime, signal) with a finite ECE; regimes with no question draw no bar. */
@@ -26,7 +35,7 @@ export function regimeBars(byRegime: ModelMetrics['byRegime'], signals: readonly
     if (!cell || !(cell.count > 0)) continue;
     for (const signal of signals) {
       const ece = cell.ece[signal];
-      if (ece !== undefined && Number.isFinite(ece)) bars.push({ regime, signal, ece, count: cell.count });
+      if (ece !== undefined && Number.isFinite(ece)) bars.push({ regime, signal, ece, count: cell.count, tooFew: cell.count < MIN_REGIME_QUESTIONS });
     }
   }
   return bars;

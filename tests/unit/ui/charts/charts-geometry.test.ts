@@ -154,10 +154,10 @@ describe('GapScatter', () => {
 describe('RegimeBars', () => {
   test('bar height ∝ ECE on one base; a regime’s bars stay inside its group, in signal order', () => {
     const bars: RegimeBar[] = [
-      { regime: 'jensen', signal: 'sem1', ece: 0.3, count: 5 },
-      { regime: 'jensen', signal: 'sem2', ece: 0.1, count: 5 },
-      { regime: 'large-margin', signal: 'sem1', ece: 0.05, count: 50 },
-      { regime: 'large-margin', signal: 'sem2', ece: 0.2, count: 50 },
+      { regime: 'jensen', signal: 'sem1', ece: 0.3, count: 5, tooFew: true },
+      { regime: 'jensen', signal: 'sem2', ece: 0.1, count: 5, tooFew: true },
+      { regime: 'large-margin', signal: 'sem1', ece: 0.05, count: 50, tooFew: false },
+      { regime: 'large-margin', signal: 'sem2', ece: 0.2, count: 50, tooFew: false },
     ];
     const svg = draw(RegimeBars, { title: 'R', bars, signals: ['sem1', 'sem2'] });
     const rects = all(svg, 'rect', 'bar');
@@ -170,7 +170,10 @@ describe('RegimeBars', () => {
     const between = num(rects[2], 'x') - (num(rects[1], 'x') + num(rects[1], 'width'));
     expect(between).toBeGreaterThan(within);
     const ticks = all(all(svg, 'g', 'x-axis')[0], 'g', 'tick');
-    expect(ticks.map((t) => all(t, 'text').map((x) => x.text))).toEqual([['Jensen-dominated', 'n = 5'], ['Large margin', 'n = 50']]);
+    expect(ticks.map((t) => all(t, 'text').map((x) => x.text))).toEqual([['Jensen-dominated', 'n = 5 (too few)'], ['Large margin', 'n = 50']]);
+    // A group under MIN_REGIME_QUESTIONS is drawn greyed, not in its signals' colours.
+    expect(rects.map((r) => r.attrs['data-too-few'])).toEqual(['true', 'true', undefined, undefined]);
+    expect(rects[0].attrs.fill).not.toBe(rects[2].attrs.fill);
   });
 });
 

@@ -58,5 +58,7 @@ describe('regimeBars', () => {
     const bars = regimeBars(byRegime, ['sem1', 'sem2', 'verbalized']);
     expect(bars.map((b) => `${b.regime}:${b.signal}`)).toEqual(['low-margin:sem1', 'low-margin:sem2', 'large-margin:sem1', 'large-margin:sem2']);
     expect(bars[0].count).toBe(12);
+    // 12 questions are too few to read a 10-bin ECE; 30 are enough.
+    expect(bars.map((b) => b.tooFew)).toEqual([true, true, false, false]);
   });
 });
