@@ -1,7 +1,8 @@
 /**
  * The report's headline table as data, and as CSV, Markdown and LaTeX for a paper or slides:
- * one row per model, the numbers rounded as the report shows them (formats/numbers.ts), an ECE
- * column per signal with its 95% bootstrap interval, then each headline metric per signal.
+ * one row per model, the numbers rounded as the report shows them (formats/numbers.ts), the
+ * paper's ECE per signal, the debiased ECE with its 95% interval per signal, then each headline
+ * metric per signal.
  */
 import { HEADLINE_METRICS, metricValue } from '../model/metrics';
 import type { ModelReport } from '../model/report';
@@ -26,7 +27,8 @@ export function headlineTable(models: readonly ModelReport[]): HeadlineTable {
     'Questions',
     'Excluded',
     'Accuracy',
-    ...signals.map((s) => `ECE ${SIGNAL_SHORT[s]} [95% CI]`),
+    ...signals.map((s) => `ECE ${SIGNAL_SHORT[s]}`),
+    ...signals.map((s) => `Debiased ECE ${SIGNAL_SHORT[s]} [95% CI]`),
     ...HEADLINE_METRICS.flatMap((metric) => signals.map((s) => `${metric.short} ${SIGNAL_SHORT[s]}`)),
   ];
   const rows = models.map((m) => [
@@ -34,7 +36,14 @@ export function headlineTable(models: readonly ModelReport[]): HeadlineTable {
     String(m.metrics.questions),
     String(m.metrics.excluded),
     pct(m.metrics.accuracy),
-    ...signals.map((s) => fmtInterval(m.metrics.signals[s]?.ece, m.metrics.eceIntervals[s])),
+    ...signals.map((s) => fmt(m.metrics.signals[s]?.ece)),
+    // The interval goes with the estimate it contains: the bias-corrected one (older reports: the percentile interval, marked).
+    ...signals.map((s) => {
+      const bc = m.metrics.eceBiasCorrected?.[s];
+      if (bc && Number.isFinite(bc[0])) return fmtInterval(bc[0], bc);
+      const iv = m.metrics.eceIntervals[s];
+      return iv && Number.isFinite(iv[1]) ? `— (percentile ${fmtInterval(iv[0], iv).replace(/^\S+ /, '')})` : '—';
+    }),
     ...HEADLINE_METRICS.flatMap((metric) =>
       signals.map((s) => {
         const sm = m.metrics.signals[s];

@@ -183,6 +183,7 @@ const modelMetrics = z
       seed: seed(),
     }),
     eceIntervals: bySignal(rateInterval),
+    eceBiasCorrected: bySignal(rateInterval).optional(),
     byRegime: z.object({ jensen: regimeEntry, 'low-margin': regimeEntry, 'large-margin': regimeEntry }),
     // K̄, a mean count of non-empty classes: at most the samples of a question.
     meanClasses: stat(0, MAX_SAMPLES_PER_QUESTION),

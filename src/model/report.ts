@@ -65,8 +65,14 @@ export interface ModelMetrics {
   accuracy: number;
   signals: Partial<Record<SignalName, SignalMetrics>>;
   bootstrap: PairedBootstrap;
-  /** Percentile intervals of each signal's paper ECE over the same bootstrap replicates. */
+  /** Percentile intervals of each signal's paper ECE over the same bootstrap replicates (the authors' triples). */
   eceIntervals: Partial<Record<SignalName, Interval>>;
+  /**
+   * Each signal's ECE with the bootstrap's bias removed and the basic interval around it
+   * ([estimate, low, high], core/bootstrap.ts biasCorrectedInterval): the app's headline
+   * interval, which contains its estimate. Absent in reports made before it existed.
+   */
+  eceBiasCorrected?: Partial<Record<SignalName, Interval>>;
   /** Paper ECE per margin regime and signal, with the count of questions in each. */
   byRegime: Record<Regime, { count: number; ece: Partial<Record<SignalName, number>> }>;
   /** K̄, the mean number of non-empty classes, used for the regime boundary. */

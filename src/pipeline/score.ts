@@ -13,7 +13,7 @@
  * then the paper ECE per margin regime, with K̄ the mean number of non-empty classes.
  */
 import { accuracy, eceEqualWidth, signalMetrics } from '../core/calibration';
-import { pairedBootstrap } from '../core/bootstrap';
+import { biasCorrectedInterval, pairedBootstrap } from '../core/bootstrap';
 import { estimateQuestion } from '../core/estimators';
 import { meanClassCount, regimeOf } from '../core/regimes';
 import type { QuestionEstimates, Regime } from '../core/types';
@@ -187,6 +187,8 @@ export function modelMetrics(
     signals: metricsBySignal,
     bootstrap: boot.bootstrap,
     eceIntervals: boot.eceIntervals,
+    // The app's headline estimate and interval for a statistic noise biases upward (core/bootstrap.ts).
+    eceBiasCorrected: Object.fromEntries(signals.filter((s) => boot.eceReplicates[s]).map((s) => [s, biasCorrectedInterval(metricsBySignal[s]!.ece, boot.eceReplicates[s])])),
     byRegime,
     meanClasses: meanClassCount(questions.map((q) => ({ n: q.n, nonEmptyClasses: q.nClasses }))),
     comparison: compareScoredSignals(comparedColumns(questions, signals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
