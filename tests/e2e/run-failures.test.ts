@@ -37,7 +37,8 @@ async function startLocalRun(page: Page, n: number): Promise<void> {
 
 test('a run on a local preset whose key is not remembered waits after a reload for the key, on the run page, then resumes', async () => {
   mock.resetStats();
-  mock.configure({ latencyMs: 150, questions: demoMockQuestions(QUESTIONS) });
+  // One reply per request: 80 requests, so the run cannot finish before it is held, however busy the machine.
+  mock.configure({ latencyMs: 150, maxN: { openai: 1 }, questions: demoMockQuestions(QUESTIONS) });
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);
   await startLocalRun(page, 20);
   await expect.poll(() => servedDemoSamples(mock), { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(4);
@@ -54,6 +55,7 @@ test('a run on a local preset whose key is not remembered waits after a reload f
   await page.getByRole('button', { name: 'Resume' }).click();
   await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
   for (const q of QUESTIONS) expect(mock.stats().served[q.id], q.id).toBe(20);
+  mock.configure({ maxN: {} });
   expect(offLoopback).toEqual([]);
   expect(consoleErrors).toEqual([]);
   await context.close();
