@@ -41,6 +41,14 @@ function partitions(classes: SemanticClass[], n: number): boolean {
 export const clusteringCache = (path: string) => new JsonlRecords(path, 'classes', isClasses);
 export const gradeCache = (path: string) => new JsonlRecords(path, 'grade', isGrade);
 
+/** Loads a judge cache and says what it found: a torn line dropped, results already there (`what`: "clustering(s)", "grade(s)"; `redo`: "judged", "graded"). */
+export async function loadJudgeCache<T>(cache: JsonlRecords<T>, what: string, redo: string, err: (line: string) => void): Promise<JsonlRecords<T>> {
+  await cache.load();
+  if (cache.damagedLines > 0) err(`${cache.path}: dropped ${cache.damagedLines} unreadable line(s) left by a write cut short; those questions are ${redo} again.`);
+  if (cache.size > 0) err(`resuming: ${cache.size} ${what} already in ${cache.path}`);
+  return cache;
+}
+
 /** The judge clusterer, answering from `cache` where it can and storing each new partition. */
 export function cachingClusterer(inner: Clusterer, spec: ClusteringSpec, cache: JsonlRecords<SemanticClass[]>, counts: { cached: number }): Clusterer {
   return {

@@ -35,7 +35,7 @@ import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts'
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
-import { cachingClusterer, clusteringCache, judgeSpec } from '../judge-cache.ts';
+import { cachingClusterer, clusteringCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
 import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
@@ -110,9 +110,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     const counts = { cached: 0 };
     let stage = clusterer;
     if (judge) {
-      const cache = await clusteringCache(cachePath).load();
-      if (cache.damagedLines > 0) err(`${cachePath}: dropped ${cache.damagedLines} unreadable line(s) left by a write cut short; those questions are judged again.`);
-      if (cache.size > 0) err(`resuming: ${cache.size} clustering(s) already in ${cachePath}`);
+      const cache = await loadJudgeCache(clusteringCache(cachePath), 'clustering(s)', 'judged', err);
       stage = cachingClusterer(clusterer, { method: 'judge', judge: judgeSpec(judge.config) }, cache, counts);
     }
 

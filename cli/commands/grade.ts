@@ -29,7 +29,7 @@ import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts'
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
-import { cachingGrader, gradeCache, judgeSpec } from '../judge-cache.ts';
+import { cachingGrader, gradeCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
 import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
@@ -105,9 +105,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     const cachedCount = { cached: 0 };
     let stage = grader;
     if (judge) {
-      const cache = await gradeCache(cachePath).load();
-      if (cache.damagedLines > 0) err(`${cachePath}: dropped ${cache.damagedLines} unreadable line(s) left by a write cut short; those questions are graded again.`);
-      if (cache.size > 0) err(`resuming: ${cache.size} grade(s) already in ${cachePath}`);
+      const cache = await loadJudgeCache(gradeCache(cachePath), 'grade(s)', 'graded', err);
       stage = cachingGrader(grader, { method: 'judge', judge: judgeSpec(judge.config) }, cache, cachedCount);
     }
 

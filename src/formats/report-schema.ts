@@ -38,7 +38,6 @@ import {
   MAX_REPORT_MODELS,
   MAX_REPORT_QUESTIONS,
   MAX_SAMPLES_PER_QUESTION,
-  MAX_SEED,
   MAX_SEM2_R,
   MAX_TEMPERATURE,
   MIN_BINS,
@@ -46,83 +45,27 @@ import {
 
 import { MAX_REPORT_BYTES, MAX_STRING_LENGTH } from './report-limits';
 import type { OnImportProgress } from './import-progress';
+import {
+  shown,
+  expect,
+  list,
+  text,
+  within,
+  unit,
+  count,
+  seed,
+  stat,
+  rate,
+  unitOrNaN,
+  bySignal,
+  signalName,
+  rateInterval,
+  differenceInterval,
+} from './report-schema-fields';
 
 // Stated once in report-limits.ts, which the writer cuts documents to.
 export { MAX_REPORT_BYTES, MAX_STRING_LENGTH };
 
-/** A value as a message shows it: numbers as written, short strings quoted, the rest by kind. */
-function shown(v: unknown): string {
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `a list of ${v.length}`;
-  return typeof v === 'object' ? 'an object' : typeof v;
-}
-
-/** Zod error text: "missing" when the field is absent, else what was expected and what was there. */
-const expect = (what: string) => (iss: { input?: unknown }) => {
-  if (iss.input === undefined) return `missing (expected ${what})`;
-  // JSON cannot write Infinity, so 1e999 in a file is a number no statistic can be.
-  if (typeof iss.input === 'number' && !Number.isFinite(iss.input)) return `expected a finite number, got ${iss.input}`;
-  return `expected ${what}, got ${shown(iss.input)}`;
-};
-
-/** A list of at most `max` items, its message naming the length found. */
-const list = <T extends z.ZodType>(item: T, max: number) =>
-  z.array(item, { error: expect('a list') }).max(max, { error: (iss) => `expected at most ${max.toLocaleString('en')} items, got ${shown(iss.input)}` });
-
-const text = (what = 'a string') =>
-  z
-    .string({ error: expect(what) })
-    .max(MAX_STRING_LENGTH, { error: `text longer than ${MAX_STRING_LENGTH.toLocaleString('en')} characters` });
-
-const finite = () => z.number({ error: expect('a finite number') });
-/** A number in [lo, hi]; `slack` admits the last-bit rounding of a statistic summed over many rows. */
-const within = (lo: number, hi: number, slack = 0) => {
-  const what = `a number in [${lo},${hi}]`;
-  return z
-    .number({ error: expect(what) })
-    .min(lo - slack, { error: expect(what) })
-    .max(hi + slack, { error: expect(what) });
-};
-const unit = () => within(0, 1);
-/** A whole number in [min, max] (max: a safe integer when not given). */
-const count = (min = 0, max?: number) => {
-  const what = max === undefined ? `a whole number ≥ ${min}` : `a whole number from ${min} to ${max.toLocaleString('en')}`;
-  return z
-    .number({ error: expect(what) })
-    .int({ error: expect(what) })
-    .min(min, { error: expect(what) })
-    .max(max ?? Number.MAX_SAFE_INTEGER, { error: expect(what) });
-};
-const seed = () => count(0, MAX_SEED);
-
-/** Rounding a statistic over a million rows may land a few ulps past its bound; no more than this. */
-const STAT_SLACK = 1e-9;
-/**
- * A statistic the core may leave undefined (null in JSON, NaN in memory), within its
- * mathematical range [lo, hi].
- */
-const stat = (lo: number, hi: number) =>
-  z
-    .union([within(lo, hi, STAT_SLACK), z.null()], { error: expect(`a number in [${lo},${hi}] or null`) })
-    .transform((v) => (v === null ? Number.NaN : v));
-/** A probability, accuracy or calibration error: [0,1]. */
-const rate = () => stat(0, 1);
-const unitOrNaN = () =>
-  z.union([unit(), z.null()], { error: expect('a number in [0,1] or null') }).transform((v) => (v === null ? Number.NaN : v));
-
-/** An object keyed by signal name, each key optional; unknown keys are dropped. */
-function bySignal<T extends z.ZodType>(value: T) {
-  return z.object(Object.fromEntries(SIGNAL_NAMES.map((s) => [s, value.optional()])) as Record<SignalName, z.ZodOptional<T>>);
-}
-
-const signalName = z.enum(SIGNAL_NAMES, { error: `expected one of ${SIGNAL_NAMES.join(', ')}` });
-
-/** [point, low, high] of a statistic within [lo, hi]. */
-const interval = (lo: number, hi: number) => z.tuple([stat(lo, hi), stat(lo, hi), stat(lo, hi)], { error: expect('[point, low, high]') });
-const rateInterval = interval(0, 1);
-const differenceInterval = interval(-1, 1);
 
 const reliabilityBin = z.object({
   lo: unit(),
