@@ -25,6 +25,8 @@ test('the wizard keeps its draft across Back, Forward, another page and a reload
   await page.getByLabel('antwort').selectOption('answer');
   await page.getByText(/^2 questions ready/).waitFor();
   await page.getByRole('button', { name: /^Next:/ }).click();
+  // The step follows the address, which the router reads after the hash changes: wait for it.
+  await page.getByRole('heading', { name: /^Step 2 of 4/ }).waitFor();
   expect(await step()).toMatch(/Step 2 of 4: Models/);
   expect(page.url()).toMatch(/#\/new\/2$/);
   await page.getByLabel('Provider').selectOption('vllm');
@@ -33,6 +35,7 @@ test('the wizard keeps its draft across Back, Forward, another page and a reload
 
   await page.goBack();
   await page.getByText(/^2 questions ready/).waitFor();
+  await page.getByRole('heading', { name: /^Step 1 of 4/ }).waitFor();
   expect(await step()).toMatch(/Step 1 of 4: Dataset/);
   expect(await page.getByLabel('frage').inputValue()).toBe('question');
   await page.goForward();
@@ -47,6 +50,7 @@ test('the wizard keeps its draft across Back, Forward, another page and a reload
   expect(await page.getByLabel('Model id').inputValue()).toBe('my-local-model');
   await page.reload();
   await page.getByLabel('Model id').waitFor();
+  await page.getByRole('heading', { name: /^Step 2 of 4/ }).waitFor();
   expect(await step()).toMatch(/Step 2 of 4: Models/);
   expect(await page.getByLabel('Model id').inputValue()).toBe('my-local-model');
   expect(await page.getByLabel('Provider').inputValue()).toBe('vllm');
