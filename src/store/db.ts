@@ -43,6 +43,10 @@ export async function openSemeceDb(name: string = DB_NAME): Promise<SemeceDataba
         // What each run's model's stored samples cost, written with them (exact counters after a reload).
         db.createObjectStore('usage', { keyPath: 'key' });
       }
+      if (oldVersion < 5) {
+        // Pair decisions of the entailment clusterer, so a repeated clustering asks the NLI model nothing twice.
+        db.createObjectStore('entailment', { keyPath: 'key' });
+      }
     },
     blocking() {
       // Another tab (or worker) wants a newer schema: step aside rather than block its upgrade.

@@ -10,8 +10,11 @@ import type { UsageTotals } from '../model/sample-cache';
 import type { Grade, Sample, SemanticClass, StageError } from '../model/rows';
 
 export const DB_NAME = 'semece';
-/** 1: the first schema; 2: the unused `datasets` store dropped (db.ts); 3: `hubFiles` added; 4: `usage` added. */
-export const DB_VERSION = 4;
+/**
+ * 1: the first schema; 2: the unused `datasets` store dropped (db.ts); 3: `hubFiles` added; 4: `usage` added;
+ * 5: `entailment` added.
+ */
+export const DB_VERSION = 5;
 
 /** A run record as stored: the record and the version of its shape (absent in version 1). */
 export type StoredRun = RunRecord & { version?: number };
@@ -61,6 +64,15 @@ export interface StoredHubFile {
   storedAt: number;
 }
 
+/** One natural-language-inference decision: does the premise entail the hypothesis, under one model. */
+export interface StoredEntailment {
+  /** Hash of (NLI model, question, premise, hypothesis). */
+  key: string;
+  /** The model's top label ('entailment', 'neutral', 'contradiction'). */
+  label: string;
+  storedAt: number;
+}
+
 export interface StoredReport {
   runId: string;
   document: ReportDocument;
@@ -77,6 +89,8 @@ export interface SemeceDB extends DBSchema {
   /** The document keeps its own version (model/report.ts REPORT_VERSION). */
   reports: { key: string; value: StoredReport };
   hubFiles: { key: string; value: StoredHubFile };
+  /** Entailment decisions of the entailment clusterer, one per ordered pair of answers. */
+  entailment: { key: string; value: StoredEntailment };
   /** A run's model's usage receipts added up (model/sample-cache.ts UsageReceipt), written with its samples. */
   usage: { key: string; value: UsageTotals & { key: string } };
   /** Small values by name: the price table, keys the user chose to remember. */

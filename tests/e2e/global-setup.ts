@@ -18,8 +18,14 @@ let server: PreviewServer | undefined;
  */
 export async function setup(project: TestProject) {
   project.provide('chromiumPath', provideChromium());
-  if (!process.env.SEMECE_SKIP_BUILD) await build({ logLevel: 'warn' });
-  server = await preview({ preview: { host: '127.0.0.1', port: 0, strictPort: false }, logLevel: 'warn' });
+  // SEMECE_OUT_DIR lets two people run browser tests in one checkout without building over each other.
+  const outDir = process.env.SEMECE_OUT_DIR;
+  if (!process.env.SEMECE_SKIP_BUILD) await build({ logLevel: 'warn', ...(outDir ? { build: { outDir } } : {}) });
+  server = await preview({
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+    ...(outDir ? { build: { outDir } } : {}),
+    logLevel: 'warn',
+  });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('preview server has no port');
   project.provide('appUrl', `http://127.0.0.1:${address.port}/`);
