@@ -1,0 +1,88 @@
+/**
+ * The abstention threshold as a small JSON document: which report, model and signal it was
+ * chosen for, the target error, the split that held questions out, and the coverage, error and
+ * SimpleQA-style counts it gave on the held-out half with their 95 % Wilson intervals
+ * (core/abstention.ts). The app writes it from the selective-prediction view and reads it back
+ * there, through its schema (abstention-threshold-schema.ts, loaded only when a file is opened,
+ * so zod stays out of the report's first load), so every file it writes it can also open.
+ */
+import type { AbstentionResult, SelectiveCounts } from '../core/abstention';
+import type { SignalName } from '../model/signals';
+
+export const THRESHOLD_FORMAT = 'semece-abstention-threshold';
+export const THRESHOLD_VERSION = 1;
+/** Files this size are hand-made or not ours: the document is a few hundred bytes. */
+export const MAX_THRESHOLD_BYTES = 64 * 1024;
+
+/** The rule, in words, as the document carries it so the file explains itself. */
+export const THRESHOLD_RULE =
+  'Answer when confidence >= threshold. Questions split by numpy default_rng(seed).permutation(N): the first floor(N/2) select the threshold ' +
+  '(the lowest confidence there whose selective error is <= target), the rest evaluate it. Intervals: 95% Wilson score. ' +
+  'An error is Y = 0 (a reply graded NOT_ATTEMPTED that is answered counts as an error); threshold null means abstain on every question.';
+
+/** Counts and rates on one half; NaN in memory, null in the file. */
+export interface ThresholdCounts {
+  questions: number;
+  answered: number;
+  correct: number;
+  incorrect: number;
+  notAttempted: number;
+  abstained: number;
+  declined: number;
+  coverage: [number, number, number];
+  error: [number, number, number];
+}
+
+export interface ThresholdDocument {
+  format: typeof THRESHOLD_FORMAT;
+  version: typeof THRESHOLD_VERSION;
+  report: { title: string; createdAt: string; dataset: string };
+  model: string;
+  signal: SignalName;
+  target: number;
+  threshold: number | null;
+  rule: string;
+  split: { seed: number; selection: number; evaluation: number };
+  interval: 'wilson-95';
+  selection: ThresholdCounts;
+  evaluation: ThresholdCounts;
+}
+
+export interface ThresholdSource {
+  report: { title: string; createdAt: string; dataset: string };
+  model: string;
+  signal: SignalName;
+}
+
+function countsOf(c: SelectiveCounts): ThresholdCounts {
+  const { questions, answered, correct, incorrect, notAttempted, abstained, declined, coverage, error } = c;
+  return { questions, answered, correct, incorrect, notAttempted, abstained, declined, coverage: [...coverage], error: [...error] };
+}
+
+export function thresholdDocument(source: ThresholdSource, result: AbstentionResult): ThresholdDocument {
+  return {
+    format: THRESHOLD_FORMAT,
+    version: THRESHOLD_VERSION,
+    report: { ...source.report },
+    model: source.model,
+    signal: source.signal,
+    target: result.target,
+    threshold: result.threshold,
+    rule: THRESHOLD_RULE,
+    split: { seed: result.seed, selection: result.selection.questions, evaluation: result.evaluation.questions },
+    interval: 'wilson-95',
+    selection: countsOf(result.selection),
+    evaluation: countsOf(result.evaluation),
+  };
+}
+
+/** Every bit of every number; NaN (an error with nothing answered, an empty interval) is written as null. */
+export function thresholdJson(doc: ThresholdDocument): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** The file name of a downloaded threshold: model and signal, filesystem-safe. */
+export function thresholdFileName(model: string, signal: SignalName): string {
+  const safe = model.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
+  return `threshold-${safe}-${signal}.json`;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { abstention } from '../../../src/core/abstention';
+import { thresholdDocument, thresholdFileName, thresholdJson } from '../../../src/formats/abstention-threshold';
+import { parseThresholdDocument } from '../../../src/formats/abstention-threshold-schema';
+
+const conf = [0.9, 0.3, 0.9, 0.7, 0.8, 0.6, 0.6, 0.8, 0.5, 0.95, 0.6, 0.4];
+const y = [1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 0, 0];
+const source = { report: { title: 'Fixture', createdAt: '2026-01-01T00:00:00.000Z', dataset: 'twelve' }, model: 'org/model one', signal: 'sem2' as const };
+
+describe('the abstention threshold document', () => {
+  it('is read back equal to what was written, every bit', () => {
+    const doc = thresholdDocument(source, abstention(conf, y, { target: 0.2, seed: 0 }));
+    expect(doc.threshold).toBe(0.6);
+    expect(doc.split).toEqual({ seed: 0, selection: 6, evaluation: 6 });
+    expect(doc.evaluation.coverage[0]).toBe(4 / 6);
+    const back = parseThresholdDocument(thresholdJson(doc));
+    expect(back).toEqual({ ok: true, value: doc });
+  });
+
+  it('writes a threshold of null and an undefined error as null, and reads them back as null and NaN', () => {
+    const doc = thresholdDocument(source, abstention([0.9, 0.5, 0.9, 0.5], [0, 1, 0, 1], { target: 0, seed: 0 }));
+    const json = JSON.parse(thresholdJson(doc));
+    expect(json.threshold).toBeNull();
+    expect(json.evaluation.error).toEqual([null, null, null]);
+    const back = parseThresholdDocument(thresholdJson(doc));
+    expect(back.ok && back.value.threshold).toBeNull();
+    expect(back.ok && back.value.evaluation.error.every(Number.isNaN)).toBe(true);
+  });
+
+  it('names the first bad field', () => {
+    const doc = JSON.parse(thresholdJson(thresholdDocument(source, abstention(conf, y, { target: 0.2, seed: 0 }))));
+    const bad = (patch: (d: typeof doc) => void) => {
+      const d = structuredClone(doc);
+      patch(d);
+      const r = parseThresholdDocument(JSON.stringify(d));
+      return r.ok ? 'accepted' : r.error.message;
+    };
+    expect(bad((d) => (d.target = 1.5))).toMatch(/^target: expected a number in \[0,1\], got 1.5/);
+    expect(bad((d) => (d.signal = 'sem3'))).toMatch(/^signal: expected one of sem1/);
+    expect(bad((d) => (d.evaluation.coverage[1] = 2))).toMatch(/^evaluation\.coverage\[1\]/);
+    expect(bad((d) => (d.evaluation.correct = 5))).toMatch(/^evaluation: counts do not add up/);
+    expect(bad((d) => delete d.split.seed)).toMatch(/^split\.seed: missing/);
+    expect(bad((d) => (d.version = 2))).toMatch(/^version: expected 1/);
+  });
+
+  it('refuses what is not a threshold file, saying what it is', () => {
+    expect(parseThresholdDocument('{').ok).toBe(false);
+    const r = parseThresholdDocument('{"format":"semece-report"}');
+    expect(!r.ok && r.error.message).toMatch(/Not a Sem-ECE abstention threshold/);
+    const big = parseThresholdDocument(' '.repeat(70 * 1024));
+    expect(!big.ok && big.error.message).toMatch(/at most/);
+  });
+
+  it('is named after the model and signal, safe for a file system', () => {
+    expect(thresholdFileName('openai/gpt-4o mini', 'sem2')).toBe('threshold-openai-gpt-4o-mini-sem2.json');
+    expect(thresholdFileName('///', 'sem1')).toBe('threshold-model-sem1.json');
+  });
+});
