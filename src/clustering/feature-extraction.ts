@@ -24,7 +24,7 @@ export interface ModelSource {
   wasmPaths?: string | { wasm: string; mjs?: string };
 }
 
-function applyEnv(source: ModelSource): void {
+export function applyEnv(source: ModelSource): void {
   env.allowRemoteModels = source.allowRemoteModels ?? false;
   env.allowLocalModels = source.localModelPath !== null;
   // Downloaded files stay in the browser's Cache API ('transformers-cache'), so a model is fetched
@@ -35,7 +35,7 @@ function applyEnv(source: ModelSource): void {
   if (source.wasmPaths && wasm) wasm.wasmPaths = source.wasmPaths;
 }
 
-function toProgress(p: ProgressInfo): ModelProgress {
+export function toProgress(p: ProgressInfo): ModelProgress {
   const out: ModelProgress = { status: p.status };
   if ('file' in p) out.file = p.file;
   if ('progress' in p) out.progress = p.progress;

@@ -1,5 +1,5 @@
 /**
- * One interface for every clusterer (LLM judge, embeddings, exact match): the extracted answers
+ * One interface for every clusterer (LLM judge, embeddings, exact match, entailment): the extracted answers
  * of one question in, semantic classes out, in the order the clusterer lists them. That order is
  * the class numbering the estimators use (SEMECE.md: never renumber), so it is kept as returned.
  */
@@ -22,7 +22,7 @@ export type ClusterOutcome = Result<SemanticClass[]> & {
 };
 
 export interface Clusterer {
-  /** 'judge' | 'embedding' | 'exact' — recorded with the run so caches key on it. */
+  /** 'judge' | 'embedding' | 'exact' | 'entailment' — recorded with the run so caches key on it. */
   readonly method: ClusterMethod;
   /**
    * Classes for `answers` (sampling order): every index 0..n-1 in exactly one class.
@@ -32,4 +32,4 @@ export interface Clusterer {
   cluster(question: string, answers: string[], signal?: AbortSignal, context?: ClusterContext): Promise<ClusterOutcome>;
 }
 
-export type ClusterMethod = 'judge' | 'embedding' | 'exact';
+export type ClusterMethod = 'judge' | 'embedding' | 'exact' | 'entailment';

@@ -1,6 +1,7 @@
 /** One handle on every store, opened once per page or worker. */
 import { openSemeceDb, type SemeceDatabase } from './db';
 import { IdbEmbeddingCache } from './embedding-store';
+import { IdbEntailmentCache } from './entailment-store';
 import { IdbHubFileCache } from './hub-file-store';
 import { RunStore } from './runs';
 import { IdbSampleCache } from './sample-store';
@@ -13,6 +14,7 @@ export interface Stores {
   samples: IdbSampleCache;
   stages: StageCache;
   embeddings: IdbEmbeddingCache;
+  entailment: IdbEntailmentCache;
   hubFiles: IdbHubFileCache;
   settings: SettingsStore;
 }
@@ -24,6 +26,7 @@ export function storesOver(db: SemeceDatabase): Stores {
     samples: new IdbSampleCache(db),
     stages: new StageCache(db),
     embeddings: new IdbEmbeddingCache(db),
+    entailment: new IdbEntailmentCache(db),
     hubFiles: new IdbHubFileCache(db),
     settings: new SettingsStore(db),
   };
@@ -33,7 +36,7 @@ export async function openStores(name?: string): Promise<Stores> {
   return storesOver(await openSemeceDb(name));
 }
 
-/** Commits every batched write queued so far (samples and embeddings); for a page about to go away. */
+/** Commits every batched write queued so far (samples, embeddings, entailment decisions); for a page about to go away. */
 export async function flushWrites(stores: Stores): Promise<void> {
-  await Promise.all([stores.samples.flush(), stores.embeddings.flush()]);
+  await Promise.all([stores.samples.flush(), stores.embeddings.flush(), stores.entailment.flush()]);
 }

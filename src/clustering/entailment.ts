@@ -1,0 +1,135 @@
+/**
+ * The entailment clusterer, the semantic-uncertainty method (Kuhn et al. 2023; Farquhar et al.
+ * 2024), independent of where the decisions come from (the NLI worker in the browser,
+ * onnxruntime-node in the CLI, a fake in tests).
+ *
+ * Two answers are equivalent when a natural-language-inference model says each entails the
+ * other ("strict" bidirectional entailment, the reference implementation's default), with the
+ * question as context: premise = question + " " + answer A, hypothesis = question + " " + answer B,
+ * as jlko/semantic_uncertainty does with --condition_on_question (its default).
+ *
+ * NLI decisions need not be transitive (A ⇔ B and B ⇔ C while A and C are apart), so the rule for
+ * building classes is fixed here: answers are taken in sampling order; each is compared with the
+ * FIRST MEMBER of every class made so far, in the order the classes were made, and joins the first
+ * class whose first member it mutually entails; if none, it starts a new class. Classes are
+ * therefore listed by first appearance and every class's first member is its earliest sample. The
+ * reference implementations compare with a class's first member too (jlko's get_semantic_ids, Kuhn
+ * et al.'s get_semantic_similarities); where an answer mutually entails the first members of two
+ * classes, jlko's loop lets the later class take it (it overwrites), this one keeps it in the
+ * earlier class — the same classes whenever the decisions are transitive.
+ *
+ * Answers identical after `normalizeAnswer` merge first without asking the model (as the
+ * embedding clusterer does, and as Kuhn et al. compare only unique answers); the first raw text of
+ * each merged group is what the model reads. Pair decisions are cached by (model, premise,
+ * hypothesis), so repeating a clustering asks the model nothing. The result is deterministic for a
+ * deterministic model: the pairs asked and their order depend only on the answers.
+ */
+import type { EntailmentCache, EntailmentKey, NliLabel } from '../model/entailment-cache';
+import type { SemanticClass } from '../model/rows';
+import { classLabel, mergeNormalized } from './embedding';
+import type { ClusterOutcome, Clusterer } from './types';
+
+export interface NliPair {
+  premise: string;
+  hypothesis: string;
+}
+
+/** Pairs → the model's top label for each, in order. Implemented by the NLI worker client and the Node classifier. */
+export interface EntailmentDecider {
+  readonly model: string;
+  decide(pairs: NliPair[], signal?: AbortSignal): Promise<NliLabel[]>;
+}
+
+export interface EntailmentClustererOptions {
+  decider: EntailmentDecider;
+  cache?: EntailmentCache;
+  /** Called with how many pairs went to the model (not the cache), for counters and benchmarks. */
+  onDecided?(pairs: number): void;
+}
+
+/** The text the model reads for one answer: the question as context, then the answer. */
+export function contextualized(question: string, answer: string): string {
+  const q = question.trim();
+  const a = answer.trim();
+  return q ? `${q} ${a}` : a;
+}
+
+/** Labels for `pairs`, from the cache where it has them and from the decider for the rest (one call). */
+async function labelsFor(pairs: NliPair[], options: EntailmentClustererOptions, signal?: AbortSignal): Promise<NliLabel[]> {
+  if (pairs.length === 0) return [];
+  const { decider, cache } = options;
+  const keys: EntailmentKey[] = pairs.map((p) => ({ model: decider.model, premise: p.premise, hypothesis: p.hypothesis }));
+  const cached = cache ? await cache.get(keys) : pairs.map(() => undefined);
+  const missing = pairs.filter((_, i) => cached[i] === undefined);
+  const fresh = missing.length > 0 ? await decider.decide(missing, signal) : [];
+  if (fresh.length !== missing.length) throw new Error(`the NLI model returned ${fresh.length} decisions for ${missing.length} pairs`);
+  if (missing.length > 0) options.onDecided?.(missing.length);
+  if (cache && fresh.length > 0) await cache.put(missing.map((p, i) => ({ model: decider.model, premise: p.premise, hypothesis: p.hypothesis, label: fresh[i] })));
+  let next = 0;
+  return cached.map((l) => l ?? fresh[next++]);
+}
+
+/**
+ * Pure rule over a decision function: which class each text joins. `texts` are the contextualized
+ * texts in order; the answer is, per text, the index of its class (classes numbered by first
+ * appearance). Each text asks, in one batch, whether it is entailed by every class's first member
+ * (premise = first member, hypothesis = the text); then, in a second batch, the reverse for those
+ * classes only; it joins the first class entailed both ways.
+ */
+export async function assignByEntailment(texts: string[], decide: (pairs: NliPair[]) => Promise<NliLabel[]>): Promise<number[]> {
+  const firstMembers: string[] = [];
+  const classOf: number[] = [];
+  for (const text of texts) {
+    let joined = -1;
+    if (firstMembers.length > 0) {
+      const forward = await decide(firstMembers.map((first) => ({ premise: first, hypothesis: text })));
+      const candidates = firstMembers.map((_, c) => c).filter((c) => forward[c] === 'entailment');
+      if (candidates.length > 0) {
+        const backward = await decide(candidates.map((c) => ({ premise: text, hypothesis: firstMembers[c] })));
+        const k = backward.findIndex((l) => l === 'entailment');
+        if (k >= 0) joined = candidates[k];
+      }
+    }
+    if (joined < 0) {
+      joined = firstMembers.length;
+      firstMembers.push(text);
+    }
+    classOf.push(joined);
+  }
+  return classOf;
+}
+
+/** Classes of `answers` (sampling order) from each normalized group's class. */
+export function classesFromGroupAssignment(answers: string[], groups: { samples: number[] }[], classOfGroup: number[]): SemanticClass[] {
+  const members: number[][] = [];
+  groups.forEach((g, i) => {
+    (members[classOfGroup[i]] ??= []).push(...g.samples);
+  });
+  return members.map((m) => {
+    const sorted = [...m].sort((a, b) => a - b);
+    return { label: classLabel(answers, sorted), members: sorted };
+  });
+}
+
+export function createEntailmentClusterer(options: EntailmentClustererOptions): Clusterer {
+  return {
+    method: 'entailment',
+    async cluster(question, answers, signal): Promise<ClusterOutcome> {
+      const where = `entailment clusterer (${options.decider.model})`;
+      const aborted = (): ClusterOutcome => ({ ok: false, error: { kind: 'aborted', message: 'clustering was cancelled', where } });
+      if (signal?.aborted) return aborted();
+      const groups = mergeNormalized(answers);
+      try {
+        const texts = groups.map((g) => contextualized(question, g.text));
+        const classOfGroup = await assignByEntailment(texts, (pairs) => {
+          if (signal?.aborted) throw new DOMException('clustering was cancelled', 'AbortError');
+          return labelsFor(pairs, options, signal);
+        });
+        return { ok: true, value: classesFromGroupAssignment(answers, groups, classOfGroup) };
+      } catch (err) {
+        if (signal?.aborted) return aborted();
+        return { ok: false, error: { kind: 'entailment', message: `entailment failed: ${(err as Error)?.message ?? String(err)}`, where } };
+      }
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Natural-language-inference decisions cached by (NLI model, premise, hypothesis), for the
+ * entailment clusterer: a repeated or resumed clustering asks the model nothing it was asked
+ * before. The store backs this port with IndexedDB (store/entailment-store.ts); the in-memory
+ * version serves Node (CLI, tests, benchmarks) and a page without storage.
+ */
+
+/** The three MNLI labels, as the clusterer reads a model's top class (lower-cased). */
+export type NliLabel = 'entailment' | 'neutral' | 'contradiction';
+
+export const NLI_LABELS: readonly NliLabel[] = ['entailment', 'neutral', 'contradiction'];
+
+export function isNliLabel(value: unknown): value is NliLabel {
+  return typeof value === 'string' && (NLI_LABELS as readonly string[]).includes(value);
+}
+
+/** One ordered pair: does `premise` entail `hypothesis` under `model`. */
+export interface EntailmentKey {
+  model: string;
+  premise: string;
+  hypothesis: string;
+}
+
+export interface EntailmentEntry extends EntailmentKey {
+  label: NliLabel;
+}
+
+export interface EntailmentCache {
+  /** One slot per key, in order; undefined where nothing is cached. */
+  get(keys: EntailmentKey[]): Promise<(NliLabel | undefined)[]>;
+  put(entries: EntailmentEntry[]): Promise<void>;
+}
+
+/** A stable string key; the NUL separator cannot occur in a model id and keeps the texts apart. */
+export function entailmentKeyString(key: EntailmentKey): string {
+  return `${key.model}\u0000${key.premise}\u0000${key.hypothesis}`;
+}
+
+export class MemoryEntailmentCache implements EntailmentCache {
+  private readonly labels = new Map<string, NliLabel>();
+
+  async get(keys: EntailmentKey[]): Promise<(NliLabel | undefined)[]> {
+    return keys.map((k) => this.labels.get(entailmentKeyString(k)));
+  }
+
+  async put(entries: EntailmentEntry[]): Promise<void> {
+    for (const e of entries) this.labels.set(entailmentKeyString(e), e.label);
+  }
+
+  get size(): number {
+    return this.labels.size;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The model's EntailmentCache port over IndexedDB: one record per ordered pair (NLI model,
+ * premise, hypothesis) under a hash of the three, so a key stays short however long the answers
+ * are. Records are checked on read: one that is not a known label counts as not cached, so the
+ * model is asked again rather than a class built on a damaged record. Writes go in batches.
+ */
+import { entailmentKeyString, isNliLabel, type EntailmentCache, type EntailmentEntry, type EntailmentKey, type NliLabel } from '../model/entailment-cache';
+import { sha256Hex } from '../model/hash';
+import { BatchWriter } from '../model/write-batcher';
+import type { SemeceDatabase } from './db';
+
+/** The stored key of one pair: a versioned hash of (model, premise, hypothesis). */
+export async function entailmentRecordKey(key: EntailmentKey): Promise<string> {
+  return `e1:${await sha256Hex(entailmentKeyString(key))}`;
+}
+
+export class IdbEntailmentCache implements EntailmentCache {
+  private readonly writer: BatchWriter<{ key: string; label: NliLabel }>;
+
+  constructor(private readonly db: SemeceDatabase) {
+    this.writer = new BatchWriter(async (items) => {
+      const tx = this.db.transaction('entailment', 'readwrite');
+      const storedAt = Date.now();
+      for (const { key, label } of items) void tx.store.put({ key, label, storedAt });
+      await tx.done;
+    });
+  }
+
+  async get(keys: EntailmentKey[]): Promise<(NliLabel | undefined)[]> {
+    const hashed = await Promise.all(keys.map(entailmentRecordKey));
+    const tx = this.db.transaction('entailment', 'readonly');
+    const found = await Promise.all(hashed.map((k) => tx.store.get(k)));
+    await tx.done;
+    return found.map((r) => (isNliLabel(r?.label) ? r.label : undefined));
+  }
+
+  async put(entries: EntailmentEntry[]): Promise<void> {
+    const items = await Promise.all(entries.map(async (e) => ({ key: await entailmentRecordKey(e), label: e.label })));
+    return this.writer.add(items);
+  }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+}
