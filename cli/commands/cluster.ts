@@ -7,6 +7,10 @@
  *   --method embedding  sentence embeddings (Transformers.js on onnxruntime-node) + average-linkage
  *                       clustering at --threshold; models are read from --model-dir, and fetched
  *                       from the Hugging Face hub only with --allow-remote-models
+ *   --method entailment an NLI model (Transformers.js text classification on onnxruntime-node):
+ *                       two answers share a class when each entails the other, with the question
+ *                       as context (clustering/entailment.ts); --model names the NLI model, read
+ *                       from --model-dir and fetched from the hub only with --allow-remote-models
  *   --method exact      normalized exact match (multiple choice: the chosen option)
  *
  * The judge's partitions are appended to OUT.cache.jsonl as they arrive (cli/judge-cache.ts), keyed
@@ -27,6 +31,10 @@ import { createEmbeddingClusterer } from '../../src/clustering/embedding.ts';
 import { MemoryEmbeddingCache } from '../../src/model/embedding-cache.ts';
 import { DEFAULT_EMBEDDING_MODEL } from '../../src/clustering/embedding-models.ts';
 import { createExactClusterer } from '../../src/clustering/exact.ts';
+import { createEntailmentClusterer } from '../../src/clustering/entailment.ts';
+import { DEFAULT_NLI_MODEL, OFFERED_NLI_MODELS, SHIPPED_NLI_MODELS } from '../../src/clustering/nli-models.ts';
+import { createTransformersDecider } from '../../src/clustering/text-pair-classification.ts';
+import { MemoryEntailmentCache } from '../../src/model/entailment-cache.ts';
 import { createTransformersEmbedder } from '../../src/clustering/feature-extraction.ts';
 import { createJudgeClusterer } from '../../src/clustering/judge.ts';
 import type { Clusterer } from '../../src/clustering/types.ts';
@@ -38,10 +46,15 @@ import { withOutputs } from '../output-guard.ts';
 import { cachingClusterer, clusteringCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
 import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 
-export const USAGE = `usage: semece cluster --method judge|embedding|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
+export const USAGE = `usage: semece cluster --method judge|embedding|entailment|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
   judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
   embedding:  [--embedding-model ID] (default ${DEFAULT_EMBEDDING_MODEL}) [--threshold T] (default ${DEFAULT_SIMILARITY_THRESHOLD})
               [--model-dir DIR] (default public/models) [--allow-remote-models]
+  entailment: [--model ID] (default ${DEFAULT_NLI_MODEL}) [--model-dir DIR] (default public/models) [--allow-remote-models]
+              two answers share a class when the NLI model says each entails the other, the question
+              as context; each answer is compared with each class's first member (docs/CLUSTERING.md).
+              Shipped with the repository (no download): ${SHIPPED_NLI_MODELS.join(', ')}. From the hub (q8):
+${OFFERED_NLI_MODELS.filter((m) => m.approxMb > 0).map((m) => `                ${m.id} (about ${m.approxMb} MB)`).join('\n')}
 Presets: ${presetIds().join(', ')}.
 The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
 The judge's partitions are cached in OUT.cache.jsonl as they arrive; repeat the same command to
@@ -54,6 +67,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   let clusterer: Clusterer;
   let concurrency: number;
   let judge: StopOnFatal | undefined;
+  let nli: ReturnType<typeof createTransformersDecider> | undefined;
+  let nliPairs = 0;
   try {
     a = parseArgs({
       args: argv,
@@ -87,7 +102,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       });
       clusterer = createEmbeddingClusterer({ embedder, threshold, cache: new MemoryEmbeddingCache() });
       concurrency = 1;
-    } else throw new Error(`--method must be judge, embedding or exact, got ${JSON.stringify(a.method ?? '')}`);
+    } else if (a.method === 'entailment') {
+      nli = createTransformersDecider({
+        model: a.model ?? DEFAULT_NLI_MODEL,
+        localModelPath: path.resolve(a['model-dir'] ?? 'public/models') + path.sep,
+        allowRemoteModels: a['allow-remote-models'] ?? false,
+      });
+      clusterer = createEntailmentClusterer({ decider: nli, cache: new MemoryEntailmentCache(), onDecided: (n) => (nliPairs += n) });
+      concurrency = 1;
+    } else throw new Error(`--method must be judge, embedding, entailment or exact, got ${JSON.stringify(a.method ?? '')}`);
   } catch (e) {
     err(`semece cluster: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
@@ -103,6 +126,17 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (!rows.ok) {
       err(`semece cluster: ${rows.error.where}: ${rows.error.message}`);
       return EXIT.badInput;
+    }
+
+    if (nli) {
+      // A model that cannot load fails every question alike: say so once, before writing anything.
+      try {
+        await nli.ready();
+      } catch (e) {
+        const remote = a['allow-remote-models'] ? '' : ' (pass --allow-remote-models to fetch a hub model)';
+        err(`semece cluster: could not load the NLI model "${nli.model}" from ${a['model-dir'] ?? 'public/models'}${remote}: ${(e as Error).message}`);
+        return EXIT.badInput;
+      }
     }
 
     // The judge's partitions are kept as they arrive, so a repeated command pays for none twice.
@@ -141,7 +175,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     const written: ClusteredRowOut[] = finished.map((r) => r.row);
     await writeJsonl(outFile, written);
     const failures = finished.filter((r) => !r.ok).map((r) => ({ id: r.row.id, reason: r.row.error }));
-    out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, fromCache: counts.cached, usage }, null, 2));
+    out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, fromCache: counts.cached, usage, ...(nli ? { nliModel: nli.model, nliPairs } : {}) }, null, 2));
     return failures.length > 0 ? EXIT.partial : EXIT.ok;
   });
 }

@@ -103,7 +103,7 @@ describe('semece cluster / grade', () => {
   });
 
   test('bad usage and bad input are named', async () => {
-    expect((await cli(cluster, ['--method', 'kmeans', '--in', 'x', '--out', 'y'])).err).toMatch(/--method must be judge, embedding or exact/);
+    expect((await cli(cluster, ['--method', 'kmeans', '--in', 'x', '--out', 'y'])).err).toMatch(/--method must be judge, embedding, entailment or exact/);
     expect((await cli(cluster, ['--method', 'judge', '--provider', 'openai', '--model', 'm', '--in', 'x', '--out', 'y'])).code).toBe(2);
     await writeFile(join(dir, 'bad.jsonl'), JSON.stringify({ id: 'a', question: 'q', gold_answer: 'g', model: 'm', n_samples: 2, answer_extracted: ['x'] }) + '\n');
     const r = await cli(cluster, ['--method', 'exact', '--in', join(dir, 'bad.jsonl'), '--out', join(dir, 'o.jsonl')]);
