@@ -33,6 +33,7 @@ import { withOutputs } from '../output-guard.ts';
 import { reportSource } from '../report-paths.ts';
 import { stoppedLine } from '../provider-stop.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
+import { baseUrlOption } from '../provider-options.ts';
 import type { ReplyCache } from '../../src/multiple-choice/reply-cache';
 
 export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset FILE [options]
@@ -142,7 +143,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       err(`semece mc: no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'}`);
       return EXIT.badInput;
     }
-    const config = { kind: preset.kind, preset: preset.id, baseUrl: a['base-url'] ?? preset.baseUrl, model: a.model!, apiKey, concurrency: settings.concurrency };
+    let baseUrl: string;
+    try {
+      baseUrl = baseUrlOption(a['base-url'], preset);
+    } catch (e) {
+      // A bad address is bad usage (exit 2), as in every other command, not a failed run.
+      err(`semece mc: ${(e as Error).message}`);
+      return EXIT.badInput;
+    }
+    const config = { kind: preset.kind, preset: preset.id, baseUrl, model: a.model!, apiKey, concurrency: settings.concurrency };
     const provider = createProvider(config);
     let cache: ReplyCache | undefined;
     if (a.cache) {

@@ -126,4 +126,14 @@ describe('semece mc', () => {
     expect(c.err.join('')).not.toMatch(/resume/);
     expect(c.err.join('') + c.out.join('')).not.toContain('sk-not-the-right-one-42');
   });
+
+  test('a bad --base-url is bad usage: exit 2 with the check\'s message, nothing sent, the password masked', async () => {
+    const c = capture();
+    mock.resetStats();
+    const code = await run(['--provider', 'vllm', '--base-url', 'ftp://user:hunter2-secret@127.0.0.1/v1', '--model', 'm', '--dataset', dataset, '--runs', '1'], c.io);
+    expect(code).toBe(2);
+    expect(c.err.join('\n')).toMatch(/semece mc: --base-url/);
+    expect(c.err.join('\n')).not.toContain('hunter2-secret');
+    expect(mock.stats().requests).toBe(0);
+  });
 });
