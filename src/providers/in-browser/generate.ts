@@ -1,0 +1,289 @@
+/**
+ * Text generation with Transformers.js, shared by the browser's generation worker and by Node
+ * (CLI, tests, benchmarks): the model and tokenizer loaded once, the chat template applied, and
+ * a question's n replies generated together as n rows of one batch.
+ *
+ * Three things the library's generate() does not do for us, done here:
+ * - top_p: its TopPLogitsWarper is declared but not applied in 4.x, so nucleus filtering is a
+ *   logits processor of ours; top_k is turned off (the library's default is 50), since the APIs
+ *   this provider stands beside sample from the whole vocabulary.
+ * - finished rows: the batch loop stops only when every row's last token is an end token, and
+ *   keeps sampling rows that ended before; a row that has ended is held at its end token, so
+ *   its reply stays what it was when it ended.
+ * - cancel: an AbortSignal interrupts the loop at the next token (InterruptableStoppingCriteria).
+ */
+import {
+  AutoModelForCausalLM,
+  AutoTokenizer,
+  InterruptableStoppingCriteria,
+  LogitsProcessor,
+  env,
+  random,
+  type PreTrainedModel,
+  type PreTrainedTokenizer,
+  type ProgressInfo,
+  type Tensor,
+} from '@huggingface/transformers';
+import type { ChatMessage } from '../../model/provider.ts';
+import { generationDtypeFor, type GenerationDevice, type GenerationDtype } from './models.ts';
+
+export interface GenerationSource {
+  model: string;
+  /** Default: the model list's (models.ts). */
+  dtype?: GenerationDtype;
+  device?: GenerationDevice;
+  /** Ask the Hugging Face hub for files not found locally (default false: tests never do). */
+  allowRemoteModels?: boolean;
+  /** Folder or same-origin path that holds `<model id>/config.json` …; null: do not look locally. */
+  localModelPath?: string | null;
+  /** ONNX Runtime WASM files, served by the app itself (browser only). */
+  wasmPaths?: string | { wasm: string; mjs?: string };
+}
+
+/** Model download / load progress as plain data (it crosses the worker boundary). */
+export interface GenerationLoadProgress {
+  status: string;
+  file?: string;
+  progress?: number;
+  loaded?: number;
+  total?: number;
+}
+
+export interface LoadedGenerator {
+  model: string;
+  device: GenerationDevice;
+  tokenizer: PreTrainedTokenizer;
+  lm: PreTrainedModel;
+  /** Token ids that end a reply (the generation config's eos ids). */
+  eos: number[];
+  dispose(): Promise<void>;
+}
+
+function applyEnv(source: GenerationSource): void {
+  env.allowRemoteModels = source.allowRemoteModels ?? false;
+  env.allowLocalModels = source.localModelPath !== null;
+  // Downloaded files stay in the browser's Cache API, so a model is fetched once, not per run.
+  env.useBrowserCache = typeof caches !== 'undefined';
+  if (source.localModelPath) env.localModelPath = source.localModelPath;
+  const wasm = env.backends.onnx?.wasm;
+  if (source.wasmPaths && wasm) wasm.wasmPaths = source.wasmPaths;
+}
+
+function toProgress(p: ProgressInfo): GenerationLoadProgress {
+  const out: GenerationLoadProgress = { status: p.status };
+  if ('file' in p) out.file = p.file;
+  if ('progress' in p) out.progress = p.progress;
+  if ('loaded' in p) out.loaded = p.loaded;
+  if ('total' in p) out.total = p.total;
+  return out;
+}
+
+const asIds = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : typeof v === 'number' || typeof v === 'bigint' ? [Number(v)] : []).filter((x) => Number.isInteger(x));
+
+export async function loadGenerator(source: GenerationSource, onProgress?: (p: GenerationLoadProgress) => void): Promise<LoadedGenerator> {
+  applyEnv(source);
+  const progress_callback = onProgress ? (p: ProgressInfo) => onProgress(toProgress(p)) : undefined;
+  const tokenizer = await AutoTokenizer.from_pretrained(source.model, { progress_callback });
+  const lm = await AutoModelForCausalLM.from_pretrained(source.model, {
+    dtype: source.dtype ?? generationDtypeFor(source.model),
+    ...(source.device ? { device: source.device } : {}),
+    progress_callback,
+  });
+  if (!tokenizer.chat_template) {
+    await lm.dispose();
+    throw new Error(`"${source.model}" has no chat template in its tokenizer_config.json, so it is not an instruct (chat) model`);
+  }
+  const config = lm.generation_config as { eos_token_id?: unknown } | undefined;
+  const eos = [...new Set([...asIds(config?.eos_token_id), ...asIds((lm.config as { eos_token_id?: unknown }).eos_token_id), ...asIds(tokenizer.eos_token_id)])];
+  if (eos.length === 0) {
+    await lm.dispose();
+    throw new Error(`"${source.model}" names no end-of-sequence token, so its replies would never end`);
+  }
+  return {
+    model: source.model,
+    // Without a device the library picks its default: onnxruntime-node's CPU in Node, WASM in a browser.
+    device: source.device ?? (typeof process !== 'undefined' && process.versions?.node ? 'cpu' : 'wasm'),
+    tokenizer,
+    lm,
+    eos,
+    dispose: async () => {
+      await lm.dispose();
+    },
+  };
+}
+
+export interface GenerateRequest {
+  messages: ChatMessage[];
+  /** Replies wanted: rows of one batch. */
+  n: number;
+  /** 0: greedy decoding (every row the same). */
+  temperature: number;
+  topP?: number;
+  maxTokens: number;
+  /** Seeds the library's sampler first (its one global Mersenne Twister): reproducible replies in one thread. */
+  seed?: number;
+}
+
+export interface GeneratedReply {
+  text: string;
+  /** 'stop': the model ended the reply; 'length': it reached maxTokens. */
+  finishReason: 'stop' | 'length';
+  tokens: number;
+}
+
+export interface GenerateResult {
+  replies: GeneratedReply[];
+  /** Prompt tokens (once, as an API with n counts them). */
+  inputTokens: number;
+  /** Tokens generated over every reply, up to and including each one's end token. */
+  outputTokens: number;
+  ms: number;
+}
+
+/** Keeps the smallest set of most likely tokens whose probabilities add up to top_p, per row. */
+export class TopPProcessor extends LogitsProcessor {
+  constructor(private readonly topP: number) {
+    super();
+  }
+  override _call(inputIds: bigint[][], logits: Tensor): Tensor {
+    for (let row = 0; row < inputIds.length; row++) nucleus((logits as unknown as Tensor[])[row].data as Float32Array, this.topP);
+    return logits;
+  }
+}
+
+/** Sets to -Infinity, in place, every logit outside the nucleus of mass `topP`. */
+export function nucleus(logits: Float32Array, topP: number): void {
+  if (!(topP < 1)) return;
+  let max = -Infinity;
+  for (const x of logits) if (x > max) max = x;
+  const order = Array.from(logits.keys()).sort((a, b) => logits[b] - logits[a]);
+  let sum = 0;
+  for (const i of order) sum += Math.exp(logits[i] - max);
+  let kept = 0;
+  let k = 0;
+  // Tokens are kept while the mass before them is below top_p: the one that crosses it stays.
+  for (; k < order.length && kept < topP; k++) kept += Math.exp(logits[order[k]] - max) / sum;
+  for (let j = Math.max(1, k); j < order.length; j++) logits[order[j]] = -Infinity;
+}
+
+/** Holds every row whose reply has ended at its end token (see the file comment). */
+export class FinishedRowsProcessor extends LogitsProcessor {
+  constructor(private readonly promptLength: number, private readonly eos: number[]) {
+    super();
+  }
+  override _call(inputIds: bigint[][], logits: Tensor): Tensor {
+    for (let row = 0; row < inputIds.length; row++) {
+      const ids = inputIds[row];
+      let ended = false;
+      for (let t = this.promptLength; t < ids.length && !ended; t++) ended = this.eos.includes(Number(ids[t]));
+      if (!ended) continue;
+      const data = (logits as unknown as Tensor[])[row].data as Float32Array;
+      data.fill(-Infinity);
+      data[this.eos[0]] = 0;
+    }
+    return logits;
+  }
+}
+
+/** The chat template applied to the messages, ending where the assistant's reply begins. */
+export function chatPrompt(g: Pick<LoadedGenerator, 'tokenizer'>, messages: ChatMessage[]): string {
+  return g.tokenizer.apply_chat_template(messages, { tokenize: false, add_generation_prompt: true }) as string;
+}
+
+function abortError(): Error {
+  return new DOMException('generation was cancelled', 'AbortError');
+}
+
+export async function generateReplies(g: LoadedGenerator, request: GenerateRequest, options: { signal?: AbortSignal; now?: () => number } = {}): Promise<GenerateResult> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  if (options.signal?.aborted) throw abortError();
+  if (!Number.isInteger(request.n) || request.n < 1) throw new Error(`replies per request must be a whole number ≥ 1 (got ${request.n})`);
+  if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) throw new Error(`max tokens must be a whole number ≥ 1 (got ${request.maxTokens})`);
+  const prompt = chatPrompt(g, request.messages);
+  // The template already holds any special tokens the model wants.
+  const one = g.tokenizer(prompt, { add_special_tokens: false });
+  const promptIds = (one.input_ids as Tensor).tolist()[0] as bigint[];
+  const promptLength = promptIds.length;
+  const batch = g.tokenizer(Array.from({ length: request.n }, () => prompt), { add_special_tokens: false, padding: true });
+  const sample = request.temperature > 0;
+  const stop = new InterruptableStoppingCriteria();
+  const onAbort = () => stop.interrupt();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (request.seed !== undefined) random.seed(request.seed);
+  let sequences: Tensor;
+  try {
+    sequences = (await g.lm.generate({
+      ...batch,
+      max_new_tokens: request.maxTokens,
+      do_sample: sample,
+      ...(sample ? { temperature: request.temperature, top_k: 0 } : {}),
+      logits_processor: [...(sample && request.topP !== undefined && request.topP < 1 ? [new TopPProcessor(request.topP)] : []), new FinishedRowsProcessor(promptLength, g.eos)],
+      stopping_criteria: [stop],
+    } as unknown as Parameters<PreTrainedModel['generate']>[0])) as Tensor;
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  if (options.signal?.aborted) throw abortError();
+  const rows = sequences.tolist() as bigint[][];
+  let outputTokens = 0;
+  const replies = rows.map((ids): GeneratedReply => {
+    const generated = ids.slice(promptLength).map(Number);
+    const end = generated.findIndex((id) => g.eos.includes(id));
+    const kept = end >= 0 ? generated.slice(0, end) : generated;
+    const tokens = end >= 0 ? end + 1 : generated.length;
+    outputTokens += tokens;
+    return { text: g.tokenizer.decode(kept, { skip_special_tokens: true }), finishReason: end >= 0 ? 'stop' : 'length', tokens };
+  });
+  return { replies, inputTokens: promptLength, outputTokens, ms: now() - started };
+}
+
+/**
+ * The next-token probabilities after a prompt (one forward pass, no sampling): what the WebGPU
+ * check compares with WASM.
+ */
+export async function nextTokenProbabilities(g: LoadedGenerator, messages: ChatMessage[]): Promise<Float32Array> {
+  const inputs = g.tokenizer(chatPrompt(g, messages), { add_special_tokens: false });
+  const out = (await g.lm(inputs)) as { logits: Tensor };
+  const [, seq, vocab] = out.logits.dims;
+  const data = out.logits.data as Float32Array;
+  const last = data.slice((seq - 1) * vocab, seq * vocab);
+  let max = -Infinity;
+  for (const x of last) if (x > max) max = x;
+  let sum = 0;
+  for (let i = 0; i < last.length; i++) sum += last[i] = Math.exp(last[i] - max);
+  for (let i = 0; i < last.length; i++) last[i] /= sum;
+  return last;
+}
+
+/** Prompts whose next-token distributions must agree between backends (questions of several kinds). */
+export const PROBE_MESSAGES: ChatMessage[][] = [
+  [{ role: 'user', content: 'Which city is the capital of Australia? Answer in one word.' }],
+  [{ role: 'user', content: 'How many sides does a hexagon have?' }],
+];
+
+/**
+ * Whether a candidate backend's next-token distributions agree with the trusted one's: the same
+ * most likely token, and a total variation distance below `maxDistance`, on every probe.
+ */
+export function distributionsAgree(reference: Float32Array[], candidate: Float32Array[], maxDistance = 0.1): { agree: boolean; worst: number } {
+  let worst = reference.length === candidate.length && reference.length > 0 ? 0 : 1;
+  for (let p = 0; p < Math.min(reference.length, candidate.length); p++) {
+    const a = reference[p];
+    const b = candidate[p];
+    if (a.length !== b.length) {
+      worst = 1;
+      continue;
+    }
+    let tv = 0;
+    let argA = 0;
+    let argB = 0;
+    for (let i = 0; i < a.length; i++) {
+      tv += Math.abs(a[i] - b[i]) / 2;
+      if (a[i] > a[argA]) argA = i;
+      if (b[i] > b[argB]) argB = i;
+    }
+    worst = Math.max(worst, argA === argB ? tv : 1);
+  }
+  return { agree: worst < maxDistance, worst };
+}

@@ -1,0 +1,41 @@
+/**
+ * A ReplyGenerator that runs the model in this thread: Node (the CLI, tests, benchmarks) and the
+ * generation worker's own backend. The model is loaded once, on first use; concurrent first
+ * calls share one load, and a failed load is forgotten so a later call can try again.
+ */
+import { generateReplies, loadGenerator, type GenerationLoadProgress, type GenerationSource, type LoadedGenerator } from './generate.ts';
+import type { ReplyGenerator } from './provider.ts';
+
+export interface LocalGenerator extends ReplyGenerator {
+  ready(): Promise<LoadedGenerator>;
+  dispose(): Promise<void>;
+}
+
+export function createLocalGenerator(source: GenerationSource, onProgress?: (p: GenerationLoadProgress) => void, options: { seed?: number } = {}): LocalGenerator {
+  let loading: Promise<LoadedGenerator> | undefined;
+  // A seed applies to the first request only: the library's generator then runs on from it, so a
+  // whole run is reproducible without every request repeating the first one's draws.
+  let seed = options.seed;
+  const ready = () => {
+    loading ??= loadGenerator(source, onProgress).catch((err) => {
+      loading = undefined;
+      throw err;
+    });
+    return loading;
+  };
+  return {
+    ready,
+    async generate(request, signal) {
+      const g = await ready();
+      const seeded = seed !== undefined && request.seed === undefined ? { ...request, seed } : request;
+      seed = undefined;
+      return generateReplies(g, seeded, { signal });
+    },
+    notes: () => [],
+    async dispose() {
+      const g = await loading?.catch(() => undefined);
+      loading = undefined;
+      await g?.dispose();
+    },
+  };
+}
