@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockOutput } from '../../../cli/output-lock';
+import { EMPTY_LOCK_STALE_MS, lockOutput } from '../../../cli/output-lock';
 
 let dir: string;
 beforeEach(async () => {
@@ -61,5 +61,62 @@ describe('lockOutput', () => {
 
   it('a lock in a folder that does not exist is an error, not a refusal', async () => {
     await expect(lockOutput(join(dir, 'nope', 'out.jsonl'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('an empty lock is held while it is young (its writer may be about to write its pid) and stale when old', async () => {
+    const out = join(dir, 'out.jsonl');
+    await writeFile(`${out}.lock`, '');
+    expect(await lockOutput(out)).toEqual({ ok: false, holder: null });
+    const old = new Date(Date.now() - EMPTY_LOCK_STALE_MS - 10_000);
+    await utimes(`${out}.lock`, old, old);
+    const lock = await lockOutput(out);
+    expect(lock.ok).toBe(true);
+    expect(await readFile(`${out}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    if (lock.ok) await lock.release();
+  });
+
+  it('while another command is taking over a stale lock, this one is refused and leaves both files alone', async () => {
+    const out = join(dir, 'out.jsonl');
+    const pid = await deadPid();
+    await writeFile(`${out}.lock`, `${pid}\n`);
+    await writeFile(`${out}.lock.takeover`, `${process.ppid}\n`);
+    expect(await lockOutput(out)).toEqual({ ok: false, holder: pid });
+    expect(await readFile(`${out}.lock`, 'utf8')).toBe(`${pid}\n`);
+    expect(await readFile(`${out}.lock.takeover`, 'utf8')).toBe(`${process.ppid}\n`);
+  });
+
+  it('a takeover guard left by a killed command is cleared, so the next claim takes the stale lock over', async () => {
+    const out = join(dir, 'out.jsonl');
+    const pid = await deadPid();
+    await writeFile(`${out}.lock`, `${pid}\n`);
+    await writeFile(`${out}.lock.takeover`, `${pid}\n`);
+    expect((await lockOutput(out)).ok).toBe(false);
+    expect(existsSync(`${out}.lock.takeover`)).toBe(false);
+    const lock = await lockOutput(out);
+    expect(lock.ok).toBe(true);
+    expect(existsSync(`${out}.lock.takeover`)).toBe(false);
+    if (lock.ok) await lock.release();
+  });
+
+  it('two processes racing for one stale lock: exactly one gets it', async () => {
+    const out = join(dir, 'out.jsonl');
+    const script = `import('${new URL('../../../cli/output-lock.ts', import.meta.url).href}').then(async (m) => { const l = await m.lockOutput(${JSON.stringify(out)}); process.stdout.write(l.ok ? 'ok' : 'held'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0)); })`;
+    for (let round = 0; round < 3; round++) {
+      await writeFile(`${out}.lock`, `${await deadPid()}\n`);
+      // Each child holds what it got (a live holder) until both have answered: only then are they let go.
+      const children = [0, 1].map(() => spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: join(import.meta.dirname, '../../..') }));
+      const results = await Promise.all(children.map((child) => new Promise<string>((resolve) => {
+        let text = '';
+        child.stdout.on('data', (d) => {
+          text += d;
+          resolve(text);
+        });
+        child.on('exit', () => resolve(text));
+      })));
+      for (const child of children) child.stdin.end();
+      await Promise.all(children.map((child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.on('exit', r)))));
+      expect(results.sort()).toEqual(['held', 'ok']);
+      await rm(`${out}.lock`, { force: true });
+    }
   });
 });
