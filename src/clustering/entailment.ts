@@ -29,6 +29,9 @@ import type { SemanticClass } from '../model/rows';
 import { classLabel, mergeNormalized } from './embedding';
 import type { ClusterOutcome, Clusterer } from './types';
 
+/** Bumped when the rule (context, strictness, comparison order) changes, so stored clusterings are not reused. */
+export const ENTAILMENT_RULE_VERSION = 1;
+
 export interface NliPair {
   premise: string;
   hypothesis: string;

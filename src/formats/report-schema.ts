@@ -260,7 +260,7 @@ const reportSettings = z.object({
   topP: unit().optional(),
   maxTokens: count(0, MAX_COMPLETION_TOKENS).optional(),
   prompt: text().optional(),
-  clustering: method(['judge', 'embedding', 'exact', 'imported'] as const),
+  clustering: method(['judge', 'embedding', 'entailment', 'exact', 'imported'] as const),
   grading: method(['judge', 'alias', 'imported', 'manual'] as const),
   sem2: z.object({
     R: count(1, MAX_SEM2_R),

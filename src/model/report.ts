@@ -153,7 +153,7 @@ export interface ReportSettings extends ScoringSpec {
   topP?: number;
   maxTokens?: number;
   prompt?: string;
-  clustering: { method: 'judge' | 'embedding' | 'exact' | 'imported'; detail?: string };
+  clustering: { method: 'judge' | 'embedding' | 'entailment' | 'exact' | 'imported'; detail?: string };
   grading: { method: 'judge' | 'alias' | 'imported' | 'manual'; detail?: string };
 }
 

@@ -25,7 +25,9 @@ export type ClusteringSpec =
   | { method: 'exact' }
   | { method: 'judge'; judge: ModelSpec; prompt?: { system: string; user: string } }
   /** `allowRemote`: fetch the model from the Hugging Face hub when the app does not ship it. */
-  | { method: 'embedding'; model: string; threshold: number; allowRemote?: boolean };
+  | { method: 'embedding'; model: string; threshold: number; allowRemote?: boolean }
+  /** An NLI model (clustering/entailment.ts, docs/CLUSTERING.md); `allowRemote` as for embeddings. */
+  | { method: 'entailment'; model: string; allowRemote?: boolean };
 
 export type GradingSpec = { method: 'alias' } | { method: 'judge'; judge: ModelSpec; prompt?: { system: string; user: string } };
 
@@ -131,7 +133,7 @@ export interface RunProgress extends ProgressCounters {
   errors: StageError[];
   /** Capability findings and other notes ("returned 1 of 5 choices: n limited to 1"). */
   notes: string[];
-  /** The in-browser embedding model of the clustering stage, while it loads and once loaded. */
+  /** The in-browser model of the clustering stage (embedding or NLI), while it loads and once loaded. */
   model?: ModelLoadProgress;
   /** A multiple-choice run: repeated runs done of all (over every model). */
   mc?: { runsDone: number; runsTotal: number };
@@ -156,6 +158,8 @@ export interface ModelFileProgress {
 /** Loading an in-browser model: each file's bytes, then the backend that runs it and why. */
 export interface ModelLoadProgress {
   model: string;
+  /** What the model does for the clustering stage; absent: the embedding model (records before NLI models). */
+  role?: 'embedding' | 'nli';
   status: 'loading' | 'ready' | 'failed';
   files: ModelFileProgress[];
   /** What loading is doing once the files are in ('starting the model', 'trying WebGPU'). */

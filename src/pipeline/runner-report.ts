@@ -13,7 +13,14 @@ export function reportSettings(spec: RunSpec): ReportSettings {
     prompt: spec.sampling.prompt,
     clustering: {
       method: c.method,
-      detail: c.method === 'judge' ? `judge ${modelLabel(c.judge)}` : c.method === 'embedding' ? `${c.model}, cosine threshold ${c.threshold}` : 'normalized exact match',
+      detail:
+        c.method === 'judge'
+          ? `judge ${modelLabel(c.judge)}`
+          : c.method === 'embedding'
+            ? `${c.model}, cosine threshold ${c.threshold}`
+            : c.method === 'entailment'
+              ? `${c.model}, mutual entailment with each class's first member, the question as context`
+              : 'normalized exact match',
     },
     grading: { method: g.method, detail: g.method === 'judge' ? `judge ${modelLabel(g.judge)}` : 'normalized match against the answer and its aliases' },
     // The run's scoring settings; the score stage scores with these and records what it used.

@@ -10,6 +10,7 @@ import { canonicalJson } from '../model/sample-cache';
 import type { Question } from '../model/rows';
 import { sha256Hex } from '../model/hash';
 import { JUDGE_PROMPT_VERSION } from '../clustering/judge-prompt';
+import { ENTAILMENT_RULE_VERSION } from '../clustering/entailment';
 import { GRADER_PROMPT_VERSION } from '../grading/judge-prompt';
 
 /** The parts of a model spec that change its output (not concurrency or timeouts). */
@@ -25,6 +26,9 @@ export function clustererIdentity(spec: ClusteringSpec): unknown {
       return { method: 'judge', judge: modelIdentity(spec.judge), prompt: spec.prompt ?? null, promptVersion: JUDGE_PROMPT_VERSION };
     case 'embedding':
       return { method: 'embedding', model: spec.model, threshold: spec.threshold };
+    case 'entailment':
+      // The NLI model decides every pair; the rule's version changes with the rule (clustering/entailment.ts).
+      return { method: 'entailment', model: spec.model, rule: ENTAILMENT_RULE_VERSION };
   }
 }
 

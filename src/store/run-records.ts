@@ -35,6 +35,7 @@ const runRecord = z.looseObject({
       z.looseObject({ method: z.literal('exact') }),
       z.looseObject({ method: z.literal('judge'), judge: modelSpec, prompt }),
       z.looseObject({ method: z.literal('embedding'), model: text, threshold: z.number() }),
+      z.looseObject({ method: z.literal('entailment'), model: text }),
     ]),
     grading: z.discriminatedUnion('method', [z.looseObject({ method: z.literal('alias') }), z.looseObject({ method: z.literal('judge'), judge: modelSpec, prompt })]),
     mc: z.looseObject({ runs: count, seed: z.number(), samples: count, logprobs: z.boolean() }).optional(),

@@ -8,6 +8,8 @@ import type { ModelFileProgress, ModelLoadProgress } from '../model/run-spec';
 
 /** Sent by the embedding worker (not Transformers.js) when it goes on to try WebGPU. */
 export const WEBGPU_CHECK = 'webgpu-check';
+/** Sent by the NLI worker when it goes on to try WebGPU (its decisions, not vectors, are compared). */
+export const WEBGPU_CHECK_DECISIONS = 'webgpu-check-decisions';
 
 export function startModelLoad(model: string): ModelLoadProgress {
   return { model, status: 'loading', files: [] };
@@ -39,6 +41,8 @@ export function applyModelProgress(state: ModelLoadProgress, p: ModelProgress): 
       return { ...state, phase: 'model started', files: state.files.map((f) => (f.done ? f : { ...f, done: true, loaded: f.total ?? f.loaded, total: f.total ?? f.loaded })) };
     case WEBGPU_CHECK:
       return { ...state, phase: 'trying WebGPU (its vectors must agree with WASM)' };
+    case WEBGPU_CHECK_DECISIONS:
+      return { ...state, phase: 'trying WebGPU (its decisions must agree with WASM)' };
     default:
       // 'progress_total' repeats the per-file figures; anything newer is ignored rather than misread.
       return state;

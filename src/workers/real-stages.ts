@@ -1,13 +1,16 @@
 /**
  * The one place a run's stage ports are wired to real implementations: the providers' sampling,
- * the exact / judge / embedding clusterers, the alias / judge graders and the scorer, each built
+ * the exact / judge / embedding / entailment clusterers, the alias / judge graders and the scorer, each built
  * for the run's settings with the run's keys. `realStages` is pure of DOM, so the worker and Node
  * tests use the very same wiring; `runnerStages` adds what only the worker has (the stores'
- * embedding cache and one embedding worker per model).
+ * embedding and entailment caches, one embedding worker and one NLI worker per model).
  */
 import { createExactClusterer } from '../clustering/exact';
 import { createEmbeddingClusterer, type Embedder } from '../clustering/embedding';
 import type { EmbeddingCache } from '../model/embedding-cache';
+import { createEntailmentClusterer, type EntailmentDecider } from '../clustering/entailment';
+import type { EntailmentCache } from '../model/entailment-cache';
+import { createNliClient, type NliClient } from './nli-client';
 import { createJudgeClusterer } from '../clustering/judge';
 import type { Clusterer } from '../clustering/types';
 import { createAliasGrader } from '../grading/alias';
@@ -31,6 +34,9 @@ export interface StageOptions {
   /** Text → vectors for the embedding clusterer (the embedding worker in the browser); `onLoad` follows the model's loading. */
   embedder?: (spec: { model: string; allowRemote: boolean }, onLoad?: ClustererHooks['onModelLoad']) => Embedder;
   embeddingCache?: EmbeddingCache;
+  /** Text pairs → NLI labels for the entailment clusterer (the NLI worker in the browser); `onLoad` follows the model's loading. */
+  decider?: (spec: { model: string; allowRemote: boolean }, onLoad?: ClustererHooks['onModelLoad']) => EntailmentDecider;
+  entailmentCache?: EntailmentCache;
 }
 
 export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: StageOptions, hooks: ClustererHooks = {}): Clusterer {
@@ -44,6 +50,11 @@ export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: Stage
         return { method: 'embedding', cluster: async () => ({ ok: false, error: { kind: 'unavailable', message: 'Embeddings cannot be computed here; choose exact match or the judge.' } }) };
       }
       return createEmbeddingClusterer({ embedder: options.embedder({ model: spec.model, allowRemote: spec.allowRemote ?? false }, hooks.onModelLoad), threshold: spec.threshold, cache: options.embeddingCache });
+    case 'entailment':
+      if (!options.decider) {
+        return { method: 'entailment', cluster: async () => ({ ok: false, error: { kind: 'unavailable', message: 'Entailment cannot be computed here; choose exact match or the judge.' } }) };
+      }
+      return createEntailmentClusterer({ decider: options.decider({ model: spec.model, allowRemote: spec.allowRemote ?? false }, hooks.onModelLoad), cache: options.entailmentCache });
   }
 }
 
@@ -63,6 +74,7 @@ export function realStages(options: StageOptions): RunnerStages {
 /** The stages a run uses in the worker. */
 export function runnerStages(stores: Stores, appBase: string): RunnerStages {
   const embedders = new Map<string, EmbeddingClient>();
+  const deciders = new Map<string, NliClient>();
   return realStages({
     embeddingCache: stores.embeddings,
     // One embedding worker per model, created on first use and kept for the worker's lifetime.
@@ -71,6 +83,15 @@ export function runnerStages(stores: Stores, appBase: string): RunnerStages {
       if (!embedders.has(id)) embedders.set(id, createEmbeddingClient({ model, allowRemoteModels: allowRemote, localModelUrl: new URL('models/', appBase).href }));
       const client = embedders.get(id)!;
       // Kept for the client's life (one per run that used it); a finished run's listener ignores it (runner.ts).
+      if (onLoad) client.watchLoad(onLoad);
+      return client;
+    },
+    entailmentCache: stores.entailment,
+    // One NLI worker per model, like the embedding workers.
+    decider: ({ model, allowRemote }, onLoad) => {
+      const id = `${model}|${allowRemote}`;
+      if (!deciders.has(id)) deciders.set(id, createNliClient({ model, allowRemoteModels: allowRemote, localModelUrl: new URL('models/', appBase).href }));
+      const client = deciders.get(id)!;
       if (onLoad) client.watchLoad(onLoad);
       return client;
     },

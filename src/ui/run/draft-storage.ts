@@ -35,6 +35,9 @@ interface Snapshot {
   embeddingModel: string;
   embeddingThreshold: number;
   embeddingAllowRemote: boolean;
+  /** Absent in drafts saved before entailment clustering. */
+  nliModel?: string;
+  nliAllowRemote?: boolean;
   gradingMethod: RunDraft['gradingMethod'];
   gradingJudge: Omit<ModelDraft, 'uid'>;
   mode: RunDraft['mode'];
@@ -66,6 +69,8 @@ export function snapshotDraft(d: RunDraft): Snapshot {
     embeddingModel: d.embeddingModel,
     embeddingThreshold: d.embeddingThreshold,
     embeddingAllowRemote: d.embeddingAllowRemote,
+    nliModel: d.nliModel,
+    nliAllowRemote: d.nliAllowRemote,
     gradingMethod: d.gradingMethod,
     gradingJudge: bare(d.gradingJudge),
     mode: d.mode,
@@ -143,12 +148,14 @@ export function restoreDraft(d: RunDraft, storage: Storage | undefined = globalT
   if (isObject(s.sampling) && num(s.sampling.n) && num(s.sampling.temperature) && num(s.sampling.maxTokens) && num(s.sampling.concurrency)) {
     d.sampling = { ...d.sampling, ...(s.sampling as unknown as SamplingSpec) };
   }
-  if (oneOf(s.clusteringMethod, ['exact', 'embedding', 'judge'] as const)) d.clusteringMethod = s.clusteringMethod;
+  if (oneOf(s.clusteringMethod, ['exact', 'embedding', 'entailment', 'judge'] as const)) d.clusteringMethod = s.clusteringMethod;
   const cj = modelOf(s.clusteringJudge);
   if (cj) d.clusteringJudge = cj;
   if (str(s.embeddingModel)) d.embeddingModel = s.embeddingModel;
   if (num(s.embeddingThreshold)) d.embeddingThreshold = s.embeddingThreshold;
   if (bool(s.embeddingAllowRemote)) d.embeddingAllowRemote = s.embeddingAllowRemote;
+  if (str(s.nliModel)) d.nliModel = s.nliModel;
+  if (bool(s.nliAllowRemote)) d.nliAllowRemote = s.nliAllowRemote;
   if (oneOf(s.gradingMethod, ['alias', 'judge'] as const)) d.gradingMethod = s.gradingMethod;
   const gj = modelOf(s.gradingJudge);
   if (gj) d.gradingJudge = gj;

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../../clustering/agglomerative';
 import { DEFAULT_EMBEDDING_MODEL } from '../../clustering/embedding-models';
+import { DEFAULT_NLI_MODEL } from '../../clustering/nli-models';
 import { demoDataset } from '../../demo/questions';
 import type { ColumnMapping, DatasetPreview, ReadDataset, SkippedRow } from '../../formats/datasets';
 import type { DatasetWorkerApi } from '../../workers/dataset-api';
@@ -15,6 +16,7 @@ import { mcProblems, hasMcOptions } from './multiple-choice-draft';
 import { drawSubset } from '../../formats/datasets/subset';
 import { HubDraft } from './hub-draft.svelte';
 import { embeddingProblems } from './embedding-choice';
+import { nliProblems } from './nli-choice';
 import type { Dataset, Result, StageError } from '../../model/rows';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
@@ -67,6 +69,9 @@ export class RunDraft {
   embeddingThreshold = $state(DEFAULT_SIMILARITY_THRESHOLD);
   /** Download a model the app does not ship from the Hugging Face hub (off: "use shipped models only"). */
   embeddingAllowRemote = $state(true);
+  /** The NLI model of entailment clustering, and whether it may be downloaded (as for embeddings). */
+  nliModel = $state(DEFAULT_NLI_MODEL);
+  nliAllowRemote = $state(true);
   gradingMethod = $state<GradingSpec['method']>('alias');
   gradingJudge = $state<ModelDraft>(modelDraft());
   /** Open answers (Sem-ECE) or, for a dataset with options, multiple choice (ConfidenceBench). */
@@ -172,7 +177,9 @@ export class RunDraft {
         ? { method: 'judge', judge: toModelSpec(this.clusteringJudge, c) }
         : this.clusteringMethod === 'embedding'
           ? { method: 'embedding', model: this.embeddingModel.trim(), threshold: this.embeddingThreshold, allowRemote: this.embeddingAllowRemote }
-          : { method: 'exact' };
+          : this.clusteringMethod === 'entailment'
+            ? { method: 'entailment', model: this.nliModel.trim(), allowRemote: this.nliAllowRemote }
+            : { method: 'exact' };
     const grading: GradingSpec = this.gradingMethod === 'judge' ? { method: 'judge', judge: toModelSpec(this.gradingJudge, c) } : { method: 'alias' };
     const models = this.models.map((m) => toModelSpec(m, c));
     return {
@@ -212,6 +219,7 @@ export class RunDraft {
       if (this.clusteringMethod === 'judge') out.push(...modelProblems(this.clusteringJudge, 'The clustering judge'));
       if (this.clusteringMethod === 'embedding' && !(this.embeddingThreshold > 0 && this.embeddingThreshold < 1)) out.push('The similarity threshold must be between 0 and 1.');
       if (this.clusteringMethod === 'embedding') out.push(...embeddingProblems(this.embeddingModel, this.embeddingAllowRemote));
+      if (this.clusteringMethod === 'entailment') out.push(...nliProblems(this.nliModel, this.nliAllowRemote));
       if (this.gradingMethod === 'judge') out.push(...modelProblems(this.gradingJudge, 'The grading judge'));
       if (this.gradingMethod === 'alias' && this.dataset && this.dataset.questions.every((q) => !q.answer)) out.push('Alias grading needs reference answers.');
     }
