@@ -52,9 +52,7 @@ self.onmessage = async (e: MessageEvent) => {
     if (!made.ok) throw new Error(made.error.message);
     const stream = (file as File).stream().pipeThrough(new TextDecoderStream());
     const report = await ingestSampleResults(made.value, stream, {
-      file: (file as File).name, cache: stores.samples, writeBatch: 5000,
-      describe: (k, q) => stores.samples.describe(k, q),
-      groupIsEmpty: async (q) => (await stores.samples.countForQuestion(q)) === 0,
+      file: (file as File).name, cache: stores.samples,
       onProgress: (p) => { mem(); postMessage({ type: 'progress', ...p }); },
     });
     await stores.samples.flush();

@@ -2,10 +2,12 @@
  * Storing a result file's replies in the sample cache, line by line, under the keys interactive
  * sampling uses. Nothing on a bad line is guessed: the line is reported (file, line, what is wrong)
  * and its samples stay missing, so the next interactive run or batch asks for exactly those.
- * Writes go out in batches and are awaited, so memory stays bounded however long the file is.
+ * Writes go out in big batches through the cache's putMissing (one look-and-write transaction
+ * in IndexedDB), one in flight while the next is parsed, so memory stays bounded however long the
+ * file is. A question's key base is hashed once, whichever lines and how many carry its samples.
  */
 import { extractSample } from '../pipeline/extract.ts';
-import type { SampleCache } from '../model/sample-cache.ts';
+import { keyAt, putMissing, type SampleCache } from '../model/sample-cache.ts';
 import type { Sample } from '../model/rows.ts';
 import { type LineSource, linesOf } from './jsonl.ts';
 import type { SampleRequestSet } from './request-set.ts';
@@ -16,24 +18,17 @@ export interface IngestOptions {
   /** Name used in every message (the file name, or "OpenAI output file"). */
   file: string;
   cache: SampleCache;
-  /** Samples per cache write (default 2000). */
+  /**
+   * Samples per cache write (default 20,000): big writes, one record per question in the
+   * by-question store, while at most two batches are held (one being written, one being parsed).
+   */
   writeBatch?: number;
   /** Problems kept in full (default 200); all are counted. */
   maxProblems?: number;
   alreadyLines?: boolean;
+  /** After each write: lines read and samples stored so far. */
   onProgress?: (p: { lines: number; stored: number }) => void;
   signal?: AbortSignal;
-  /**
-   * Names the question group of stored keys (IdbSampleCache.describe fills the byQuestion index);
-   * the group key follows the runner's convention: sample 0's key + '#q'.
-   */
-  describe?: (sampleKeys: string[], questionKey: string) => void;
-  /**
-   * True when the cache holds no sample of this question group (IdbSampleCache: a count on the
-   * byQuestion index). Lets the ingest skip the per-key existence check for such questions: one
-   * index count instead of n lookups, which is most of the cost of a first ingest.
-   */
-  groupIsEmpty?: (questionKey: string) => Promise<boolean>;
 }
 
 export interface IngestReport {
@@ -62,9 +57,10 @@ export async function ingestSampleResults(set: SampleRequestSet, source: LineSou
   };
   // Which indices of each question this file has already delivered: duplicates are caught without keeping every id.
   const served = new Map<string, Uint8Array>();
-  const emptyAtStart = new Map<string, boolean>();
-  let pending: { key: string; sample: Sample; fresh?: boolean }[] = [];
-  const writeBatch = opts.writeBatch ?? 2000;
+  // One digest per question, not per line: a file of one reply per line (Anthropic) has n lines a question.
+  const bases = new Map<string, string>();
+  let pending: { key: string; sample: Sample }[] = [];
+  const writeBatch = opts.writeBatch ?? 20_000;
   // One write in flight while the next batch is parsed and hashed: overlap without unbounded buffering.
   let inFlight: Promise<void> = Promise.resolve();
   const flush = async () => {
@@ -76,14 +72,11 @@ export async function ingestSampleResults(set: SampleRequestSet, source: LineSou
     // Handled here so a failed write is not "unhandled" while the next batch is parsed; it is rethrown when awaited.
     inFlight.catch(() => undefined);
   };
-  const write = async (batch: { key: string; sample: Sample; fresh?: boolean }[]) => {
-    const unsure = batch.filter((e) => !e.fresh);
-    const existing = unsure.length ? await opts.cache.get(unsure.map((e) => e.key)) : [];
-    const present = new Set(unsure.filter((_, i) => existing[i] !== undefined).map((e) => e.key));
-    const fresh = batch.filter((e) => !present.has(e.key)).map(({ key, sample }) => ({ key, sample }));
-    report.alreadyCached += batch.length - fresh.length;
-    if (fresh.length > 0) await opts.cache.put(fresh);
-    report.stored += fresh.length;
+  const write = async (batch: { key: string; sample: Sample }[]) => {
+    // The first stored reply wins: samples already cached (interactively, or by an earlier file) are kept.
+    const stored = await putMissing(opts.cache, batch);
+    report.alreadyCached += batch.length - stored;
+    report.stored += stored;
     opts.onProgress?.({ lines: report.lines, stored: report.stored });
   };
 
@@ -127,19 +120,9 @@ export async function ingestSampleResults(set: SampleRequestSet, source: LineSou
     report.usage.outputTokens += outcome.usage.outputTokens;
     const replies = outcome.replies.slice(0, at.count);
     report.shortfall += at.count - replies.length;
-    const keys = await set.keysOf(at.question, at.first, replies.length);
-    let fresh = false;
-    if ((opts.describe || opts.groupIsEmpty) && keys.length > 0) {
-      const group = `${at.first === 0 ? keys[0] : (await set.keysOf(at.question, 0, 1))[0]}#q`;
-      // Asked once per question, at its first line, before anything of this file is written for it.
-      if (opts.groupIsEmpty) {
-        let empty = emptyAtStart.get(at.question.id);
-        if (empty === undefined) emptyAtStart.set(at.question.id, (empty = await opts.groupIsEmpty(group)));
-        fresh = empty;
-      }
-      opts.describe?.(keys, group);
-    }
-    replies.forEach((r, j) => pending.push({ key: keys[j], sample: extractSample(r.text, r.finishReason), fresh }));
+    let base = bases.get(at.question.id);
+    if (base === undefined) bases.set(at.question.id, (base = await set.keyBase(at.question)));
+    for (let j = 0; j < replies.length; j++) pending.push({ key: keyAt(base, at.first + j), sample: extractSample(replies[j].text, replies[j].finishReason) });
     if (pending.length >= writeBatch) await flush();
   }
   await flush();

@@ -9,11 +9,14 @@
 import { capabilitiesFor, effectiveSettings } from '../providers/capabilities.ts';
 import type { GenerationSettings } from '../model/provider.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from '../pipeline/prompts.ts';
-import { type SampleCache, sampleKey } from '../model/sample-cache.ts';
-import { questionKeys } from '../pipeline/sampling.ts';
+import { keyAt, type SampleCache, storedIndices } from '../model/sample-cache.ts';
+import { questionKeyBase } from '../pipeline/sampling.ts';
 import { firstRowPerId, type Question, type Result } from '../model/rows.ts';
 import { decodeCustomId, questionHash, requestSetTag, sampleCustomId } from './custom-id.ts';
 import { type BatchModel, requestLine, wireContextFor } from './request-lines.ts';
+
+/** Questions whose stored samples are looked up at once when planning (one cache read per chunk). */
+const PLAN_CHUNK = 256;
 
 export interface SampleBatchSpec {
   model: BatchModel;
@@ -86,13 +89,15 @@ export class SampleRequestSet {
     return { ok: true, value: new SampleRequestSet({ ...spec, promptTemplate }, tag, questions, byHash, hashOf) };
   }
 
+  /** The key base of a question's samples (sample i is keyAt(base, i)), as interactive sampling derives it: one digest. */
+  keyBase(q: Question): Promise<string> {
+    return questionKeyBase({ config: this.spec.model }, this.spec.settings, this.spec.promptTemplate, q);
+  }
+
   /** The sample keys of `count` samples of a question from `first`, as interactive sampling names them. */
   async keysOf(q: Question, first = 0, count = this.spec.n): Promise<string[]> {
-    if (first === 0 && count === this.spec.n) return questionKeys({ config: this.spec.model }, this.spec.settings, this.spec.promptTemplate, q, this.spec.n);
-    // Only the indices asked for: one result line per sample must not hash all n keys each time.
-    const { preset, baseUrl, model } = this.spec.model;
-    const base = { preset, baseUrl, model, prompt: fillPrompt(this.spec.promptTemplate, q), settings: this.spec.settings, questionId: q.id, question: q.question };
-    return Promise.all(Array.from({ length: count }, (_, j) => sampleKey({ ...base, index: first + j })));
+    const base = await this.keyBase(q);
+    return Array.from({ length: count }, (_, j) => keyAt(base, first + j));
   }
 
   /**
@@ -103,24 +108,31 @@ export class SampleRequestSet {
     this.counts.cached = 0;
     this.counts.requests = 0;
     const ctx = wireContextFor(this.spec.model);
-    for (const q of this.questions) {
-      const keys = await this.keysOf(q);
-      const stored = await cache.get(keys);
-      const messages = generationMessages(fillPrompt(this.spec.promptTemplate, q));
-      let i = 0;
-      while (i < keys.length) {
-        if (stored[i] !== undefined) {
-          this.counts.cached++;
-          i++;
-          continue;
+    const n = this.spec.n;
+    // A chunk of questions per cache read, key-only where the cache can (no sample deserialized).
+    for (let from = 0; from < this.questions.length; from += PLAN_CHUNK) {
+      const chunk = this.questions.slice(from, from + PLAN_CHUNK);
+      const bases = await Promise.all(chunk.map((q) => this.keyBase(q)));
+      const storedOf = await storedIndices(cache, bases, n);
+      for (let c = 0; c < chunk.length; c++) {
+        const q = chunk[c];
+        const stored = storedOf[c];
+        const messages = generationMessages(fillPrompt(this.spec.promptTemplate, q));
+        let i = 0;
+        while (i < n) {
+          if (stored[i]) {
+            this.counts.cached++;
+            i++;
+            continue;
+          }
+          let count = 1;
+          while (count < this.perRequest && i + count < n && !stored[i + count]) count++;
+          const customId = sampleCustomId(this.tag, this.hashOf.get(q.id)!, i, count);
+          const effective = effectiveSettings(ctx.caps, this.spec.settings, count);
+          this.counts.requests++;
+          yield { customId, questionId: q.id, first: i, count, line: requestLine(this.api, ctx, customId, messages, effective) };
+          i += count;
         }
-        let count = 1;
-        while (count < this.perRequest && i + count < keys.length && stored[i + count] === undefined) count++;
-        const customId = sampleCustomId(this.tag, this.hashOf.get(q.id)!, i, count);
-        const effective = effectiveSettings(ctx.caps, this.spec.settings, count);
-        this.counts.requests++;
-        yield { customId, questionId: q.id, first: i, count, line: requestLine(this.api, ctx, customId, messages, effective) };
-        i += count;
       }
     }
   }

@@ -43,6 +43,24 @@ export interface SampleCache {
   getQuestions?(bases: string[], n: number): Promise<(Sample | undefined)[][]>;
   /** Which of indices 0..n-1 of each question are stored, without reading (deserializing) the samples. */
   storedIndices?(bases: string[], n: number): Promise<boolean[][]>;
+  /**
+   * Optional fast path of a result-file ingest: stores the entries whose keys hold nothing yet
+   * (a stored sample is kept: the first stored reply wins) and resolves to how many were stored,
+   * looking and writing in one go. Without it, putMissing below looks with `get`, then `put`s.
+   */
+  putMissing?(entries: { key: string; sample: Sample }[]): Promise<number>;
+}
+
+/** Stores the entries not stored yet, by the cache's fastest way; resolves to how many were stored. */
+export async function putMissing(cache: SampleCache, entries: { key: string; sample: Sample }[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  if (cache.putMissing) return cache.putMissing(entries);
+  const had = await cache.get(entries.map((e) => e.key));
+  // A key given twice in one batch is stored once (its first sample), as the fast paths do.
+  const seen = new Set<string>();
+  const fresh = entries.filter((e, i) => had[i] === undefined && !seen.has(e.key) && (seen.add(e.key), true));
+  if (fresh.length > 0) await cache.put(fresh);
+  return fresh.length;
 }
 
 /** The key of sample `index` under a question's key base (sampleKeyBase). */
@@ -134,5 +152,14 @@ export class MemorySampleCache implements SampleCache {
   }
   async usage(key: string): Promise<UsageTotals | undefined> {
     return this.receipts.get(key);
+  }
+  async putMissing(entries: { key: string; sample: Sample }[]): Promise<number> {
+    let stored = 0;
+    for (const { key, sample } of entries) {
+      if (this.map.has(key)) continue;
+      this.map.set(key, sample);
+      stored++;
+    }
+    return stored;
   }
 }

@@ -1,7 +1,11 @@
 /**
- * The SampleCache of the browser (and of the worker): sampled replies in IndexedDB, looked up
- * in one transaction per `get`, written in batched transactions. Samples are independent of runs,
- * so a repeated or resumed run finds what earlier ones stored and requests nothing twice.
+ * The SampleCache of the browser (and of the worker): sampled replies in IndexedDB, one record per
+ * question (store/sample-groups.ts: every sample of one provider, model, prompt, settings and
+ * question together, under the key base its sample keys share), with the list of its slots in a
+ * small record beside it. A 50-sample question is one read and one write, and which samples are
+ * stored is learnt from the slot lists without deserializing any sample. Samples are independent
+ * of runs, so a repeated or resumed run finds what earlier ones stored and requests nothing twice;
+ * the sample keys themselves (model/sample-cache.ts) mean what they always meant.
  *
  * How much a reload can lose. The sampler (pipeline/sampling.ts) keeps one `put` in flight and
  * buffers replies that arrive meanwhile; each `put` goes through a BatchWriter (model/write-batcher.ts)
@@ -12,51 +16,73 @@
  * When the page is hidden or unloaded, it asks the worker to `flush()` at once (best effort: a
  * closing tab may end the worker before the commit).
  */
-import { addUsage, indexUnder, keyAt, NO_USAGE, type SampleCache, type UsageReceipt, type UsageTotals } from '../model/sample-cache';
+import { addUsage, NO_USAGE, type SampleCache, type UsageReceipt, type UsageTotals } from '../model/sample-cache';
 import type { Sample } from '../model/rows';
 import { BatchWriter } from '../model/write-batcher';
 import type { SemeceDatabase } from './db';
+import { groupBySlot, indexedSamples, slotOf } from './sample-groups';
 import { storageWriteError } from './write-errors';
-import type { StoredSample } from './schema';
+import type { StoredQuestionSamples } from './schema';
 
-/**
- * The question group of a sample key, by the runner's convention: sample 0's key + '#q'. Sample
- * keys are `<digest of provider, model, prompt, settings and question>#<index>`, so the group
- * follows from any one of them without a lookup.
- */
-export function questionGroup(sampleKey: string): string | undefined {
-  const hash = sampleKey.lastIndexOf('#');
-  return hash > 0 ? `${sampleKey.slice(0, hash)}#0#q` : undefined;
-}
+type Entry = { key: string; sample: Sample };
 
-function questionRange(base: string): IDBKeyRange {
-  return IDBKeyRange.bound(`${base}#`, `${base}$`, false, true);
-}
+/** Whether a new sample replaces one stored under its key (the sampler's put) or the first one stays (an ingest). */
+type Merge = 'replace' | 'keep';
 
 export class IdbSampleCache implements SampleCache {
-  private readonly questionOf = new Map<string, string>();
-  private readonly writer: BatchWriter<StoredSample | UsageReceipt>;
+  private readonly writer: BatchWriter<Entry | UsageReceipt>;
 
   constructor(private readonly db: SemeceDatabase) {
     this.writer = new BatchWriter(async (items) => {
-      const samples = items.filter((x): x is StoredSample => 'sample' in x);
+      const samples = items.filter((x): x is Entry => 'sample' in x);
       // Receipts queued together are added up per key, then added to what is stored, in the samples' transaction.
       const receipts = new Map<string, UsageTotals>();
       for (const x of items) if (!('sample' in x)) receipts.set(x.key, addUsage(receipts.get(x.key) ?? NO_USAGE, x));
-      try {
-        const tx = this.db.transaction(['samples', 'usage'], 'readwrite');
-        const store = tx.objectStore('samples');
-        // Each put's own rejection is the transaction's, reported once by tx.done.
-        for (const item of samples) store.put(item).catch(() => undefined);
-        const usage = tx.objectStore('usage');
-        for (const [key, delta] of receipts) {
-          void usage.get(key).then((had) => usage.put({ key, ...addUsage(had ?? NO_USAGE, delta) })).catch(() => undefined);
-        }
-        await tx.done;
-      } catch (e) {
-        throw await storageWriteError(e, `${samples.length} sample(s)`);
-      }
+      await this.write(samples, 'replace', receipts);
     });
+  }
+
+  /**
+   * One transaction: each question's record is read, the new samples merged in, and the record
+   * and its slot list written back. Returns how many samples were new (not stored before).
+   */
+  private async write(entries: Entry[], merge: Merge, receipts?: Map<string, UsageTotals>): Promise<number> {
+    let added = 0;
+    try {
+      const tx = this.db.transaction(['questionSamples', 'questionSlots', 'usage'], 'readwrite');
+      const values = tx.objectStore('questionSamples');
+      const slots = tx.objectStore('questionSlots');
+      const now = Date.now();
+      // Each request's own rejection is the transaction's, reported once by tx.done.
+      for (const [group, got] of groupBySlot(entries, merge === 'keep' ? 'first' : 'last')) {
+        void values
+          .get(group)
+          .then((had) => {
+            const samples: Record<string, Sample> = had?.samples ?? {};
+            let changed = false;
+            for (const [slot, sample] of got) {
+              const present = Object.hasOwn(samples, slot);
+              if (present && merge === 'keep') continue;
+              if (!present) added++;
+              // A data property even for a slot named like Object.prototype's own ('__proto__').
+              Object.defineProperty(samples, slot, { value: sample, enumerable: true, writable: true, configurable: true });
+              changed = true;
+            }
+            if (!changed) return;
+            void values.put({ key: group, samples, storedAt: now } satisfies StoredQuestionSamples).catch(() => undefined);
+            void slots.put({ key: group, slots: Object.keys(samples) }).catch(() => undefined);
+          })
+          .catch(() => undefined);
+      }
+      const usage = tx.objectStore('usage');
+      for (const [key, delta] of receipts ?? []) {
+        void usage.get(key).then((had) => usage.put({ key, ...addUsage(had ?? NO_USAGE, delta) })).catch(() => undefined);
+      }
+      await tx.done;
+    } catch (e) {
+      throw await storageWriteError(e, `${entries.length} sample(s)`);
+    }
+    return added;
   }
 
   async usage(key: string): Promise<UsageTotals | undefined> {
@@ -66,79 +92,58 @@ export class IdbSampleCache implements SampleCache {
     return totals;
   }
 
-  /** Tells the cache which question group these sample keys belong to (for the byQuestion index). */
-  describe(sampleKeys: string[], questionKey: string): void {
-    for (const k of sampleKeys) this.questionOf.set(k, questionKey);
-  }
-
   async get(keys: string[]): Promise<(Sample | undefined)[]> {
-    const tx = this.db.transaction('samples', 'readonly');
-    const found = await Promise.all(keys.map((k) => tx.store.get(k)));
+    const where = keys.map(slotOf);
+    const groups = [...new Set(where.map((w) => w.group))];
+    const tx = this.db.transaction('questionSamples', 'readonly');
+    const found = await Promise.all(groups.map((g) => tx.store.get(g)));
     await tx.done;
-    // A stored sample is not written again: its question mapping (from describe) is no longer needed.
-    found.forEach((s, i) => s && this.questionOf.delete(keys[i]));
-    return found.map((s) => s?.sample);
+    const byGroup = new Map(groups.map((g, i) => [g, found[i]?.samples]));
+    return where.map(({ group, slot }) => {
+      const samples = byGroup.get(group);
+      return samples && Object.hasOwn(samples, slot) ? samples[slot] : undefined;
+    });
   }
 
-  /**
-   * Questions' samples with one range read each, in one transaction: every key under `<base>#`
-   * sorts between `<base>#` and `<base>$` ('$' follows '#'), so a 50-sample question is one
-   * getAll, not 50 gets.
-   */
+  /** Questions' samples: one record read per question, all in one transaction. */
   async getQuestions(bases: string[], n: number): Promise<(Sample | undefined)[][]> {
-    const tx = this.db.transaction('samples', 'readonly');
-    const found = await Promise.all(bases.map((base) => tx.store.getAll(questionRange(base))));
+    const tx = this.db.transaction('questionSamples', 'readonly');
+    const found = await Promise.all(bases.map((base) => tx.store.get(base)));
     await tx.done;
-    return bases.map((base, q) => {
-      const out: (Sample | undefined)[] = new Array(n).fill(undefined);
-      for (const s of found[q]) {
-        const i = indexUnder(base, s.key, n);
-        if (i >= 0) out[i] = s.sample;
-      }
-      this.forgetStored(base, out);
-      return out;
-    });
+    return found.map((record) => indexedSamples(record?.samples, n));
   }
 
-  /** Which of each question's n samples are stored, from the keys alone (no sample is deserialized). */
+  /** Which of each question's n samples are stored, from the slot lists alone (no sample is deserialized). */
   async storedIndices(bases: string[], n: number): Promise<boolean[][]> {
-    const tx = this.db.transaction('samples', 'readonly');
-    const found = await Promise.all(bases.map((base) => tx.store.getAllKeys(questionRange(base))));
+    const tx = this.db.transaction('questionSlots', 'readonly');
+    const found = await Promise.all(bases.map((base) => tx.store.get(base)));
     await tx.done;
-    return bases.map((base, q) => {
+    return found.map((record) => {
       const out: boolean[] = new Array(n).fill(false);
-      for (const k of found[q]) {
-        const i = indexUnder(base, k, n);
-        if (i >= 0) out[i] = true;
+      for (const slot of record?.slots ?? []) {
+        const i = Number(slot);
+        if (Number.isInteger(i) && i >= 0 && i < n && String(i) === slot) out[i] = true;
       }
-      this.forgetStored(base, out);
       return out;
     });
   }
 
-  /** A stored sample is not written again: its question mapping (from describe) is no longer needed. */
-  private forgetStored(base: string, stored: unknown[]): void {
-    if (this.questionOf.size > 0) stored.forEach((s, i) => s && this.questionOf.delete(keyAt(base, i)));
-  }
-
-  put(entries: { key: string; sample: Sample }[], receipt?: UsageReceipt): Promise<void> {
-    const now = Date.now();
-    const items: (StoredSample | UsageReceipt)[] = entries.map(({ key, sample }) => {
-      const question = this.questionOf.get(key) ?? questionGroup(key);
-      // The mapping is consumed by its write: a 2-million-sample run must not keep 2 million keys alive.
-      this.questionOf.delete(key);
-      return { key, sample, question, storedAt: now };
-    });
+  put(entries: Entry[], receipt?: UsageReceipt): Promise<void> {
+    const items: (Entry | UsageReceipt)[] = entries.map(({ key, sample }) => ({ key, sample }));
     if (receipt) items.push({ ...receipt });
     return this.writer.add(items);
   }
 
-  flush(): Promise<void> {
-    return this.writer.flush();
+  /**
+   * Stores the samples whose keys hold nothing yet, in one transaction, and says how many that
+   * was; a key already stored keeps its sample (the first stored reply wins). What a result-file
+   * ingest writes: no lookup of its own, so a big batch is one read and one write per question.
+   */
+  putMissing(entries: Entry[]): Promise<number> {
+    return entries.length === 0 ? Promise.resolve(0) : this.write(entries, 'keep');
   }
 
-  /** Number of stored samples of one question group. */
-  countForQuestion(questionKey: string): Promise<number> {
-    return this.db.countFromIndex('samples', 'byQuestion', questionKey);
+  flush(): Promise<void> {
+    return this.writer.flush();
   }
 }

@@ -12,20 +12,45 @@ import type { Grade, Sample, SemanticClass, StageError } from '../model/rows';
 export const DB_NAME = 'semece';
 /**
  * 1: the first schema; 2: the unused `datasets` store dropped (db.ts); 3: `hubFiles` added; 4: `usage` added;
- * 5: `entailment` added.
+ * 5: `entailment` added; 6: samples stored by question (`questionSamples`, `questionSlots`) instead of one
+ * record per sample (`samples`, migrated and dropped: db.ts, sample-migration.ts).
  */
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 /** A run record as stored: the record and the version of its shape (absent in version 1). */
 export type StoredRun = RunRecord & { version?: number };
 
-/** One sampled reply. Independent of any run: two runs with the same inputs share it. */
+/**
+ * One sampled reply as versions 1–5 stored it, one record per sample (the `samples` store): read
+ * only by the version-6 upgrade, which moves it into the by-question layout.
+ */
 export interface StoredSample {
   key: string;
   /** Key of the (provider, model, prompt, settings, question) the sample belongs to, when known. */
   question?: string;
   sample: Sample;
   storedAt: number;
+}
+
+/**
+ * Every stored sample of one question under one (provider, model, prompt, settings): the record of
+ * the key base (store/sample-groups.ts). Independent of any run: two runs with the same inputs share it.
+ */
+export interface StoredQuestionSamples {
+  /** The key base: sample i's key is `<key>#i`. */
+  key: string;
+  /** By slot, the text after the sample key's last '#' ('0' … 'n-1' for the runner's keys). */
+  samples: Record<string, Sample>;
+  storedAt: number;
+}
+
+/**
+ * Which slots a question's record holds, kept beside it in the same transactions: a run learns
+ * what is missing without deserializing the samples themselves.
+ */
+export interface StoredQuestionSlots {
+  key: string;
+  slots: string[];
 }
 
 /** The classes of one question's samples under one clusterer's settings. */
@@ -80,7 +105,8 @@ export interface StoredReport {
 }
 
 export interface SemeceDB extends DBSchema {
-  samples: { key: string; value: StoredSample; indexes: { byQuestion: string } };
+  questionSamples: { key: string; value: StoredQuestionSamples };
+  questionSlots: { key: string; value: StoredQuestionSlots };
   runs: { key: string; value: StoredRun; indexes: { byCreated: string } };
   clusterings: { key: string; value: StoredClustering };
   grades: { key: string; value: StoredGrade };

@@ -99,11 +99,12 @@ const api: BatchWorkerApi = {
       const { samples } = await stores();
       const summary: ReadSummary = { lines: [], stored: 0, failed: 0, problems: 0 };
       for (const file of files) {
-        const report = await ingestSampleResults(made.value, file.stream().pipeThrough(new TextDecoderStream()), {
+        // Streamed (never a whole-file string); the bytes counted on the way say how far it is.
+        let read = 0;
+        const counted = file.stream().pipeThrough(new TransformStream<BufferSource, BufferSource>({ transform: (chunk, out) => ((read += chunk.byteLength), out.enqueue(chunk)) }));
+        const report = await ingestSampleResults(made.value, counted.pipeThrough(new TextDecoderStream()), {
           file: file.name, cache: samples,
-          describe: (keys, group) => samples.describe(keys, group),
-          groupIsEmpty: async (group) => (await samples.countForQuestion(group)) === 0,
-          onProgress: (p) => onProgress?.({ text: `${file.name}: ${p.lines} lines read, ${p.stored} samples stored` }),
+          onProgress: (p) => onProgress?.({ text: `${file.name}: ${file.size ? Math.floor((100 * read) / file.size) : 100}% read, ${p.lines} lines, ${p.stored} samples stored` }),
         });
         await samples.flush();
         summary.lines.push(...describeIngest(report));

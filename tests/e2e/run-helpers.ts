@@ -71,11 +71,12 @@ export function storedSamplesByQuestion(page: Page): Promise<Record<string, numb
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          const all = db.transaction('samples', 'readonly').objectStore('samples').getAll();
+          // One record per question since database version 6 (store/sample-groups.ts): its samples by slot.
+          const all = db.transaction('questionSamples', 'readonly').objectStore('questionSamples').getAll();
           all.onerror = () => reject(all.error);
           all.onsuccess = () => {
             const counts: Record<string, number> = {};
-            for (const s of all.result as { question?: string }[]) counts[s.question ?? '?'] = (counts[s.question ?? '?'] ?? 0) + 1;
+            for (const r of all.result as { key: string; samples: Record<string, unknown> }[]) counts[r.key] = Object.keys(r.samples).length;
             db.close();
             resolve(counts);
           };

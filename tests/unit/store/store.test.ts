@@ -31,19 +31,26 @@ describe('IdbSampleCache', () => {
   test('many small puts land in few transactions and all survive a reopen', async () => {
     const name = `batch-${Math.random()}`;
     const first = await openStores(name);
-    first.samples.describe(Array.from({ length: 300 }, (_, i) => `k${i}`), 'question-A');
-    await Promise.all(Array.from({ length: 300 }, (_, i) => first.samples.put([{ key: `k${i}`, sample: sample(String(i)) }])));
+    await Promise.all(Array.from({ length: 300 }, (_, i) => first.samples.put([{ key: `question-A#${i}`, sample: sample(String(i)) }])));
     first.db.close();
     const second = await openStores(name);
-    expect(await second.samples.countForQuestion('question-A')).toBe(300);
-    expect((await second.samples.get(['k0', 'k299'])).map((s) => s?.answer)).toEqual(['0', '299']);
+    // One record for the question, whatever the number of puts.
+    expect(await second.db.count('questionSamples')).toBe(1);
+    expect((await second.samples.storedIndices(['question-A'], 300))[0].every(Boolean)).toBe(true);
+    expect((await second.samples.get(['question-A#0', 'question-A#299'])).map((s) => s?.answer)).toEqual(['0', '299']);
   });
 
-  test('writing the same key twice keeps one sample', async () => {
+  test('writing the same key twice keeps one sample; put replaces it, putMissing keeps the first', async () => {
     const { samples, db } = await fresh();
     await samples.put([{ key: 'same', sample: sample('x') }]);
     await samples.put([{ key: 'same', sample: sample('x') }]);
-    expect(await db.count('samples')).toBe(1);
+    expect(await db.count('questionSamples')).toBe(1);
+    expect(Object.keys((await db.get('questionSamples', 'same'))!.samples)).toHaveLength(1);
+    expect(await samples.putMissing([{ key: 'same', sample: sample('y') }, { key: 'same#1', sample: sample('z') }])).toBe(1);
+    expect((await samples.get(['same', 'same#1'])).map((s) => s?.answer)).toEqual(['x', 'z']);
+    await samples.put([{ key: 'same', sample: sample('w') }]);
+    await samples.flush();
+    expect((await samples.get(['same']))[0]?.answer).toBe('w');
   });
 });
 
@@ -59,7 +66,7 @@ describe('RunStore', () => {
     await runs.deleteRun('old');
     expect((await runs.listRuns()).runs.map((r) => r.id)).toEqual(['new']);
     expect((await runs.gradeOverrides('old')).size).toBe(0);
-    expect(await db.count('samples')).toBe(1);
+    expect(await db.count('questionSamples')).toBe(1);
   });
 
   test('a key handed over by mistake never reaches the stored record', async () => {
@@ -95,12 +102,15 @@ describe('settings and embeddings', () => {
   });
 });
 
-test('samples are indexed by their question group, read from the sample key itself', async () => {
-  const { samples } = await fresh();
+test('all samples of one question are one record under their key base, with its slot list beside it', async () => {
+  const { samples, db } = await fresh();
   const base = { preset: 'openai', baseUrl: 'http://h/v1', model: 'm', prompt: 'p', settings: { temperature: 1, maxTokens: 8 }, questionId: 'q', question: 'Q?' };
   const keys = await Promise.all([0, 1, 2].map((index) => sampleKey({ ...base, index })));
   const other = await sampleKey({ ...base, questionId: 'q2', question: 'Q2?', index: 0 });
   await samples.put([...keys, other].map((key) => ({ key, sample: sample('x') })));
-  const group = `${keys[0]}#q`;
-  expect(await samples.countForQuestion(group)).toBe(3);
+  await samples.flush();
+  const group = keys[0].slice(0, keys[0].lastIndexOf('#'));
+  expect(await db.count('questionSamples')).toBe(2);
+  expect(Object.keys((await db.get('questionSamples', group))!.samples).sort()).toEqual(['0', '1', '2']);
+  expect((await db.get('questionSlots', group))!.slots.sort()).toEqual(['0', '1', '2']);
 });

@@ -6,6 +6,7 @@ import { openStores } from '../../../src/store';
 import { DB_VERSION } from '../../../src/store/schema';
 import type { ReportDocument } from '../../../src/model/report';
 import type { RunRecord } from '../../../src/model/run-spec';
+import type { Sample } from '../../../src/model/rows';
 import { createRunWorkerApi } from '../../../src/workers/run-worker-api';
 import type { RunWorkerApi } from '../../../src/workers/protocol';
 import { connectApi, exposeApi } from '../../../src/workers/worker-connection';
@@ -95,9 +96,20 @@ test('a database saved at version 1 opens after the upgrade: every report, run a
   const stores = await openStores(name);
   expect(stores.db.version).toBe(DB_VERSION);
   expect(Array.from(stores.db.objectStoreNames)).not.toContain('datasets');
-  for (const store of ['samples', 'clusterings', 'grades', 'gradeOverrides', 'reports', 'settings'] as const) {
+  for (const store of ['clusterings', 'grades', 'gradeOverrides', 'reports', 'settings'] as const) {
     expect(await stores.db.count(store)).toBe(records(store).length);
   }
+  // Version 6 keeps samples by question: the 18 samples of version 1 are 3 records of 6, each under its old key.
+  expect(Array.from(stores.db.objectStoreNames)).not.toContain('samples');
+  const samples = records('samples').map((r) => r.value as { key: string; sample: Sample });
+  expect(await stores.db.count('questionSamples')).toBe(3);
+  expect(await stores.samples.get(samples.map((r) => r.key))).toEqual(samples.map((r) => r.sample));
+  const bases = [...new Set(samples.map((r) => r.key.slice(0, r.key.lastIndexOf('#'))))];
+  // With n = 8 a resumed run would find indices 0–5 and ask for 6 and 7 only.
+  expect(await stores.samples.storedIndices(bases, 8)).toEqual(bases.map(() => [true, true, true, true, true, true, false, false]));
+  const read = await stores.samples.getQuestions(bases, 6);
+  expect(read.flat()).toHaveLength(18);
+  expect(read.flat().every((s) => s !== undefined && typeof s.raw === 'string')).toBe(true);
   expect((await stores.runs.gradeOverrides(String(opened.key))).get('openai/gpt-4o-mini')?.get('canberra')).toBe('INCORRECT');
   stores.db.close();
 });
