@@ -5,7 +5,7 @@ import { offlineReport } from './src/export/vite-plugin-offline-report.ts';
 // Test-only pages (tests/e2e/*-page/), built only when Vitest builds the app for browser tests,
 // so a production build stays clean.
 const testPages = process.env.VITEST
-  ? { rolldownOptions: { input: { main: 'index.html', 'embedding-check': 'tests/e2e/embedding-page/index.html' } } }
+  ? { rolldownOptions: { input: { main: 'index.html', 'embedding-check': 'tests/e2e/embedding-page/index.html', 'nli-check': 'tests/e2e/nli-page/index.html' } } }
   : {};
 
 export default defineConfig({
