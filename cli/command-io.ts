@@ -1,4 +1,6 @@
 /** What every CLI command shares: its output streams (injectable for tests), and reading and writing rows. */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { PRESETS } from '../src/providers/presets.ts';
 import { secretScrubber, type Scrub } from '../src/providers/secret-scrub.ts';
@@ -76,4 +78,32 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
 /** One JSON object per line, with a trailing newline unless there are no rows; written atomically. */
 export async function writeJsonl(file: string, rows: readonly unknown[]): Promise<void> {
   await writeFileAtomic(file, rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
+}
+
+/**
+ * writeFileAtomic for an output too big for one string (the rows of 40,000 questions × 50
+ * replies): the lines are streamed to the temporary file as they come, then renamed over the
+ * target. Each line gets its own line break.
+ */
+export async function writeLinesAtomic(file: string, lines: Iterable<string> | AsyncIterable<string>): Promise<void> {
+  const temporary = temporaryFile(file, process.pid);
+  const hold = process.env[HOLD_WRITE_ENV] !== undefined && path.resolve(process.env[HOLD_WRITE_ENV]!) === path.resolve(file);
+  const out = createWriteStream(temporary, { encoding: 'utf8' });
+  try {
+    let written = 0;
+    for await (const line of lines) {
+      if (hold && written > 0) {
+        await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+        return holdMidWrite(temporary, await readFile(temporary, 'utf8'));
+      }
+      if (!out.write(`${line}\n`)) await once(out, 'drain');
+      written++;
+    }
+    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    await rename(temporary, file);
+  } catch (e) {
+    out.destroy();
+    await rm(temporary, { force: true });
+    throw e;
+  }
 }

@@ -29,11 +29,11 @@ import { missingSamples, submitSampleBatches } from '../../src/batch/sample-batc
 import { readDataset } from '../../src/formats/datasets.ts';
 import { MemorySampleCache, type SampleCache } from '../../src/model/sample-cache.ts';
 import { DEFAULT_GENERATION_PROMPT } from '../../src/pipeline/prompts.ts';
-import type { Question, Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
 import { baseUrlOption } from '../provider-options.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
-import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
+import { resolveIo, writeFileAtomic, writeLinesAtomic, type Io } from '../command-io.ts';
+import { sampledRowLines } from '../sampled-rows.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 
@@ -53,16 +53,6 @@ function num(v: string | undefined, name: string, dflt: number, min: number, max
   const n = Number(v);
   if (!Number.isFinite(n) || n < min || n > max || (whole && !Number.isInteger(n))) throw new Error(`--${name} must be a ${whole ? 'whole ' : ''}number from ${min} to ${max}, got ${JSON.stringify(v)}`);
   return n;
-}
-
-function rowsOf(questions: Question[], stored: (Sample | undefined)[][], model: string): SampledRow[] {
-  return questions.map((q, i) => {
-    const samples = stored[i] as Sample[];
-    return {
-      id: q.id, question: q.question, gold_answer: q.answer, ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}), model, n_samples: samples.length,
-      results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence),
-    };
-  });
 }
 
 /** Lines of a file, streamed: a result file of millions of replies is never read whole. */
@@ -159,9 +149,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         out(JSON.stringify({ ...summary, missing }));
         return EXIT.partial;
       }
-      const stored: (Sample | undefined)[][] = [];
-      for (const q of set.questions) stored.push(await cache.get(await set.keysOf(q)));
-      await writeFileAtomic(o.out!, toJsonl(rowsOf(set.questions, stored, o.model)));
+      await writeLinesAtomic(o.out!, sampledRowLines(set, cache, o.model));
       out(JSON.stringify({ ...summary, out: o.out, questions: set.questions.length, missing: 0 }));
       return EXIT.ok;
     };

@@ -20,7 +20,7 @@ import { secretScrubber } from '../providers/secret-scrub';
 
 export interface RunnerDeps {
   runs: RunStore;
-  samples: SampleCache & { describe?(sampleKeys: string[], questionKey: string): void };
+  samples: SampleCache;
   stages: StageCache;
   impl: RunnerStages;
   prices?: PriceTable;
@@ -132,7 +132,6 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
           cache: deps.samples,
           signal,
           price: priceFor(prices, model.preset, model.model),
-          onKeys: (questionKey, sampleKeys) => deps.samples.describe?.(sampleKeys, questionKey),
           onCounters: (c) => {
             counters[i] = c;
             meter.sampleCounters(before, counters);

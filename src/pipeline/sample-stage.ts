@@ -42,7 +42,7 @@ function listening(provider: SamplingProvider, listen: (e: RequestEvent) => void
 export const RAW_REPLIES_LIMIT = 100_000;
 
 /** Questions read back from the cache at once (one range read each, one transaction). */
-const READ_CHUNK = 64;
+const READ_CHUNK = 256;
 
 export const sampleWithProviders: SampleStage = async (args) => {
   const { dataset, sampling } = args;
@@ -52,8 +52,6 @@ export const sampleWithProviders: SampleStage = async (args) => {
     else if (e.type === 'failed') args.onError({ ...e.error, status: e.error.status ?? undefined });
   });
   const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens };
-
-  // Question groups (the byQuestion index) follow from the sample keys themselves (store/sample-store.ts).
 
   const label = `${args.model.preset}/${args.model.model}`;
   const unique = firstRowPerId(dataset.questions);

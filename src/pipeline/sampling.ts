@@ -79,7 +79,7 @@ export interface SamplingResult {
 }
 
 /** Questions hashed and read at once (one digest each, one transaction for the chunk). */
-const KEY_PASS_CHUNK = 64;
+const KEY_PASS_CHUNK = 256;
 
 /** The key base of one question (its sample keys are `<base>#<index>`): one digest. */
 export function questionKeyBase(provider: Pick<SamplingProvider, 'config'>, settings: GenerationSettings, promptTemplate: string, q: Question): Promise<string> {

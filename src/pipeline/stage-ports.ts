@@ -28,8 +28,6 @@ export interface SampleStageArgs {
   onNote(note: string): void;
   /** Settings as actually sent, after capability adjustments. */
   onEffective?(effective: Record<string, unknown>): void;
-  /** Called once per question with its sample keys, before sampling it. */
-  onKeys?(questionKey: string, sampleKeys: string[]): void;
   /** Request nothing: rows for the questions whose samples are all stored (a partial report). */
   cachedOnly?: boolean;
   /** Where the requests' usage receipts are added up with the samples (sampling.ts `receiptKey`). */

@@ -7,7 +7,7 @@
  */
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import type { Sample } from '../model/rows';
-import { groupBySlot, slotOf } from './sample-groups';
+import { groupBySlot, slotOf } from '../model/sample-groups';
 import type { StoredQuestionSamples, StoredSample } from './schema';
 
 /** The store versions 1–5 kept samples in. */

@@ -1,6 +1,6 @@
 /**
  * The SampleCache of the browser (and of the worker): sampled replies in IndexedDB, one record per
- * question (store/sample-groups.ts: every sample of one provider, model, prompt, settings and
+ * question (model/sample-groups.ts: every sample of one provider, model, prompt, settings and
  * question together, under the key base its sample keys share), with the list of its slots in a
  * small record beside it. A 50-sample question is one read and one write, and which samples are
  * stored is learnt from the slot lists without deserializing any sample. Samples are independent
@@ -20,7 +20,7 @@ import { addUsage, NO_USAGE, type SampleCache, type UsageReceipt, type UsageTota
 import type { Sample } from '../model/rows';
 import { BatchWriter } from '../model/write-batcher';
 import type { SemeceDatabase } from './db';
-import { groupBySlot, indexedSamples, slotOf } from './sample-groups';
+import { groupBySlot, indexedSamples, slotOf } from '../model/sample-groups';
 import { storageWriteError } from './write-errors';
 import type { StoredQuestionSamples } from './schema';
 

@@ -34,7 +34,7 @@ export interface StoredSample {
 
 /**
  * Every stored sample of one question under one (provider, model, prompt, settings): the record of
- * the key base (store/sample-groups.ts). Independent of any run: two runs with the same inputs share it.
+ * the key base (model/sample-groups.ts). Independent of any run: two runs with the same inputs share it.
  */
 export interface StoredQuestionSamples {
   /** The key base: sample i's key is `<key>#i`. */

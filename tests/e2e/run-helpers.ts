@@ -71,7 +71,7 @@ export function storedSamplesByQuestion(page: Page): Promise<Record<string, numb
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          // One record per question since database version 6 (store/sample-groups.ts): its samples by slot.
+          // One record per question since database version 6 (model/sample-groups.ts): its samples by slot.
           const all = db.transaction('questionSamples', 'readonly').objectStore('questionSamples').getAll();
           all.onerror = () => reject(all.error);
           all.onsuccess = () => {

@@ -68,4 +68,29 @@ describe('JsonlSampleCache', () => {
     expect(cache.size).toBe(1);
     expect(await readFile(file, 'utf8')).toBe(`${line(0)}\n${foreign}\n`);
   });
+
+  it('writes one line per question, reads the one-sample lines of earlier versions beside them, and keeps the first stored reply on putMissing', async () => {
+    const file = join(dir, 'c.jsonl');
+    const sample = (answer: string): Sample => ({ ...entry(0).sample, raw: `Answer: ${answer}`, answer });
+    // A cache written before the by-question lines: one sample per line, keys `<base>#<index>`.
+    await writeFile(file, `${JSON.stringify({ key: 's1:q#0', sample: sample('old0') })}\n${JSON.stringify({ key: 's1:q#1', sample: sample('old1') })}\n`);
+    const cache = await new JsonlSampleCache(file).load();
+    expect(cache.size).toBe(2);
+    expect(await cache.putMissing([0, 1, 2, 3].map((i) => ({ key: `s1:q#${i}`, sample: sample(`new${i}`) })).concat([{ key: 's1:r#0', sample: sample('r0') }]))).toBe(3);
+    const text = (await readFile(file, 'utf8')).trim().split('\n');
+    // Two lines as they were, then one line per question of the write.
+    expect(text).toHaveLength(4);
+    expect(JSON.parse(text[2])).toEqual({ key: 's1:q', samples: { 2: sample('new2'), 3: sample('new3') } });
+    const again = await new JsonlSampleCache(file).load();
+    expect(again.size).toBe(5);
+    expect((await again.getQuestions(['s1:q', 's1:r', 's1:none'], 5)).map((q) => q.map((s) => s?.answer))).toEqual([
+      ['old0', 'old1', 'new2', 'new3', undefined],
+      ['r0', undefined, undefined, undefined, undefined],
+      [undefined, undefined, undefined, undefined, undefined],
+    ]);
+    expect(await again.storedIndices(['s1:q'], 5)).toEqual([[true, true, true, true, false]]);
+    // put replaces (a later line wins), as the sampler's put always did.
+    await again.put([{ key: 's1:q#0', sample: sample('replaced') }]);
+    expect((await (await new JsonlSampleCache(file).load()).get(['s1:q#0']))[0]?.answer).toBe('replaced');
+  });
 });

@@ -10,7 +10,7 @@ import { RAW_REPLIES_LIMIT } from '../../../src/pipeline/sample-stage';
 import { questionKeyBase } from '../../../src/pipeline/sampling';
 import { extractSample } from '../../../src/pipeline/extract';
 import { MockProviderServer } from '../../mock/provider-server';
-import { keyOfSlot } from '../../../src/store/sample-groups';
+import { keyOfSlot } from '../../../src/model/sample-groups';
 
 const QUESTIONS: { id: string; question: string; answer: string; answers: Record<string, number> }[] = [
   { id: 'q0', question: 'What is the capital of France?', answer: 'Paris', answers: { Paris: 0.7, Lyon: 0.3 } },
@@ -47,7 +47,7 @@ test('a run over a fully pre-filled sample cache requests nothing and gives the 
   const sampled = await runWith(first, spec(`${mock.url}/v1`));
   expect(sampled.done.status).toBe('done');
   expect(mock.stats().served).toEqual({ q0: 12, q1: 12, q2: 12 });
-  // One record per question (store/sample-groups.ts), 12 samples each.
+  // One record per question (model/sample-groups.ts), 12 samples each.
   const records = await first.db.getAll('questionSamples');
   expect(records.map((r) => Object.keys(r.samples).length)).toEqual([12, 12, 12]);
   const stored = records.flatMap((r) => Object.entries(r.samples).map(([slot, sample]) => ({ key: keyOfSlot(r.key, slot), sample })));

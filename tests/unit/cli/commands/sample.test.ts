@@ -70,7 +70,9 @@ describe('semece sample', () => {
     expect(first.code).toBe(1);
     expect(first.err.join('\n')).toMatch(/credit or quota.*repeat the command to resume/s);
     const cached = (await readFile(join(dir, 'rows.jsonl.cache.jsonl'), 'utf8')).trim().split('\n');
-    expect(cached).toHaveLength(5);
+    // By question (model/sample-groups.ts): the first question's 5 samples on one line.
+    expect(cached).toHaveLength(1);
+    expect(Object.keys(JSON.parse(cached[0]).samples)).toHaveLength(5);
     expect(cached.join('\n')).not.toContain(KEY);
 
     mock.configure({ faults: {} });
@@ -86,7 +88,7 @@ describe('semece sample', () => {
     expect((await rows()).every((r) => r.n_samples === 5)).toBe(true);
   });
 
-  it('drops a cache line cut short by a crash once and re-requests only that sample', async () => {
+  it('drops a cache line cut short by a crash once and re-requests only the samples it held', async () => {
     await cli(['--samples', '2']);
     const path = join(dir, 'rows.jsonl.cache.jsonl');
     const lines = (await readFile(path, 'utf8')).trim().split('\n');
@@ -95,7 +97,8 @@ describe('semece sample', () => {
     const r = await cli(['--samples', '2']);
     expect(r.code).toBe(0);
     expect(r.err.join('\n')).toMatch(/dropped 1 unreadable line/);
-    expect(JSON.parse(r.out[0])).toMatchObject({ fetched: 1, fromCache: 5 });
+    // The torn line held one question's 2 samples (a line per question per write).
+    expect(JSON.parse(r.out[0])).toMatchObject({ fetched: 2, fromCache: 4 });
     // Dropped once and the file rewritten: the repeat neither warns nor requests anything.
     const requests = mock.stats().requests;
     const again = await cli(['--samples', '2']);

@@ -1,5 +1,5 @@
 /**
- * The by-question layout of stored samples (DB version 6). A sample key is
+ * The by-question layout of stored samples (IndexedDB since DB version 6, the CLI's cache file). A sample key is
  * `<base>#<index>`, where the base hashes the provider, model, prompt, settings and question
  * (model/sample-cache.ts), so every sample of one question under one setting shares its base.
  * The store keeps one record per base, its samples by slot (the text after the key's last '#'),
@@ -9,7 +9,7 @@
  * which no text after a last '#' can be, so key → (group, slot) → key is the identity and two
  * keys never share a slot.
  */
-import type { Sample } from '../model/rows';
+import type { Sample } from './rows.ts';
 
 /** Slot of a key that has no '#'. */
 const WHOLE_KEY = '#';
