@@ -85,9 +85,11 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (mode === 'read' && !values.results?.length) throw new Error('--batch read needs --results FILE');
     const preset = getPreset(values.provider!);
     if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
+    const kind = preset.kind;
+    if (kind === 'in-browser') throw new Error(`--provider ${preset.id} runs the model here and has no batch service: run semece sample without --batch`);
     if (values.failed && values.failed !== 'interactive' && values.failed !== 'list') throw new Error('--failed must be interactive or list');
     parsed = {
-      mode, preset, model: values.model!, dataset: values.dataset!, out: values.out, outRequests: values['out-requests'], results: values.results ?? [],
+      mode, preset, kind, model: values.model!, dataset: values.dataset!, out: values.out, outRequests: values['out-requests'], results: values.results ?? [],
       baseUrl: baseUrlOption(values['base-url'], preset), failed: values.failed ?? 'interactive', prompt: values.prompt,
       n: num(values.samples, 'samples', 50, 1, 9999, { whole: true }),
       settings: { temperature: num(values.temperature, 'temperature', 1, 0, 2), topP: num(values['top-p'], 'top-p', 1, 0, 1), maxTokens: num(values['max-tokens'], 'max-tokens', 1024, 1, 1e6, { whole: true }) },
@@ -120,7 +122,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       err(`semece sample: ${read.error.where ?? o.dataset}: ${read.error.message}`);
       return EXIT.badInput;
     }
-    const model = { kind: o.preset.kind, preset: o.preset.id, baseUrl: o.baseUrl, model: o.model };
+    const model = { kind: o.kind, preset: o.preset.id, baseUrl: o.baseUrl, model: o.model };
     const made = await SampleRequestSet.create({ model, settings: o.settings, n: o.n, promptTemplate: template, questions: read.value.dataset.questions });
     if (!made.ok) {
       err(`semece sample: ${made.error.where ? `${made.error.where}: ` : ''}${made.error.message}`);

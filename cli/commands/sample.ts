@@ -25,6 +25,7 @@ import { withOutputs } from '../output-guard.ts';
 import { stoppedLine } from '../provider-stop.ts';
 import { HUB_PREFIX, readDatasetSource } from '../dataset-source.ts';
 import { describeSubset } from '../../src/formats/datasets/subset.ts';
+import { inBrowserSamplingProvider, IN_BROWSER_HELP } from '../in-browser-provider.ts';
 
 export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE|hub:OWNER/NAME[:SPLIT] --out FILE [options]
   --dataset hub:…      a Hugging Face hub dataset (hub:OWNER/NAME, :SPLIT or :CONFIG/SPLIT), e.g.
@@ -43,6 +44,7 @@ export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dat
   --timeout MS         per-request timeout (default 120000)
   --prompt FILE        generation prompt template containing {question}
   --batch MODE         write|read|submit through the provider's batch service (see --batch write --help)
+${IN_BROWSER_HELP}
 Presets: ${presetIds().join(', ')}.
 The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
 Samples are cached in OUT.cache.jsonl; repeat the same command to resume.
@@ -83,6 +85,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
         'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' },
         limit: { type: 'string' }, seed: { type: 'string' },
+        'model-dir': { type: 'string' }, 'allow-remote-models': { type: 'boolean' }, 'sampling-seed': { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -95,8 +98,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }
     const preset = getPreset(values.provider!);
     if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
+    const inBrowser = preset.kind === 'in-browser';
+    if (!inBrowser && (values['model-dir'] !== undefined || values['allow-remote-models'] || values['sampling-seed'] !== undefined)) {
+      throw new Error(`--model-dir, --allow-remote-models and --sampling-seed are for --provider ${'in-browser'} only`);
+    }
     parsed = {
-      preset, model: values.model!, dataset: values.dataset!, out: values.out!, baseUrl: baseUrlOption(values['base-url'], preset),
+      preset, model: values.model!, dataset: values.dataset!, out: values.out!,
+      // The in-browser model has no address: it runs in this process.
+      baseUrl: inBrowser ? '' : baseUrlOption(values['base-url'], preset),
+      local: { modelDir: values['model-dir'], allowRemote: values['allow-remote-models'] ?? false, seed: values['sampling-seed'] === undefined ? undefined : intArg(values['sampling-seed'], 'sampling-seed', 0, 0) },
       n: intArg(values.samples, 'samples', 50, 1),
       settings: { temperature: numArg(values.temperature, 'temperature', 1, 2), topP: numArg(values['top-p'], 'top-p', 1, 1), maxTokens: intArg(values['max-tokens'], 'max-tokens', 1024, 1) },
       concurrency: intArg(values.concurrency, 'concurrency', 8, 1),
@@ -144,9 +154,9 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (cache.damagedLines > 0) err(`${cache.path}: dropped ${cache.damagedLines} unreadable line(s) left by a write cut short; those samples are requested again.`);
     if (cache.size > 0) err(`resuming: ${cache.size} sample(s) already in ${cache.path}`);
 
-    const provider = createProvider({
-      kind: opts.preset.kind, preset: opts.preset.id, baseUrl: opts.baseUrl, model: opts.model, apiKey, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs,
-    });
+    const config = { kind: opts.preset.kind, preset: opts.preset.id, baseUrl: opts.baseUrl, model: opts.model, apiKey, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs };
+    const local = opts.preset.kind === 'in-browser' ? inBrowserSamplingProvider(config, opts.local, err) : undefined;
+    const provider = local?.provider ?? createProvider(config);
     const interrupt = new AbortController();
     const onSigint = () => interrupt.abort();
     process.once('SIGINT', onSigint);
@@ -164,6 +174,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       },
     });
     process.removeListener('SIGINT', onSigint);
+    await local?.dispose();
     err(progressLine(result.progress));
     for (const note of result.notes) err(`note: ${note}`);
 

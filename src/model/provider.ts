@@ -4,12 +4,13 @@
  * timeouts and cancellation live once in http.ts for all of them.
  */
 
-export type ProviderKind = 'openai' | 'anthropic' | 'gemini';
+/** 'in-browser': a model run in this page (or in Node) with Transformers.js, no server (providers/in-browser/). */
+export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'in-browser';
 
 /** Where and how to reach a model. The key is held in memory and never serialised with a run. */
 export interface ProviderConfig {
   kind: ProviderKind;
-  /** Preset id ('openai', 'xai', 'mistral', 'openrouter', 'groq', 'together', 'deepseek', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'anthropic', 'gemini'). */
+  /** Preset id ('openai', 'xai', 'mistral', 'openrouter', 'groq', 'together', 'deepseek', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'anthropic', 'gemini', 'in-browser'). */
   preset: string;
   baseUrl: string;
   model: string;

@@ -5,11 +5,11 @@
  * already paid for is thrown away.
  */
 import { createProvider } from '../providers';
-import type { RequestEvent, SamplingProvider } from '../model/provider';
+import type { ProviderConfig, RequestEvent, SamplingProvider } from '../model/provider';
 import { questionKeyBase, runSampling, type StoredReply } from './sampling';
 import { readQuestions } from '../model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
-import type { SampleStage } from './stage-ports';
+import type { SampleStage, SampleStageArgs } from './stage-ports';
 import { firstRowPerId, type Sample, type SampledRow } from '../model/rows';
 
 /** What a row keeps of a sample. */
@@ -44,10 +44,17 @@ export const RAW_REPLIES_LIMIT = 100_000;
 /** Questions read back from the cache at once (one range read each, one transaction). */
 const READ_CHUNK = 256;
 
-export const sampleWithProviders: SampleStage = async (args) => {
+export const sampleWithProviders: SampleStage = (args) => sampleWith(createProvider, args);
+
+/**
+ * The stage over any provider `make` builds from the model's config (the in-browser model's
+ * provider, built over its generation worker, is one): its own concurrency, when it sets one
+ * (one batch at a time for an in-page model), bounds the requests in flight.
+ */
+export async function sampleWith(make: (config: ProviderConfig) => SamplingProvider, args: SampleStageArgs): ReturnType<SampleStage> {
   const { dataset, sampling } = args;
   const where = `${args.model.preset} ${args.model.model}`;
-  const provider = listening(createProvider({ ...args.model, concurrency: sampling.concurrency }), (e) => {
+  const provider = listening(make({ ...args.model, concurrency: sampling.concurrency }), (e) => {
     if (e.type === 'retrying') args.onError({ ...e.error, status: e.error.status ?? undefined, message: `${e.error.message} (retrying in ${Math.round(e.delayMs)} ms)` });
     else if (e.type === 'failed') args.onError({ ...e.error, status: e.error.status ?? undefined });
   });
@@ -78,7 +85,7 @@ export const sampleWithProviders: SampleStage = async (args) => {
     // A pause (reason 'pause') lets requests in flight finish and be stored; a cancel aborts them.
     signal: args.signal,
     price: args.price,
-    concurrency: sampling.concurrency,
+    concurrency: provider.config.concurrency ?? sampling.concurrency,
     onProgress: args.onCounters,
     onSamples,
     // Every change (the caller throttles what it posts).
@@ -139,4 +146,4 @@ export const sampleWithProviders: SampleStage = async (args) => {
     });
   }
   return { ok: true, value: { rows, failed, ...(args.cachedOnly ? { unsampled: result.incomplete.length } : {}) } };
-};
+}

@@ -60,6 +60,8 @@ const BY_PRESET: Record<string, (model: string) => Partial<Capabilities>> = {
   llamacpp: () => ({ maxN: 1, logprobs: true }),
   anthropic: () => ({ maxN: 1, temperatureRange: [0, 1], temperatureWithTopP: false }),
   gemini: geminiFamily,
+  // A batch of rows per question (providers/in-browser/models.ts MAX_REPLIES_PER_CALL).
+  'in-browser': () => ({ maxN: 16 }),
 };
 
 /**

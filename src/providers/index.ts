@@ -35,7 +35,7 @@ export interface ProviderDeps {
   policy?: Partial<RetryPolicy>;
 }
 
-const WIRE: Record<ProviderKind, (ctx: WireContext, input: WireInput) => WireCall<ParsedCompletion>> = {
+const WIRE: Record<Exclude<ProviderKind, 'in-browser'>, (ctx: WireContext, input: WireInput) => WireCall<ParsedCompletion>> = {
   openai: openaiCall,
   anthropic: anthropicCall,
   gemini: geminiCall,
@@ -48,6 +48,11 @@ const LOGPROBS_REJECTED = /logprobs?.*(not (enabled|supported)|unsupported)|unsu
 export const DEFAULT_CONCURRENCY = 8;
 
 export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}): SamplingProvider {
+  // The in-browser model has no HTTP wire: it is built over a generator (providers/in-browser/provider.ts).
+  if (config.kind === 'in-browser') {
+    throw new ProviderError({ kind: 'bad-request', retryable: false, message: `The in-browser model "${config.model}" can sample answers only; it cannot serve as a judge or a connection test here.` });
+  }
+  const kind = config.kind;
   const preset = getPreset(config.preset);
   const baseUrl = config.baseUrl || preset?.baseUrl || '';
   // Refused before any request: a URL with credentials would only fail, retried, and be stored.
@@ -82,7 +87,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
 
   async function sendOnce(request: CompletionRequest, n: number, onEvent?: (e: RequestEvent) => void): Promise<Completion> {
     const effective = effectiveSettings(caps, request.settings, n);
-    const base = WIRE[config.kind](ctx, { messages: request.messages, effective });
+    const base = WIRE[kind](ctx, { messages: request.messages, effective });
     const call: WireCall<ParsedCompletion> = {
       ...base,
       parse: (text, status) => {

@@ -39,6 +39,8 @@ export const PRESETS: Record<string, Preset> = {
   // Its own choice, so that pointing another preset at some server does not borrow that preset's
   // n limit, prices and batch service. The CLI reads its key from SEMECE_API_KEY.
   custom: { id: 'custom', label: 'Another OpenAI-compatible server', kind: 'openai', baseUrl: '', keyEnv: null, needsKey: false, custom: true },
+  // A model run with Transformers.js in the page's generation worker (in Node by the CLI): no server, no key (providers/in-browser/).
+  'in-browser': { id: 'in-browser', label: 'In this browser (no key)', kind: 'in-browser', baseUrl: '', keyEnv: null, needsKey: false, local: true },
 };
 
 export function getPreset(id: string): Preset | undefined {

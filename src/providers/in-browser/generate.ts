@@ -80,7 +80,31 @@ function toProgress(p: ProgressInfo): GenerationLoadProgress {
 
 const asIds = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : typeof v === 'number' || typeof v === 'bigint' ? [Number(v)] : []).filter((x) => Number.isInteger(x));
 
+/** The model could not be loaded (missing files, no chat template …): every request would fail the same way. */
+export class ModelLoadError extends Error {
+  override name = 'ModelLoadError';
+}
+
+/** Where a model was looked for, in words, for a load error. */
+function lookedIn(source: GenerationSource): string {
+  const local = source.localModelPath ? `${source.localModelPath.replace(/[\\/]+$/, '')}/${source.model}` : null;
+  const hub = source.allowRemoteModels ? 'the Hugging Face hub' : null;
+  return [local, hub].filter(Boolean).join(' or ') + (source.allowRemoteModels ? '' : ' (remote models are not allowed)');
+}
+
 export async function loadGenerator(source: GenerationSource, onProgress?: (p: GenerationLoadProgress) => void): Promise<LoadedGenerator> {
+  try {
+    return await load(source, onProgress);
+  } catch (e) {
+    if (e instanceof ModelLoadError) throw e;
+    const why = e instanceof Error ? e.message : String(e);
+    // The library reads tokenizer_config.json first; a model that is not there fails on its fields.
+    const missing = /reading 'tokenizer_class'|could not locate|not found|404/i.test(why);
+    throw new ModelLoadError(`could not load "${source.model}" from ${lookedIn(source)}: ${missing ? 'its files were not found' : why}`);
+  }
+}
+
+async function load(source: GenerationSource, onProgress?: (p: GenerationLoadProgress) => void): Promise<LoadedGenerator> {
   applyEnv(source);
   const progress_callback = onProgress ? (p: ProgressInfo) => onProgress(toProgress(p)) : undefined;
   const tokenizer = await AutoTokenizer.from_pretrained(source.model, { progress_callback });
@@ -91,13 +115,13 @@ export async function loadGenerator(source: GenerationSource, onProgress?: (p: G
   });
   if (!tokenizer.chat_template) {
     await lm.dispose();
-    throw new Error(`"${source.model}" has no chat template in its tokenizer_config.json, so it is not an instruct (chat) model`);
+    throw new ModelLoadError(`"${source.model}" has no chat template in its tokenizer_config.json, so it is not an instruct (chat) model`);
   }
   const config = lm.generation_config as { eos_token_id?: unknown } | undefined;
   const eos = [...new Set([...asIds(config?.eos_token_id), ...asIds((lm.config as { eos_token_id?: unknown }).eos_token_id), ...asIds(tokenizer.eos_token_id)])];
   if (eos.length === 0) {
     await lm.dispose();
-    throw new Error(`"${source.model}" names no end-of-sequence token, so its replies would never end`);
+    throw new ModelLoadError(`"${source.model}" names no end-of-sequence token, so its replies would never end`);
   }
   return {
     model: source.model,

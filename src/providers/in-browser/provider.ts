@@ -35,8 +35,9 @@ function asProviderError(e: unknown, model: string): ProviderError {
   if ((e as { name?: string })?.name === 'AbortError') return aborted();
   const message = e instanceof Error ? e.message : String(e);
   // A model that cannot be loaded fails every request the same way: 'not-found' stops the run.
-  if (/could not load|not found|no chat template|names no end-of-sequence|404|Unauthorized|local_files_only|allowRemoteModels/i.test(message)) {
-    return new ProviderError({ kind: 'not-found', retryable: false, message: `The in-browser model "${model}" could not be loaded: ${message}` });
+  // (The name survives a worker boundary, where the class does not.)
+  if ((e as { name?: string })?.name === 'ModelLoadError') {
+    return new ProviderError({ kind: 'not-found', retryable: false, message: `The in-browser model ${message}` });
   }
   return new ProviderError({ kind: 'server', retryable: true, message: `The in-browser model "${model}" failed to generate: ${message}` });
 }

@@ -13,7 +13,7 @@ describe('presets', () => {
     expect(getPreset('anthropic')?.kind).toBe('anthropic');
     expect(getPreset('gemini')?.kind).toBe('gemini');
     expect(getPreset('toString')).toBeUndefined();
-    for (const p of Object.values(PRESETS)) if (!p.custom) expect(p.baseUrl).toMatch(/^https?:\/\//);
+    for (const p of Object.values(PRESETS)) if (!p.custom && p.kind !== 'in-browser') expect(p.baseUrl).toMatch(/^https?:\/\//);
   });
 
   it('offer another OpenAI-compatible server as its own choice: no address, no key needed, nothing known', () => {

@@ -21,13 +21,13 @@ export function providerFor(
   policy: Record<string, number> = {},
 ) {
   const sleeps: number[] = [];
-  const defaults: Record<ProviderKind, { preset: string; model: string }> = {
+  const defaults: Record<Exclude<ProviderKind, 'in-browser'>, { preset: string; model: string }> = {
     openai: { preset: 'openai', model: 'gpt-4o-mini' },
     anthropic: { preset: 'anthropic', model: 'claude-sonnet-4-5' },
     gemini: { preset: 'gemini', model: 'gemini-2.5-flash' },
   };
   const provider = createProvider(
-    { kind, ...defaults[kind], baseUrl: `${mock.url}/v1`, apiKey: KEY, ...overrides },
+    { kind, ...defaults[kind as Exclude<ProviderKind, 'in-browser'>], baseUrl: `${mock.url}/v1`, apiKey: KEY, ...overrides },
     {
       http: {
         sleep: async (ms: number, signal?: AbortSignal) => {
