@@ -23,10 +23,15 @@
  * each merged group is what the model reads. Pair decisions are cached by (model, premise,
  * hypothesis), so repeating a clustering asks the model nothing. The result is deterministic for a
  * deterministic model: the pairs asked and their order depend only on the answers.
+ *
+ * A multiple-choice question's answers that choose an option ("B", "(B) Lyon", "Lyon") are read
+ * as that option's text, so they merge as they do under exact match; the class label stays the
+ * most frequent raw answer, which the alias grader maps back to its option.
  */
 import type { EntailmentCache, EntailmentKey, NliLabel } from '../model/entailment-cache';
 import type { SemanticClass } from '../model/rows';
 import { classLabel, mergeNormalized } from './embedding';
+import { chosenOption } from './exact';
 import type { ClusterOutcome, Clusterer } from './types';
 
 /** Bumped when the rule (context, strictness, comparison order) changes, so stored clusterings are not reused. */
@@ -114,14 +119,23 @@ export function classesFromGroupAssignment(answers: string[], groups: { samples:
   });
 }
 
+/** Each answer that chooses one of `choices` as that option's text; the others as they are. */
+export function readAsOptions(answers: string[], choices: string[] | undefined): string[] {
+  if (!choices || choices.length === 0) return answers;
+  return answers.map((a) => {
+    const k = chosenOption(a, choices);
+    return k >= 0 ? choices[k] : a;
+  });
+}
+
 export function createEntailmentClusterer(options: EntailmentClustererOptions): Clusterer {
   return {
     method: 'entailment',
-    async cluster(question, answers, signal): Promise<ClusterOutcome> {
+    async cluster(question, answers, signal, context): Promise<ClusterOutcome> {
       const where = `entailment clusterer (${options.decider.model})`;
       const aborted = (): ClusterOutcome => ({ ok: false, error: { kind: 'aborted', message: 'clustering was cancelled', where } });
       if (signal?.aborted) return aborted();
-      const groups = mergeNormalized(answers);
+      const groups = mergeNormalized(readAsOptions(answers, context?.options));
       try {
         const texts = groups.map((g) => contextualized(question, g.text));
         const classOfGroup = await assignByEntailment(texts, (pairs) => {

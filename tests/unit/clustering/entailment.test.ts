@@ -136,3 +136,15 @@ describe('entailment clustering rule', () => {
     expect(a.ok ? '' : a.error.kind).toBe('aborted');
   });
 });
+
+describe('entailment clustering of a multiple-choice question', () => {
+  test('answers choosing an option are read as its text: letter and text merge without asking the model', async () => {
+    const decider = fakeDecider([]);
+    const r = await createEntailmentClusterer({ decider }).cluster(Q, ['B', 'Lyon', '(B) Lyon', 'Paris', 'A'], undefined, { options: ['Paris', 'Lyon', 'Nice'] });
+    expect(r).toEqual({ ok: true, value: [{ label: 'B', members: [0, 1, 2] }, { label: 'Paris', members: [3, 4] }] });
+    // The model read the options' texts, never the letters.
+    expect(decider.asked).toEqual([
+      { premise: 'Who wrote it? Lyon', hypothesis: 'Who wrote it? Paris' },
+    ]);
+  });
+});
