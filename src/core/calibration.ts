@@ -10,7 +10,7 @@ import { eceFromBins, mceFromBins, reliabilityBins } from './ece';
 import { equalMassBins } from './equal-mass';
 import { pairwiseMean } from './pairwise';
 import { aurc, auroc } from './ranking';
-import { smoothEce } from './smooth-ece';
+import { smoothEceWithBandwidth } from './smooth-ece';
 import type { SignalMetrics } from './types';
 
 export { eceEqualWidth, mce, reliabilityBins, eceFromBins, mceFromBins, BinnedEceWorkspace } from './ece';
@@ -43,11 +43,14 @@ export function signalMetrics(
   const yy = y.length === n ? y : Array.prototype.slice.call(y, 0, n) as number[];
   const paperBins = reliabilityBins(c, yy, bins);
   const massBins = equalMassBins(c, yy, bins);
+  // The bandwidth is kept with the value: a smooth ECE means little without the σ it smoothed at.
+  const smooth = options.smooth === false ? { value: NaN, sigma: NaN } : smoothEceWithBandwidth(c, yy);
   return {
     ece: eceFromBins(paperBins),
     eceEqualMass: eceFromBins(massBins),
     mce: mceFromBins(paperBins),
-    smoothEce: options.smooth === false ? NaN : smoothEce(c, yy),
+    smoothEce: smooth.value,
+    smoothEceBandwidth: Number.isNaN(smooth.value) ? NaN : smooth.sigma,
     brier: brierDecomposition(c, yy),
     auroc: auroc(c, yy),
     aurc: aurc(c, yy),

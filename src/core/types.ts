@@ -56,6 +56,11 @@ export interface SignalMetrics {
   eceEqualMass: number;
   mce: number;
   smoothEce: number;
+  /**
+   * The bandwidth σ at which `smoothEce` was evaluated (the self-consistent one, smooth-ece.ts);
+   * NaN when smooth ECE was not computed. Absent in reports made before it was stored.
+   */
+  smoothEceBandwidth?: number;
   brier: BrierDecomposition;
   auroc: number;
   aurc: number;

@@ -87,13 +87,15 @@ const signalMetrics = z.object({
     Exclude<MetricKey, 'brier'>,
     ReturnType<typeof rate>
   > & { brier: typeof brierDecomposition }),
+  // Smooth ECE's bandwidth σ ∈ (0, 1]; absent in reports made before it was stored.
+  smoothEceBandwidth: rate().optional(),
   bins: list(reliabilityBin, MAX_BINS),
   binsEqualMass: list(reliabilityBin, MAX_BINS),
 });
 
 const questionCount = () => count(0, MAX_REPORT_QUESTIONS);
 
-const regimeEntry = z.object({ count: questionCount(), ece: bySignal(rate()) });
+const regimeEntry = z.object({ count: questionCount(), ece: bySignal(rate()), eceBiasCorrected: bySignal(rateInterval).optional() });
 
 /** The stored signal comparison (model/report.ts SignalComparison). */
 const signalComparison = z.object({

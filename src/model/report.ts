@@ -73,8 +73,12 @@ export interface ModelMetrics {
    * interval, which contains its estimate. Absent in reports made before it existed.
    */
   eceBiasCorrected?: Partial<Record<SignalName, Interval>>;
-  /** Paper ECE per margin regime and signal, with the count of questions in each. */
-  byRegime: Record<Regime, { count: number; ece: Partial<Record<SignalName, number>> }>;
+  /**
+   * Paper ECE per margin regime and signal, with the count of questions in each and, per signal,
+   * the bias-corrected ECE with its basic bootstrap interval over resamples of the regime's own
+   * questions ([estimate, low, high], core/bias-corrected-ece.ts; absent in reports made before).
+   */
+  byRegime: Record<Regime, { count: number; ece: Partial<Record<SignalName, number>>; eceBiasCorrected?: Partial<Record<SignalName, Interval>> }>;
   /** K̄, the mean number of non-empty classes, used for the regime boundary. */
   meanClasses: number;
   /**

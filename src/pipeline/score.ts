@@ -10,10 +10,12 @@
  * subset of questions would not be comparable with the others (the signal comparison says so).
  * Each scored signal gets the full SignalMetrics; one paired bootstrap gives Sem1 vs Sem2, an ECE
  * interval per signal over the same replicates, and, from those replicates, the signal comparison;
- * then the paper ECE per margin regime, with K̄ the mean number of non-empty classes.
+ * then the paper ECE per margin regime (with its bias-corrected interval from resampling the
+ * regime's questions), with K̄ the mean number of non-empty classes.
  */
 import { accuracy, eceEqualWidth, signalMetrics } from '../core/calibration';
 import { biasCorrectedInterval, pairedBootstrap } from '../core/bootstrap';
+import { biasCorrectedEceIntervals } from '../core/bias-corrected-ece';
 import { estimateQuestion } from '../core/estimators';
 import { meanClassCount, regimeOf } from '../core/regimes';
 import type { QuestionEstimates, Regime } from '../core/types';
@@ -176,8 +178,11 @@ export function modelMetrics(
     questions.forEach((q, i) => q.regime === regime && rows.push(i));
     const yy = rows.map((i) => y[i]);
     const ece: Partial<Record<SignalName, number>> = {};
-    for (const s of signals) ece[s] = eceEqualWidth(rows.map((i) => conf[s][i]), yy, bins);
-    byRegime[regime] = { count: rows.length, ece };
+    const columns: Partial<Record<SignalName, number[]>> = {};
+    for (const s of signals) ece[s] = eceEqualWidth((columns[s] = rows.map((i) => conf[s][i])), yy, bins);
+    // Each regime's interval: the headline's bias-corrected bootstrap, resampling the regime's own rows.
+    const eceBiasCorrected = biasCorrectedEceIntervals(columns as Record<string, number[]>, yy, { B: b.B, seed: b.seed, bins });
+    byRegime[regime] = { count: rows.length, ece, eceBiasCorrected };
   }
 
   return {

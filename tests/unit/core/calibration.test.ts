@@ -16,6 +16,7 @@ import {
   signalMetrics,
   smoothEce,
   smoothEceAt,
+  smoothEceWithBandwidth,
 } from '../../../src/core/calibration';
 
 const vectors = JSON.parse(
@@ -270,6 +271,21 @@ describe('accuracy and signalMetrics', () => {
     expect(m.auroc).toBeGreaterThanOrEqual(0);
     expect(m.aurc).toBeGreaterThanOrEqual(0);
     expect(m.brier.score).toBeCloseTo(m.brier.reliability - m.brier.resolution + m.brier.uncertainty, 12);
+  });
+
+  it('keeps the bandwidth smooth ECE was evaluated at: the self-consistent σ, NaN when not computed', () => {
+    const m = signalMetrics(eceCase.conf, eceCase.y);
+    const { value, sigma } = smoothEceWithBandwidth(eceCase.conf, eceCase.y);
+    expect(m.smoothEceBandwidth).toBe(sigma);
+    expect(m.smoothEce).toBe(value);
+    // The same value again at that σ: the report's "(bandwidth σ)" is where the number was taken.
+    expect(smoothEceAt(eceCase.conf, eceCase.y, m.smoothEceBandwidth!)).toBe(m.smoothEce);
+    expect(m.smoothEceBandwidth).toBeGreaterThan(0);
+    expect(m.smoothEceBandwidth).toBeLessThanOrEqual(1);
+    const skipped = signalMetrics(eceCase.conf, eceCase.y, { smooth: false });
+    expect(skipped.smoothEce).toBeNaN();
+    expect(skipped.smoothEceBandwidth).toBeNaN();
+    expect(signalMetrics([], []).smoothEceBandwidth).toBeNaN();
   });
 
   it('gives NaN everywhere (and empty bins) for empty input', () => {

@@ -216,3 +216,51 @@ describe('parseReportFile progress', () => {
     expect(await parseReportFile(file, () => undefined)).toEqual(await parseReportFile(file));
   });
 });
+
+describe('smooth ECE bandwidth and regime intervals', () => {
+  function scoredDoc(): ReportDocument {
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      clustered: {
+        id: `q${i}`, question: `Q${i}?`, gold_answer: 'a', model: 'm', n_samples: 4, results: ['', '', '', ''],
+        answer_extracted: ['a', 'a', 'b', i % 2 ? 'a' : 'c'], confidence_verbalized: [0.9, null, 0.5, 0.7],
+        n_clusters: 3, cluster_labels: ['a', 'b', 'c'], cluster_assignments: [0, 0, 1, i % 2 ? 0 : 2],
+        cluster_sizes: [i % 2 ? 3 : 2, 1, i % 2 ? 0 : 1], modal_cluster: 0, modal_cluster_label: 'a',
+      },
+      graded: { id: `q${i}`, grade: i % 3 ? 'CORRECT' : 'INCORRECT', Y: (i % 3 ? 1 : 0) as 0 | 1 },
+      clusteredLine: i + 1, gradedLine: i + 1,
+    }));
+    const model = scoreAuthorsRows({ questions: rows, excluded: [], duplicates: [], unmatchedGraded: [] }, { B: 60, samples: 'none' }, 'm');
+    return buildReport([model], { title: 't', dataset: { name: 'd' }, settings: importedSettings({ B: 60 }, 4) });
+  }
+
+  test('round-trip through JSON and the importer', () => {
+    const doc = scoredDoc();
+    const m = doc.models[0].metrics;
+    expect(m.signals.sem1!.smoothEceBandwidth).toBeGreaterThan(0);
+    expect(Object.values(m.byRegime).some((r) => r.eceBiasCorrected?.sem1 !== undefined)).toBe(true);
+    const back = parseReport(JSON.stringify(doc));
+    if (!back.ok) throw new Error(back.error.message);
+    expect(back.value.models[0].metrics.signals.sem1!.smoothEceBandwidth).toBe(m.signals.sem1!.smoothEceBandwidth);
+    expect(back.value.models[0].metrics.byRegime).toEqual(m.byRegime);
+  });
+
+  test('a report made before they were stored still opens, without them', () => {
+    const j = JSON.parse(JSON.stringify(scoredDoc()));
+    for (const s of Object.values(j.models[0].metrics.signals) as any[]) delete s.smoothEceBandwidth;
+    for (const r of Object.values(j.models[0].metrics.byRegime) as any[]) delete r.eceBiasCorrected;
+    const back = parseReport(j);
+    if (!back.ok) throw new Error(back.error.message);
+    expect(back.value.models[0].metrics.signals.sem1!.smoothEceBandwidth).toBeUndefined();
+    expect(back.value.models[0].metrics.byRegime.jensen.eceBiasCorrected).toBeUndefined();
+  });
+
+  test('a bandwidth or a regime interval out of range is refused with its path', () => {
+    const j = JSON.parse(JSON.stringify(scoredDoc()));
+    j.models[0].metrics.signals.sem1.smoothEceBandwidth = 3;
+    expect(refusal(j)).toMatch(/^models\[0\]\.metrics\.signals\.sem1\.smoothEceBandwidth: /);
+    const k = JSON.parse(JSON.stringify(scoredDoc()));
+    const regime = Object.keys(k.models[0].metrics.byRegime).find((r) => k.models[0].metrics.byRegime[r].eceBiasCorrected?.sem1)!;
+    k.models[0].metrics.byRegime[regime].eceBiasCorrected.sem1 = [0.1, 0.2];
+    expect(refusal(k)).toMatch(new RegExp(`^models\\[0\\]\\.metrics\\.byRegime\\.${regime}\\.eceBiasCorrected\\.sem1`));
+  });
+});
