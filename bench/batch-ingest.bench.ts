@@ -14,11 +14,22 @@
  *
  * The page is a bench-only entry built with Vite from these modules (node_modules/.cache), served
  * by vite preview: the production bundle has no hook to drive the ingest from outside.
+ *
+ * Then the same file in Node: `semece sample --batch read` (the CLI's launcher, a child process)
+ * stores it in OUT.cache.jsonl and writes the rows; its replies/s and peak resident size are
+ * printed, and `semece cluster` (exact), `grade` (alias) and `score` over those 40,000 rows are
+ * timed after it (SEMECE_BENCH_SKIP_SCORE=1 leaves them out).
+ *
+ * Before the by-question layout (DB version 5, one record per sample; commit af836c2) this bench
+ * measured, on this 2-core machine shared with other work, 2,093 replies/s for the ingest and
+ * 170 s to the first report (issue 16 had 2,387 replies/s and 122 s on a quieter machine);
+ * BEFORE below repeats them beside today's figures.
  */
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import { spawn } from 'node:child_process';
 import { build, preview } from 'vite';
 import { SampleRequestSet } from '../src/batch/request-set';
 import { MemorySampleCache } from '../src/model/sample-cache';
@@ -30,7 +41,8 @@ import { provideChromium } from '../tests/e2e/chromium-provision';
 
 const N = 50;
 const MODEL = { kind: 'openai' as const, preset: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' };
-const SETTINGS = { temperature: 1, maxTokens: 256 };
+// topP set: the CLI always sends one (default 1), and the request set's tag covers the settings.
+const SETTINGS = { temperature: 1, topP: 1, maxTokens: 256 };
 const ROOT = path.resolve('node_modules/.cache/semece-batch-bench');
 const ANSWERS = ['Paris', 'Lyon', 'Marseille', 'I do not know', 'Nice'];
 
@@ -93,9 +105,12 @@ w.__bench = {
     longtasks.length = 0;
     const t0 = performance.now();
     return new Promise((resolve, reject) => {
+      // When each stage was first seen: where the time to the first report goes.
+      const stages: [string, number][] = [];
       const onProgress = Comlink.proxy((u: RunUpdate) => {
         w.__progress = { stage: u.progress.stage, status: u.status, requests: u.progress.requests };
-        if (u.status === 'done') resolve({ ms: performance.now() - t0, reportId: u.reportId, requests: u.progress.requests, longestMainTask: Math.max(0, ...longtasks) });
+        if (stages.at(-1)?.[0] !== u.progress.stage) stages.push([u.progress.stage, performance.now() - t0]);
+        if (u.status === 'done') resolve({ ms: performance.now() - t0, reportId: u.reportId, requests: u.progress.requests, longestMainTask: Math.max(0, ...longtasks), stages });
         else if (u.status === 'failed' || u.status === 'cancelled') reject(new Error(u.error?.message ?? u.status));
       });
       api.start(runSpec as never, {}, onProgress).then((r) => { if (!r.ok) reject(new Error(r.error.message)); });
@@ -167,6 +182,61 @@ function browserPid(): number | undefined {
 
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
 
+/** Measured by this bench at commit af836c2 (one IndexedDB record per sample), 2,000,000 replies: the figures to compare at that size. */
+const BEFORE = { browserRepliesPerSecond: 2_093, firstReportSeconds: 170 };
+
+/** Runs the CLI (cli/launcher.mjs) with these arguments; its wall time, exit code, stderr tail and peak resident size. */
+async function semece(args: string[]): Promise<{ ms: number; code: number | null; stderr: string; stdout: string; peakRss: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['cli/launcher.mjs', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  child.stdout.on('data', (d) => (stdout = (stdout + d).slice(-4000)));
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    if (child.pid) peakRss = Math.max(peakRss, treeRss(child.pid) + procRss(child.pid));
+  }, 250);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearInterval(sampler);
+  return { ms: performance.now() - t0, code, stderr, stdout, peakRss };
+}
+
+function procRss(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+  } catch {
+    return 0;
+  }
+}
+
+/** The Node half: the same result file through `semece sample --batch read`, then cluster, grade and score. */
+async function nodeIngest(dir: string, file: string, questions: Question[], replies: number): Promise<void> {
+  const dataset = path.join(dir, 'questions.jsonl');
+  writeFileSync(dataset, questions.map((q) => JSON.stringify(q)).join('\n') + '\n');
+  const rows = path.join(dir, 'rows.jsonl');
+  const read = await semece([
+    'sample', '--batch', 'read', '--provider', MODEL.preset, '--base-url', MODEL.baseUrl, '--model', MODEL.model, '--dataset', dataset,
+    '--samples', String(N), '--temperature', String(SETTINGS.temperature), '--max-tokens', String(SETTINGS.maxTokens), '--top-p', '1',
+    '--results', file, '--out', rows,
+  ]);
+  if (read.code !== 0) throw new Error(`semece sample --batch read exited ${read.code}: ${read.stderr}`);
+  console.log(`node: semece sample --batch read: ${replies.toLocaleString('en')} replies stored and the rows written in ${(read.ms / 1000).toFixed(1)} s = ${Math.round(replies / (read.ms / 1000)).toLocaleString('en')} replies/s (process start included); peak resident ${mb(read.peakRss)}`);
+  if (process.env.SEMECE_BENCH_SKIP_SCORE) return;
+  const clustered = path.join(dir, 'clustered.jsonl');
+  const graded = path.join(dir, 'graded.jsonl');
+  const steps: [string, string[]][] = [
+    ['cluster --method exact', ['cluster', '--method', 'exact', '--in', rows, '--out', clustered]],
+    ['grade --method alias', ['grade', '--method', 'alias', '--in', clustered, '--out', graded]],
+    ['score', ['score', '--clustered', clustered, '--graded', graded]],
+  ];
+  for (const [name, args] of steps) {
+    const r = await semece(args);
+    if (r.code !== 0 && r.code !== 3) throw new Error(`semece ${name} exited ${r.code}: ${r.stderr}`);
+    console.log(`node: semece ${name} over ${questions.length.toLocaleString('en')} questions: ${(r.ms / 1000).toFixed(1)} s; peak resident ${mb(r.peakRss)}`);
+  }
+}
+
 export default async function batchIngestBench(): Promise<void> {
   const replies = Number(process.env.SEMECE_BENCH_REPLIES ?? 2_000_000);
   if (!Number.isInteger(replies) || replies < N || replies % N !== 0) throw new Error(`SEMECE_BENCH_REPLIES must be a multiple of ${N}, got ${process.env.SEMECE_BENCH_REPLIES}`);
@@ -209,6 +279,13 @@ export default async function batchIngestBench(): Promise<void> {
       const m = JSON.parse(e.message) as { id?: number; result?: { usedSize?: number } };
       if (m.id !== undefined) replies.get(m.id)?.(m.result);
     });
+    const profileTo = process.env.SEMECE_BENCH_PROFILE;
+    let profiled: string | undefined;
+    const profiles = new Map<number, (p: unknown) => void>();
+    cdp.on('Target.receivedMessageFromTarget', (e: { message: string }) => {
+      const m = JSON.parse(e.message) as { id?: number; result?: { profile?: unknown } };
+      if (m.id !== undefined && m.result?.profile) profiles.get(m.id)?.(m.result.profile);
+    });
     const sampleWorkers = async () => {
       const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
       for (const t of targetInfos.filter((x) => x.type === 'worker')) {
@@ -219,6 +296,11 @@ export default async function batchIngestBench(): Promise<void> {
         }
         // A new worker target may have no URL yet: name it from the latest listing.
         if (t.url) s.name = /ingest/.test(t.url) ? 'ingest worker' : /run\.worker/.test(t.url) ? 'run worker' : (t.url.split('/').pop() ?? 'worker');
+        if (profileTo && s.name === 'run worker' && !profiled) {
+          // SEMECE_BENCH_PROFILE=FILE: a CPU profile of the run worker (open it in DevTools), for finding where the first report's time goes.
+          profiled = s.sessionId;
+          for (const method of ['Profiler.enable', 'Profiler.start']) void cdp.send('Target.sendMessageToTarget', { sessionId: s.sessionId, message: JSON.stringify({ id: ++msgId, method }) });
+        }
         const id = ++msgId;
         const heap = await Promise.race([
           new Promise<{ usedSize?: number } | undefined>((resolve) => {
@@ -249,24 +331,42 @@ export default async function batchIngestBench(): Promise<void> {
       const ingest = (await page.evaluate((s) => (window as unknown as { __bench: { ingest(s: unknown): Promise<unknown> } }).__bench.ingest(s), JSON.parse(JSON.stringify(spec)))) as {
         stored: number; lines: number; problems: number; failed: number; ms: number; workerPeakHeap: number | null; longestMainTask: number;
       };
-      console.log(`ingest: ${ingest.stored.toLocaleString('en')} replies stored from ${ingest.lines.toLocaleString('en')} lines in ${(ingest.ms / 1000).toFixed(1)} s = ${Math.round(ingest.stored / (ingest.ms / 1000)).toLocaleString('en')} replies/s (${ingest.problems} problem lines, ${ingest.failed} failed)`);
+      console.log(`ingest: ${ingest.stored.toLocaleString('en')} replies stored from ${ingest.lines.toLocaleString('en')} lines in ${(ingest.ms / 1000).toFixed(1)} s = ${Math.round(ingest.stored / (ingest.ms / 1000)).toLocaleString('en')} replies/s (${ingest.problems} problem lines, ${ingest.failed} failed); before the by-question layout: ${BEFORE.browserRepliesPerSecond.toLocaleString('en')} replies/s`);
+      console.log(`  peak memory during the ingest: all browser processes resident ${root ? mb(peakRss) : 'n/a'}, page JS heap ${mb(peakPageHeap)}`);
+      // From here the peaks are the first report's.
+      peakRss = 0;
+      peakPageHeap = 0;
       console.log(`  longest main-thread task meanwhile ${ingest.longestMainTask.toFixed(0)} ms (0 = none over 50 ms)${ingest.workerPeakHeap ? `; performance.memory in the worker: ${mb(ingest.workerPeakHeap)}` : ''}`);
       const runSpec = {
         title: 'batch bench', dataset: { name: 'synthetic', source: 'bench', questions },
-        models: [MODEL], sampling: { n: N, temperature: SETTINGS.temperature, maxTokens: SETTINGS.maxTokens, prompt: DEFAULT_GENERATION_PROMPT, concurrency: 8 },
+        models: [MODEL], sampling: { n: N, temperature: SETTINGS.temperature, topP: SETTINGS.topP, maxTokens: SETTINGS.maxTokens, prompt: DEFAULT_GENERATION_PROMPT, concurrency: 8 },
         clustering: { method: 'exact' }, grading: { method: 'alias' },
       };
-      const report = (await page.evaluate((s) => (window as unknown as { __bench: { report(s: unknown): Promise<unknown> } }).__bench.report(s), runSpec)) as { ms: number; requests: { done: number; failed: number }; longestMainTask: number };
-      console.log(`first report (run worker: samples from the cache → exact clustering → alias grading → score): ${(report.ms / 1000).toFixed(1)} s; provider requests ${report.requests.done + report.requests.failed}; longest main-thread task ${report.longestMainTask.toFixed(0)} ms`);
+      const report = (await page.evaluate((s) => (window as unknown as { __bench: { report(s: unknown): Promise<unknown> } }).__bench.report(s), runSpec)) as { ms: number; requests: { done: number; failed: number }; longestMainTask: number; stages: [string, number][] };
+      console.log(`first report (run worker: samples from the cache → exact clustering → alias grading → score): ${(report.ms / 1000).toFixed(1)} s (before the by-question layout: ${BEFORE.firstReportSeconds} s); provider requests ${report.requests.done + report.requests.failed}; longest main-thread task ${report.longestMainTask.toFixed(0)} ms`);
+      console.log(`  stages first seen at: ${report.stages.map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
+      if (profileTo && profiled) {
+        const id = ++msgId;
+        const profile = await new Promise((resolve) => {
+          profiles.set(id, resolve);
+          void cdp.send('Target.sendMessageToTarget', { sessionId: profiled!, message: JSON.stringify({ id, method: 'Profiler.stop' }) });
+        });
+        writeFileSync(profileTo, JSON.stringify(profile));
+        console.log(`  run worker CPU profile: ${profileTo}`);
+      }
     } finally {
       clearInterval(sampler);
       clearInterval(ticker);
     }
     const workers = Object.entries(peakWorkerHeap).map(([name, b]) => `${name} ${mb(b)}`).join(', ') || 'n/a';
-    console.log(`peak memory: page JS heap ${mb(peakPageHeap)}; worker JS heaps (CDP Runtime.getHeapUsage) ${workers}; all browser processes resident ${root ? mb(peakRss) : 'n/a'} (sampled every 0.5 s)`);
+    console.log(`peak memory of the first report: page JS heap ${mb(peakPageHeap)}; all browser processes resident ${root ? mb(peakRss) : 'n/a'} (sampled every 0.5 s); worker JS heaps over both (CDP Runtime.getHeapUsage) ${workers}`);
   } finally {
     await context.close();
     await server.close();
+  }
+  try {
+    await nodeIngest(dir, file, questions, replies);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
