@@ -6,6 +6,8 @@
  * element's resolved presentation properties inline, so the file looks as it did on screen, in
  * the theme it was shown in, with no reference to the page.
  */
+import { markerPath, type MarkerShape } from './charts/signals';
+
 const INLINED = [
   'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'opacity',
   'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline', 'visibility',
@@ -17,7 +19,7 @@ export interface ChartFrameText {
   title: string;
   /** The line under it (e.g. "Sem1 ECE 0.081 (10 equal-width bins, 200 questions)"). */
   caption?: string;
-  legend?: readonly { label: string; color?: string; mark?: 'swatch' | 'dash' | 'rule' }[];
+  legend?: readonly { label: string; color?: string; mark?: 'swatch' | 'dash' | 'rule' | 'ring'; shape?: MarkerShape }[];
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -59,8 +61,14 @@ function framed(chart: SVGSVGElement, width: number, height: number, frame: Char
     for (const item of frame.legend) {
       if (item.color) {
         const c = resolvedColor(item.color);
-        const mark = document.createElementNS(SVG_NS, item.mark === 'dash' || item.mark === 'rule' ? 'line' : 'rect');
-        if (mark instanceof SVGRectElement) {
+        const drawn = item.shape || item.mark === 'ring' ? 'path' : item.mark === 'dash' || item.mark === 'rule' ? 'line' : 'rect';
+        const mark = document.createElementNS(SVG_NS, drawn);
+        if (drawn === 'path') {
+          // A marker shape, or a ring (the hollow dot of an answer graded incorrect).
+          mark.setAttribute('d', markerPath(item.shape ?? 'circle', 50));
+          mark.setAttribute('transform', `translate(${x + 5},${y - 5})`);
+          mark.setAttribute('style', item.mark === 'ring' ? `fill:none;stroke:${c};stroke-width:1.5` : `fill:${c}`);
+        } else if (mark instanceof SVGRectElement) {
           mark.setAttribute('x', String(x));
           mark.setAttribute('y', String(y - 10));
           mark.setAttribute('width', '10');

@@ -34,11 +34,15 @@ test('reliability diagrams match the document: bars, histogram counts, axis tick
     expect(acc).toEqual(sem1.bins.filter((b) => b.count > 0).map((b) => b.accuracy));
   }
 
-  // Overlay Sem2: both series' bars in every diagram.
+  // Sem2 as well: small multiples, one diagram per model and signal, each with its own signal's bars.
   await page.locator('input[data-signal="sem2"]').check();
+  await expect.poll(() => charts.count()).toBe(2 * doc.models.length);
   for (let i = 0; i < doc.models.length; i++) {
     const s = doc.models[i].metrics.signals;
-    expect(await charts.nth(i).locator('rect.bar').count()).toBe(nonEmpty(s.sem1!.bins) + nonEmpty(s.sem2!.bins));
+    expect(await charts.nth(2 * i).locator('.chart-title').textContent()).toContain(`${doc.models[i].model}: Sem1`);
+    expect(await charts.nth(2 * i).locator('rect.bar').count()).toBe(nonEmpty(s.sem1!.bins));
+    expect(await charts.nth(2 * i + 1).locator('.chart-title').textContent()).toContain(`${doc.models[i].model}: Sem2`);
+    expect(await charts.nth(2 * i + 1).locator('rect.bar').count()).toBe(nonEmpty(s.sem2!.bins));
   }
   await screenshot(page, 'report-overlay');
 
@@ -63,6 +67,8 @@ test('difficulty view: one dot per question and one regime bar per non-empty reg
   for (let i = 0; i < doc.models.length; i++) {
     const m = doc.models[i];
     expect(await page.locator('[data-chart="gap"]').nth(i).locator('circle.dot').count()).toBe(m.questions.length);
+    // Incorrect answers are rings, correct ones filled dots.
+    expect(await page.locator('[data-chart="gap"]').nth(i).locator('circle.dot.wrong').count()).toBe(m.questions.filter((q) => !q.correct).length);
     const want = regimeBars(m.metrics.byRegime, ['sem1', 'sem2', 'verbalized'].filter((s) => m.metrics.signals[s as 'sem1']) as ['sem1']);
     const got = await page.locator('[data-chart="regime"]').nth(i).locator('rect.bar')
       .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-regime')}:${e.getAttribute('data-signal')}:${e.getAttribute('data-ece')}`));

@@ -31,6 +31,8 @@ export interface PlotScales {
 export interface FrameContext {
   readonly width: number;
   readonly height: number;
+  /** How much larger than set its text is drawn in viewBox units (1 unless shown narrower than its viewBox). */
+  readonly textScale: number;
   /** Shows `text` as the tooltip of a mark anchored at (x, y), in viewBox units. */
   show(text: string, x: number, y: number): void;
   hide(): void;

@@ -118,8 +118,23 @@ describe('GapScatter', () => {
     const slope = (cy[1] - cy[0]) / (points[1].gap - points[0].gap);
     expect(slope).toBeLessThan(0);
     expect((cy[2] - cy[0]) / (points[2].gap - points[0].gap)).toBeCloseTo(slope, 9);
-    // Incorrect answers are drawn fainter.
-    expect(dots.map((d) => d.attrs['fill-opacity'])).toEqual(['0.7', '0.35', '0.7']);
+    // An answer graded incorrect is a ring in the dots' colour at full strength (visible on a dark page), not a faint dot.
+    expect(dots.map((d) => d.attrs.fill)).toEqual(['var(--series-sem1)', 'none', 'var(--series-sem1)']);
+    expect(dots.map((d) => d.attrs.stroke)).toEqual(['var(--bg)', 'var(--series-sem1)', 'var(--bg)']);
+    expect(num(dots[1], 'stroke-width')).toBeGreaterThanOrEqual(1.5);
+  });
+
+  test('the boundaries’ labels sit above the plotting area, clear of every dot', () => {
+    const spine = all(all(svg, 'g', 'y-axis')[0], 'line')[0];
+    const plotTop = Math.min(num(spine, 'y1'), num(spine, 'y2'));
+    const labels = all(svg, 'text', 'boundary-label');
+    expect(labels.map((t) => t.text)).toEqual(['Jensen', 'large margin →']);
+    for (const t of labels) expect(num(t, 'y')).toBeLessThan(plotTop);
+    // Two rows, so labels of close boundaries do not run into each other.
+    expect(num(labels[1], 'y') - num(labels[0], 'y')).toBeGreaterThanOrEqual(12);
+    // A dot at the top of the scale still clears the lower label's descenders.
+    const lowest = Math.max(...labels.map((t) => num(t, 'y')));
+    for (const d of all(svg, 'circle', 'dot')) expect(num(d, 'cy') - num(d, 'r')).toBeGreaterThan(lowest + 4);
   });
 
   test('the zero line and the regime boundaries sit where the scales put 0 and their margins', () => {
@@ -174,6 +189,14 @@ describe('RegimeBars', () => {
     // A group under MIN_REGIME_QUESTIONS is drawn greyed, not in its signals' colours.
     expect(rects.map((r) => r.attrs['data-too-few'])).toEqual(['true', 'true', undefined, undefined]);
     expect(rects[0].attrs.fill).not.toBe(rects[2].attrs.fill);
+    // Each bar is topped by its signal's marker shape, centred on it, so signals read apart without colour.
+    const markers = all(svg, 'path', 'marker');
+    expect(markers.map((m) => m.attrs['data-shape'])).toEqual(['circle', 'square', 'circle', 'square']);
+    markers.forEach((m, i) => {
+      const [, tx, ty] = /translate\(([-\d.]+),([-\d.]+)\)/.exec(m.attrs.transform)!.map(Number);
+      expect(tx).toBeCloseTo(centreOf(rects[i]), 9);
+      expect(ty).toBeLessThan(num(rects[i], 'y'));
+    });
   });
 });
 

@@ -84,12 +84,13 @@ describe('Bars', () => {
     expect(num(down, 'y')).toBeCloseTo(BOTTOM - 0.9 * 200, 9);
   });
 
-  test('a mark with a tip is labelled and focusable; without focusable it is labelled only', () => {
+  test('a mark with a tip is labelled and focusable (out of the Tab order until the frame roves to it); without focusable it is labelled only', () => {
     const props = { data, key: (d: { k: string }) => d.k, x: (d: { k: string }) => d.k, y: (d: { v: number }) => d.v, tip: (d: { k: string }) => `bar ${d.k}` };
     const focusable = all(plot(band, { domain: [0, 1] }, { layer: Bars, props }), 'rect');
-    expect(focusable.map((r) => [r.attrs['aria-label'], r.attrs.tabindex, r.attrs.role])).toEqual(data.map((d) => [`bar ${d.k}`, '0', 'graphics-symbol']));
+    expect(focusable.map((r) => [r.attrs['aria-label'], r.attrs.tabindex, r.attrs.role, r.attrs['data-mark']])).toEqual(data.map((d) => [`bar ${d.k}`, '-1', 'graphics-symbol', '']));
     const titled = all(plot(band, { domain: [0, 1] }, { layer: Bars, props: { ...props, focusable: false, titled: true } }), 'rect');
     expect(titled.map((r) => r.attrs.tabindex)).toEqual([undefined, undefined, undefined]);
+    expect(titled.map((r) => r.attrs['data-mark'])).toEqual([undefined, undefined, undefined]);
     expect(titled.map((r) => all(r, 'title')[0].text)).toEqual(['bar a', 'bar b', 'bar c']);
   });
 

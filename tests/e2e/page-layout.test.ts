@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, screenshot } from './chromium';
+import { tourPages } from './page-tour';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Layout {
+  scrollWidth: number;
+  charts: { title: string; width: number; height: number; right: number }[];
+  /** Text smaller than 11 px as rendered: SVG text's computed size times the SVG's scale on screen. */
+  smallText: string[];
+}
+
+/** What the page draws now: its width, its charts' boxes and any text rendered under 11 px. */
+function measure(page: Page): Promise<Layout> {
+  return page.evaluate(() => {
+    const shown = (e: Element) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+    };
+    const small: string[] = [];
+    for (const t of document.querySelectorAll<SVGTextElement>('.chart svg text')) {
+      if (!shown(t) || !t.textContent?.trim()) continue;
+      const m = t.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+      if (px < 10.95) small.push(`svg "${t.textContent.trim()}" ${px.toFixed(1)}px`);
+    }
+    // HTML text: every element that holds text of its own.
+    for (const e of document.body.querySelectorAll<HTMLElement>('*')) {
+      if (e.closest('svg') || e.closest('.visually-hidden') || !shown(e)) continue;
+      const own = [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
+      if (!own) continue;
+      const px = parseFloat(getComputedStyle(e).fontSize);
+      if (px < 10.95) small.push(`${e.tagName.toLowerCase()} "${e.textContent!.trim().slice(0, 30)}" ${px.toFixed(1)}px`);
+    }
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      charts: [...document.querySelectorAll('.chart')].filter(shown).map((c) => {
+        const r = c.getBoundingClientRect();
+        return { title: c.querySelector('.chart-title')?.textContent ?? '', width: r.width, height: r.height, right: r.right };
+      }),
+      smallText: small,
+    };
+  });
+}
+
+const SHOTS = new Set(['home calibration', 'home difficulty', 'home questions', 'wizard dataset', 'classroom', 'glossary']);
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px every page scrolls no sideways, its charts keep a bounded size and no text renders under 11 px`, { timeout: 240_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const problems: Record<string, string[]> = {};
+    const pages = await tourPages(page, inject('appUrl'), async (name) => {
+      const l = await measure(page);
+      const found: string[] = [];
+      if (l.scrollWidth > width) found.push(`page is ${l.scrollWidth} px wide`);
+      for (const c of l.charts) {
+        // A chart is never wider than 40rem (600 px) nor than the screen, and never taller than it is wide by much.
+        if (c.width > 601 || c.right > width + 0.5) found.push(`chart "${c.title}" ${c.width.toFixed(0)} px wide, right edge ${c.right.toFixed(0)}`);
+        if (c.height > 2 * c.width + 200) found.push(`chart "${c.title}" ${c.height.toFixed(0)} px tall`);
+      }
+      found.push(...l.smallText.slice(0, 8));
+      if (found.length) problems[name] = found;
+      if (SHOTS.has(name)) await screenshot(page, `layout-${width}-${name.replace(/\s+/g, '-')}`);
+    });
+    expect(pages.length).toBeGreaterThanOrEqual(15);
+    expect(problems).toEqual({});
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * Every page of the app, visited one after the other in one browser context: the home page's
+ * demo report and each of its views, the New run wizard's steps, the runs list, the open-report
+ * page, the classroom, the glossary, a shared report and the offline HTML viewer. The layout and
+ * accessibility tests walk the same tour, so a page added here is checked by both.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { makeShareLink } from '../../src/share/codec';
+import { embedReport } from '../../src/export/embed';
+import { sampleReport } from '../unit/share/report-fixture';
+
+/** The built app's folder: the one the global setup built into. */
+const outDir = () => path.resolve(process.env.SEMECE_OUT_DIR ?? 'dist');
+
+/** Clicks each of the shown report's tabs in turn, calling `visit` on each view. */
+async function eachReportView(page: Page, prefix: string, visit: (name: string) => Promise<void>) {
+  const tabs = page.locator('[role="tab"][data-view]');
+  const views = await tabs.evaluateAll((els) => els.map((e) => e.getAttribute('data-view')!));
+  for (const view of views) {
+    await page.locator(`[role="tab"][data-view="${view}"]`).click();
+    await page.locator(`#view-${view}`).waitFor();
+    await visit(`${prefix} ${view}`);
+  }
+}
+
+/**
+ * Visits every page; `visit` gets the page's name once it has drawn. The tour needs no network:
+ * the wizard's models step is filled with a loopback address that is never called.
+ */
+export async function tourPages(page: Page, appUrl: string, visit: (name: string) => Promise<void>): Promise<string[]> {
+  const seen: string[] = [];
+  const at = async (name: string) => {
+    seen.push(name);
+    await visit(name);
+  };
+
+  await page.goto(appUrl);
+  await page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 60_000 });
+  await eachReportView(page, 'home', at);
+
+  await page.goto(`${appUrl}#/new`);
+  await page.getByRole('heading', { name: 'New run' }).waitFor();
+  await page.getByRole('heading', { name: /^Step 1 of/ }).waitFor();
+  await at('wizard dataset');
+  await page.getByRole('button', { name: /^Next:/ }).click();
+  await page.getByRole('heading', { name: /^Step 2 of/ }).waitFor();
+  await page.getByLabel('Provider').selectOption('openai');
+  await page.getByLabel('Model id').fill('test-model');
+  await page.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+  await page.getByLabel(/^API key/).fill('sk-tour-not-a-key');
+  await at('wizard models');
+  await page.getByRole('button', { name: /^Next:/ }).click();
+  await page.getByRole('heading', { name: /^Step 3 of/ }).waitFor();
+  await at('wizard settings');
+  await page.getByRole('button', { name: /^Next:/ }).click();
+  await page.getByRole('heading', { name: /^Step 4 of/ }).waitFor();
+  await at('wizard review');
+
+  await page.goto(`${appUrl}#/runs`);
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await at('runs');
+
+  await page.goto(`${appUrl}#/open`);
+  await page.locator('input[data-control="report-file"]').waitFor({ state: 'attached' });
+  await at('open report');
+
+  await page.goto(`${appUrl}#/classroom`);
+  await page.locator('[data-page="classroom"] [data-chart]').first().waitFor({ timeout: 60_000 });
+  await at('classroom');
+
+  await page.goto(`${appUrl}#/glossary`);
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await at('glossary');
+
+  const link = makeShareLink(sampleReport({ questions: 10 }), appUrl);
+  if (!link.ok) throw new Error(`share link: ${link.error.message}`);
+  await page.goto(link.value.url);
+  await page.locator('[data-shared-banner]').waitFor({ timeout: 60_000 });
+  await eachReportView(page, 'shared', at);
+
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'semece-tour-')), 'report.html');
+  writeFileSync(file, embedReport(readFileSync(path.join(outDir(), 'report-viewer.html'), 'utf8'), sampleReport({ questions: 10 })).html);
+  await page.goto(pathToFileURL(file).href);
+  await page.locator('[data-report]').waitFor({ timeout: 60_000 });
+  await eachReportView(page, 'offline', at);
+  return seen;
+}
