@@ -3,10 +3,12 @@
  * fixture of tests/unit/core/abstention.test.ts, choosing a target shows the threshold, coverage,
  * error and SimpleQA counts computed there by hand; the threshold downloads as JSON that the
  * schema reads back and the view reopens; the curves' areas are the report's stored AURCs
- * (also on the demo report); it is reached by keyboard and fits 390 px in light and dark mode.
+ * (also on the demo report); it is reached by keyboard, fits 390 px in light and dark mode, and
+ * axe finds no serious or critical violation in it.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -65,6 +67,16 @@ async function openDocument(doc: ReportDocument, width: number, colorScheme: 'li
 async function openSelectiveTab(page: Page) {
   await page.locator('[data-view="selective"]').click();
   await page.locator('[data-panel="selective"] [data-chart="risk-coverage"]').first().waitFor();
+}
+
+/** axe-core's serious and critical findings inside the selective panel (axe is a devDependency, injected here only). */
+async function panelViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Element, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document.querySelector('[data-panel="selective"]')!, { resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
 }
 
 /** Every AURC row: the stored value and the area of the curve drawn. */
@@ -178,6 +190,7 @@ test('the demo report: every curve’s area is the stored AURC; the view is reac
       await el.evaluate((e) => e.scrollIntoView({ block: 'center' }));
       await el.screenshot({ path: path.resolve(`test-results/screenshots/report-selective-${part}-390-${scheme}.png`) });
     }
+    expect(await panelViolations(page)).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await context.close();
   }
