@@ -10,7 +10,8 @@
  *   --method entailment an NLI model (Transformers.js text classification on onnxruntime-node):
  *                       two answers share a class when each entails the other, with the question
  *                       as context (clustering/entailment.ts); --model names the NLI model, read
- *                       from --model-dir and fetched from the hub only with --allow-remote-models
+ *                       from --model-dir and fetched from the hub only with --allow-remote-models;
+ *                       its pair decisions are kept in OUT.cache.jsonl (cli/entailment-cache.ts)
  *   --method exact      normalized exact match (multiple choice: the chosen option)
  *
  * The judge's partitions are appended to OUT.cache.jsonl as they arrive (cli/judge-cache.ts), keyed
@@ -34,7 +35,7 @@ import { createExactClusterer } from '../../src/clustering/exact.ts';
 import { createEntailmentClusterer } from '../../src/clustering/entailment.ts';
 import { DEFAULT_NLI_MODEL, OFFERED_NLI_MODELS, SHIPPED_NLI_MODELS } from '../../src/clustering/nli-models.ts';
 import { createTransformersDecider } from '../../src/clustering/text-pair-classification.ts';
-import { MemoryEntailmentCache } from '../../src/model/entailment-cache.ts';
+import { entailmentRecords, JsonlEntailmentCache } from '../entailment-cache.ts';
 import { createTransformersEmbedder } from '../../src/clustering/feature-extraction.ts';
 import { createJudgeClusterer } from '../../src/clustering/judge.ts';
 import type { Clusterer } from '../../src/clustering/types.ts';
@@ -52,7 +53,8 @@ export const USAGE = `usage: semece cluster --method judge|embedding|entailment|
               [--model-dir DIR] (default public/models) [--allow-remote-models]
   entailment: [--model ID] (default ${DEFAULT_NLI_MODEL}) [--model-dir DIR] (default public/models) [--allow-remote-models]
               two answers share a class when the NLI model says each entails the other, the question
-              as context; each answer is compared with each class's first member (docs/CLUSTERING.md).
+              as context; each answer is compared with each class's first member (docs/CLUSTERING.md);
+              the model's pair decisions are kept in OUT.cache.jsonl, so a repeated command asks none twice.
               Shipped with the repository (no download): ${SHIPPED_NLI_MODELS.join(', ')}. From the hub (q8):
 ${OFFERED_NLI_MODELS.filter((m) => m.approxMb > 0).map((m) => `                ${m.id} (about ${m.approxMb} MB)`).join('\n')}
 Presets: ${presetIds().join(', ')}.
@@ -108,7 +110,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         localModelPath: path.resolve(a['model-dir'] ?? 'public/models') + path.sep,
         allowRemoteModels: a['allow-remote-models'] ?? false,
       });
-      clusterer = createEntailmentClusterer({ decider: nli, cache: new MemoryEntailmentCache(), onDecided: (n) => (nliPairs += n) });
+      // The clusterer itself is built once its cache file is loaded, beside the input (below).
       concurrency = 1;
     } else throw new Error(`--method must be judge, embedding, entailment or exact, got ${JSON.stringify(a.method ?? '')}`);
   } catch (e) {
@@ -142,6 +144,10 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     // The judge's partitions are kept as they arrive, so a repeated command pays for none twice.
     const cachePath = `${outFile}.cache.jsonl`;
     const counts = { cached: 0 };
+    if (nli) {
+      const records = await loadJudgeCache(entailmentRecords(cachePath), 'NLI decision(s)', 'decided', err);
+      clusterer = createEntailmentClusterer({ decider: nli, cache: new JsonlEntailmentCache(records), onDecided: (n) => (nliPairs += n) });
+    }
     let stage = clusterer;
     if (judge) {
       const cache = await loadJudgeCache(clusteringCache(cachePath), 'clustering(s)', 'judged', err);

@@ -4,6 +4,7 @@
  * before. The store backs this port with IndexedDB (store/entailment-store.ts); the in-memory
  * version serves Node (CLI, tests, benchmarks) and a page without storage.
  */
+import { sha256Hex } from './hash';
 
 /** The three MNLI labels, as the clusterer reads a model's top class (lower-cased). */
 export type NliLabel = 'entailment' | 'neutral' | 'contradiction';
@@ -34,6 +35,11 @@ export interface EntailmentCache {
 /** A stable string key; the NUL separator cannot occur in a model id and keeps the texts apart. */
 export function entailmentKeyString(key: EntailmentKey): string {
   return `${key.model}\u0000${key.premise}\u0000${key.hypothesis}`;
+}
+
+/** The stored key of one pair (IndexedDB, the CLI's cache file): a versioned hash, short however long the answers. */
+export async function entailmentRecordKey(key: EntailmentKey): Promise<string> {
+  return `e1:${await sha256Hex(entailmentKeyString(key))}`;
 }
 
 export class MemoryEntailmentCache implements EntailmentCache {

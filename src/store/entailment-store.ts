@@ -4,15 +4,11 @@
  * are. Records are checked on read: one that is not a known label counts as not cached, so the
  * model is asked again rather than a class built on a damaged record. Writes go in batches.
  */
-import { entailmentKeyString, isNliLabel, type EntailmentCache, type EntailmentEntry, type EntailmentKey, type NliLabel } from '../model/entailment-cache';
-import { sha256Hex } from '../model/hash';
+import { entailmentRecordKey, isNliLabel, type EntailmentCache, type EntailmentEntry, type EntailmentKey, type NliLabel } from '../model/entailment-cache';
 import { BatchWriter } from '../model/write-batcher';
 import type { SemeceDatabase } from './db';
 
-/** The stored key of one pair: a versioned hash of (model, premise, hypothesis). */
-export async function entailmentRecordKey(key: EntailmentKey): Promise<string> {
-  return `e1:${await sha256Hex(entailmentKeyString(key))}`;
-}
+export { entailmentRecordKey } from '../model/entailment-cache';
 
 export class IdbEntailmentCache implements EntailmentCache {
   private readonly writer: BatchWriter<{ key: string; label: NliLabel }>;

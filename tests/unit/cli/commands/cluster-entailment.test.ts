@@ -65,3 +65,23 @@ describe('semece cluster --method entailment', () => {
     expect(help.stdout).toContain('entailment');
   });
 });
+
+describe('semece cluster --method entailment, repeated', () => {
+  test('the pair decisions are kept in OUT.cache.jsonl: the same command again asks the model nothing', async () => {
+    const args = ['--method', 'entailment', '--model', 'tiny-nli', '--model-dir', 'public/models', '--in', join(dir, 'sampled.jsonl'), '--out', join(dir, 'again.jsonl')];
+    const first = await cli(args);
+    expect(first.code).toBe(0);
+    const asked = JSON.parse(first.out).nliPairs;
+    expect(asked).toBeGreaterThan(0);
+    const records = (await readFile(join(dir, 'again.jsonl.cache.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(records).toHaveLength(asked);
+    expect(records[0]).toEqual({ key: expect.stringMatching(/^e1:[0-9a-f]{64}$/), nli: expect.stringMatching(/^(entailment|neutral|contradiction)$/) });
+    const firstRows = await readRows('again.jsonl');
+
+    const second = await cli(args);
+    expect(second.code).toBe(0);
+    expect(second.err).toContain(`resuming: ${asked} NLI decision(s) already in`);
+    expect(JSON.parse(second.out).nliPairs).toBe(0);
+    expect(await readRows('again.jsonl')).toEqual(firstRows);
+  });
+});
