@@ -25,9 +25,19 @@ export interface RegimeBar {
   count: number;
   /** Fewer than MIN_REGIME_QUESTIONS: drawn greyed. */
   tooFew: boolean;
+  /**
+   * The bias-corrected ECE with its 95 % basic bootstrap interval over resamples of the regime's
+   * questions ([estimate, low, high]), when the report holds a finite one (reports made before
+   * it was stored have none: the bar is drawn without whiskers).
+   */
+  interval?: [number, number, number];
 }
 
-/** One bar per (regime, signal) with a finite ECE; regimes with no question draw no bar. */
+/** The chart's caption for its whiskers: what the interval is and why it can sit below its bar. */
+export const REGIME_INTERVAL_CAPTION =
+  'Whiskers: 95 % bootstrap interval of each regime’s ECE with its upward bias removed (bias-corrected estimate, basic interval; the regime’s own questions resampled). A binned ECE on few questions reads high, so the interval can lie below its bar.';
+
+/** One bar per (regime, signal) with a finite ECE, with its interval when stored; regimes with no question draw no bar. */
 export function regimeBars(byRegime: ModelMetrics['byRegime'], signals: readonly SignalName[]): RegimeBar[] {
   const bars: RegimeBar[] = [];
   for (const regime of REGIME_ORDER) {
@@ -35,7 +45,11 @@ export function regimeBars(byRegime: ModelMetrics['byRegime'], signals: readonly
     if (!cell || !(cell.count > 0)) continue;
     for (const signal of signals) {
       const ece = cell.ece[signal];
-      if (ece !== undefined && Number.isFinite(ece)) bars.push({ regime, signal, ece, count: cell.count, tooFew: cell.count < MIN_REGIME_QUESTIONS });
+      if (ece === undefined || !Number.isFinite(ece)) continue;
+      const bar: RegimeBar = { regime, signal, ece, count: cell.count, tooFew: cell.count < MIN_REGIME_QUESTIONS };
+      const ci = cell.eceBiasCorrected?.[signal];
+      if (ci && ci.every(Number.isFinite)) bar.interval = [ci[0], ci[1], ci[2]];
+      bars.push(bar);
     }
   }
   return bars;
