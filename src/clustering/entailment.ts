@@ -13,10 +13,13 @@
  * FIRST MEMBER of every class made so far, in the order the classes were made, and joins the first
  * class whose first member it mutually entails; if none, it starts a new class. Classes are
  * therefore listed by first appearance and every class's first member is its earliest sample. The
- * reference implementations compare with a class's first member too (jlko's get_semantic_ids, Kuhn
- * et al.'s get_semantic_similarities); where an answer mutually entails the first members of two
- * classes, jlko's loop lets the later class take it (it overwrites), this one keeps it in the
- * earlier class — the same classes whenever the decisions are transitive.
+ * reference implementation of Farquhar et al. (jlko's get_semantic_ids) compares with a class's
+ * first member too; where an answer mutually entails the first members of two classes, its loop
+ * lets the later class take it (it overwrites), this one keeps it in the earlier class — the same
+ * classes whenever the decisions are transitive. (Kuhn et al.'s first code, lorenzkuhn's
+ * get_semantic_similarities, compared every pair of distinct answers instead, answer j taking
+ * answer i's class whenever neither direction was a contradiction: a looser, order-dependent rule
+ * this clusterer does not follow.)
  *
  * Answers identical after `normalizeAnswer` merge first without asking the model (as the
  * embedding clusterer does, and as Kuhn et al. compare only unique answers); the first raw text of
