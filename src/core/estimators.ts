@@ -132,6 +132,11 @@ function resolveOptions(n: number, options: Sem2Options | undefined) {
   return { R, seed, selection };
 }
 
+/** |N|, the selection block's size, for n samples under these options (what Sem2 uses). */
+export function selectionBlockSize(n: number, options?: Sem2Options): number {
+  return resolveOptions(n, options).selection;
+}
+
 // Scratch buffers reused across calls (single-threaded per worker); grown on demand.
 let counts = new Int32Array(64);
 let cValues = new Float64Array(16);

@@ -4,7 +4,7 @@
  */
 import { simulateSet } from '../../core/simulate-families';
 import { oracleEce, type SimulatedQuestion } from '../../core/simulate';
-import { heldOutPermutations, sem1 as sem1Of, sem2HeldOut, sem2Trace, type HeldOutSplit } from '../../core/estimators';
+import { heldOutPermutations, selectionBlockSize, SEM2_REFERENCE, sem1 as sem1Of, sem2HeldOut, sem2Trace, type HeldOutSplit, type Sem2Options } from '../../core/estimators';
 import { eceEqualWidth } from '../../core/ece';
 import { meanSE, normalizeSettings, sem2Options, setOptions, type ClassroomSettings, type MeanSE } from './classroom-model';
 
@@ -72,24 +72,33 @@ export interface WinnersCurse {
   steps: SplitStep[];
 }
 
-/** One question's R splits with which samples went where, from the core's own permutations. */
-export function winnersCurse(question: SimulatedQuestion, selectionShare: number): WinnersCurse {
-  const options = sem2Options(selectionShare);
-  const { sem2, splits } = sem2Trace(question.assignments, question.pi.length, options);
-  const n = question.n;
+/**
+ * The R splits of one question's samples with which samples went where, from the core's own
+ * permutations (the same Sem2 the scorer computes): the simulated questions' walk-through and
+ * the live classroom's, on a real model's samples, both use it.
+ */
+export function splitSteps(assignments: ArrayLike<number>, K: number, options: Sem2Options): { sem2: number; steps: SplitStep[] } {
+  const { sem2, splits } = sem2Trace(assignments, K, options);
+  const n = assignments.length;
   const R = splits.length;
-  const perms = heldOutPermutations(n, R, 0);
-  const size = Math.max(0, Math.min(n - 1, Math.floor(options.selectionSize!(n))));
+  const perms = heldOutPermutations(n, R, options.seed ?? SEM2_REFERENCE.seed);
+  const size = selectionBlockSize(n, options);
   let sum = 0;
   const steps = splits.map((split, r) => {
     const perm = Array.from(perms.subarray(r * n, (r + 1) * n));
     const selection = perm.slice(0, size).sort((a, b) => a - b);
     const evaluation = perm.slice(size).sort((a, b) => a - b);
-    const selectionCounts = new Array<number>(question.pi.length).fill(0);
-    for (const i of selection) selectionCounts[question.assignments[i]]++;
+    const selectionCounts = new Array<number>(K).fill(0);
+    for (const i of selection) selectionCounts[assignments[i]]++;
     sum += split.c;
     return { ...split, selection, evaluation, selectionCounts, runningSem2: sum / (r + 1) };
   });
+  return { sem2, steps };
+}
+
+/** One simulated question's walk-through at the page's selection share. */
+export function winnersCurse(question: SimulatedQuestion, selectionShare: number): WinnersCurse {
+  const { sem2, steps } = splitSteps(question.assignments, question.pi.length, sem2Options(selectionShare));
   return { question, sem1: sem1Of(question.sizes), sem2, steps };
 }
 
