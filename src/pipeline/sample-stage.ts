@@ -124,26 +124,34 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   // sample read once, straight into its row. Only what the report needs is kept.
   const complete = (id: string) => fetched.get(id)?.count === sampling.n;
   const sampledOnes = unique.filter((q) => !failedIds.has(q.id));
-  for (let from = 0; from < sampledOnes.length; from += READ_CHUNK) {
-    const chunk = sampledOnes.slice(from, from + READ_CHUNK);
-    const toRead = chunk.filter((q) => !complete(q.id));
-    const bases = await Promise.all(toRead.map(async (q) => result.keyBases.get(q.id) ?? questionKeyBase(provider, settings, template, q)));
-    const stored = toRead.length > 0 ? await readQuestions(args.cache, bases, sampling.n) : [];
-    const read = new Map(toRead.map((q, j) => [q.id, stored[j].filter((x): x is Sample => x !== undefined)]));
-    chunk.forEach((q) => {
-      const samples: RowSample[] = read.get(q.id) ?? fetched.get(q.id)!.samples;
-      rows.push({
-        id: q.id,
-        question: q.question,
-        gold_answer: q.answer,
-        ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
-        model: label,
-        n_samples: samples.length,
-        results: keepRaw ? samples.map((s) => s.raw) : [],
-        answer_extracted: samples.map((s) => s.answer),
-        confidence_verbalized: samples.map((s) => s.confidence),
-      });
-    });
+  const rowOf = (q: (typeof unique)[number], samples: RowSample[]): SampledRow => ({
+    id: q.id,
+    question: q.question,
+    gold_answer: q.answer,
+    ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
+    model: label,
+    n_samples: samples.length,
+    results: keepRaw ? samples.map((s) => s.raw) : [],
+    answer_extracted: samples.map((s) => s.answer),
+    confidence_verbalized: samples.map((s) => s.confidence),
+  });
+  const rowAt: SampledRow[] = new Array(sampledOnes.length);
+  const toRead: number[] = [];
+  sampledOnes.forEach((q, i) => (complete(q.id) ? (rowAt[i] = rowOf(q, fetched.get(q.id)!.samples)) : toRead.push(i)));
+  const baseOf = new Map<number, string>();
+  for (let from = 0; from < toRead.length; from += READ_CHUNK) {
+    const chunk = toRead.slice(from, from + READ_CHUNK);
+    const bases = await Promise.all(chunk.map(async (i) => result.keyBases.get(sampledOnes[i].id) ?? questionKeyBase(provider, settings, template, sampledOnes[i])));
+    chunk.forEach((i, j) => baseOf.set(i, bases[j]));
   }
+  // Read in key order, a chunk at a time: a cache that reads key ranges (store/span-reads.ts)
+  // serves each chunk of a run's questions in a few requests; the rows keep the dataset's order.
+  toRead.sort((a, b) => (baseOf.get(a)! < baseOf.get(b)! ? -1 : baseOf.get(a)! > baseOf.get(b)! ? 1 : 0));
+  for (let from = 0; from < toRead.length; from += READ_CHUNK) {
+    const chunk = toRead.slice(from, from + READ_CHUNK);
+    const stored = await readQuestions(args.cache, chunk.map((i) => baseOf.get(i)!), sampling.n);
+    chunk.forEach((i, j) => (rowAt[i] = rowOf(sampledOnes[i], stored[j].filter((x): x is Sample => x !== undefined))));
+  }
+  for (const row of rowAt) rows.push(row);
   return { ok: true, value: { rows, failed, ...(args.cachedOnly ? { unsampled: result.incomplete.length } : {}) } };
 }

@@ -78,8 +78,10 @@ export interface SamplingResult {
   keyBases: Map<string, string>;
 }
 
-/** Questions hashed and read at once (one digest each, one transaction for the chunk). */
+/** Questions hashed at once (one digest each). */
 const KEY_PASS_CHUNK = 256;
+/** Questions whose stored indices are asked in one call (one transaction), in key order. */
+const STORED_SLICE = 4096;
 
 /** The key base of one question (its sample keys are `<base>#<index>`): one digest. */
 export function questionKeyBase(provider: Pick<SamplingProvider, 'config'>, settings: GenerationSettings, promptTemplate: string, q: Question): Promise<string> {
@@ -207,19 +209,30 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
 
   progress.samples.total = questions.length * opts.n;
   try {
-    // One digest and one key-only range read per question, a chunk of questions at a time.
+    // One digest per question (a chunk at a time, in parallel), then which samples are stored, asked
+    // in key order a slice at a time: a cache that reads key ranges (store/span-reads.ts) then
+    // serves a slice of a run's questions in a few requests instead of one each.
+    const bases: string[] = [];
     for (let from = 0; from < questions.length; from += KEY_PASS_CHUNK) {
       if (signal.aborted || pausing) break;
       const chunk = questions.slice(from, from + KEY_PASS_CHUNK);
-      const bases = await Promise.all(chunk.map((q) => questionKeyBase(opts.provider, opts.settings, template, q)));
-      const stored = await storedIndices(opts.cache, bases, opts.n);
-      bases.forEach((base, j) => {
+      bases.push(...(await Promise.all(chunk.map((q) => questionKeyBase(opts.provider, opts.settings, template, q)))));
+    }
+    const missingOf: number[][] = new Array(bases.length);
+    const byKey = bases.map((_, qi) => qi).sort((a, b) => (bases[a] < bases[b] ? -1 : bases[a] > bases[b] ? 1 : 0));
+    for (let from = 0; from < byKey.length; from += STORED_SLICE) {
+      const slice = byKey.slice(from, from + STORED_SLICE);
+      const stored = await storedIndices(opts.cache, slice.map((qi) => bases[qi]), opts.n);
+      slice.forEach((qi, j) => {
         const missing: number[] = [];
         for (let i = 0; i < opts.n; i++) if (!stored[j][i]) missing.push(i);
-        progress.samples.cached += opts.n - missing.length;
-        pending.push({ qi: from + j, base, missing, failures: 0 });
+        missingOf[qi] = missing;
       });
     }
+    bases.forEach((base, qi) => {
+      progress.samples.cached += opts.n - missingOf[qi].length;
+      pending.push({ qi, base, missing: missingOf[qi], failures: 0 });
+    });
   } catch (e) {
     return result('stopped', { kind: 'cache', message: `Could not read the sample cache: ${toStageError(e).message}` });
   }

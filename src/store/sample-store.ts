@@ -21,6 +21,7 @@ import type { Sample } from '../model/rows';
 import { BatchWriter } from '../model/write-batcher';
 import type { SemeceDatabase } from './db';
 import { groupBySlot, indexedSamples, slotOf } from '../model/sample-groups';
+import { readBySpans } from './span-reads';
 import { storageWriteError } from './write-errors';
 import type { StoredQuestionSamples } from './schema';
 
@@ -94,31 +95,33 @@ export class IdbSampleCache implements SampleCache {
 
   async get(keys: string[]): Promise<(Sample | undefined)[]> {
     const where = keys.map(slotOf);
-    const groups = [...new Set(where.map((w) => w.group))];
     const tx = this.db.transaction('questionSamples', 'readonly');
-    const found = await Promise.all(groups.map((g) => tx.store.get(g)));
+    const byGroup = await readBySpans(tx.store, where.map((w) => w.group));
     await tx.done;
-    const byGroup = new Map(groups.map((g, i) => [g, found[i]?.samples]));
     return where.map(({ group, slot }) => {
-      const samples = byGroup.get(group);
+      const samples = byGroup.get(group)?.samples;
       return samples && Object.hasOwn(samples, slot) ? samples[slot] : undefined;
     });
   }
 
-  /** Questions' samples: one record read per question, all in one transaction. */
+  /**
+   * Questions' samples: one record per question, in one transaction, read a span of keys at a
+   * time where the store allows (store/span-reads.ts), so bases given in key order cost a few requests.
+   */
   async getQuestions(bases: string[], n: number): Promise<(Sample | undefined)[][]> {
     const tx = this.db.transaction('questionSamples', 'readonly');
-    const found = await Promise.all(bases.map((base) => tx.store.get(base)));
+    const found = await readBySpans(tx.store, bases);
     await tx.done;
-    return found.map((record) => indexedSamples(record?.samples, n));
+    return bases.map((base) => indexedSamples(found.get(base)?.samples, n));
   }
 
   /** Which of each question's n samples are stored, from the slot lists alone (no sample is deserialized). */
   async storedIndices(bases: string[], n: number): Promise<boolean[][]> {
     const tx = this.db.transaction('questionSlots', 'readonly');
-    const found = await Promise.all(bases.map((base) => tx.store.get(base)));
+    const records = await readBySpans(tx.store, bases);
     await tx.done;
-    return found.map((record) => {
+    return bases.map((base) => {
+      const record = records.get(base);
       const out: boolean[] = new Array(n).fill(false);
       for (const slot of record?.slots ?? []) {
         const i = Number(slot);

@@ -5,15 +5,17 @@
  */
 import type { SemeceDatabase } from './db';
 import type { StoredClustering, StoredGrade } from './schema';
+import { readBySpans } from './span-reads';
 
 export class StageCache {
   constructor(private readonly db: SemeceDatabase) {}
 
+  /** A run's questions' clusterings, read a span of keys at a time where the store allows (span-reads.ts). */
   async getClusterings(keys: string[]): Promise<(StoredClustering | undefined)[]> {
     const tx = this.db.transaction('clusterings', 'readonly');
-    const found = await Promise.all(keys.map((k) => tx.store.get(k)));
+    const found = await readBySpans(tx.store, keys);
     await tx.done;
-    return found;
+    return keys.map((k) => found.get(k));
   }
 
   async putClusterings(items: StoredClustering[]): Promise<void> {
@@ -25,9 +27,9 @@ export class StageCache {
 
   async getGrades(keys: string[]): Promise<(StoredGrade | undefined)[]> {
     const tx = this.db.transaction('grades', 'readonly');
-    const found = await Promise.all(keys.map((k) => tx.store.get(k)));
+    const found = await readBySpans(tx.store, keys);
     await tx.done;
-    return found;
+    return keys.map((k) => found.get(k));
   }
 
   async putGrades(items: StoredGrade[]): Promise<void> {
