@@ -33,7 +33,8 @@ import {
   type WeightedToken,
 } from './tiny-causal-lm-table.ts';
 
-const OUT = path.resolve(import.meta.dirname, '../public/models/tiny-causal-lm');
+// TINY_CAUSAL_OUT: write elsewhere (the test that the committed files are this script's output).
+const OUT = path.resolve(process.env.TINY_CAUSAL_OUT ?? path.join(import.meta.dirname, '../public/models/tiny-causal-lm'));
 
 // --- ONNX protobuf: the subset of onnx.proto this model needs, as a protobufjs JSON descriptor.
 const onnxSchema = {

@@ -46,6 +46,8 @@ export interface TinyTopic {
 /**
  * Topic 0 is the model's answer to anything it does not know; topics 1… each answer one of the
  * built-in demo questions (src/demo/questions.ts), with a distribution of its own (not the demo's).
+ * Every answer of a topic is a word of its own synonym group in the tiny NLI model
+ * (scripts/make-tiny-nli-model.ts), so entailment clustering of its answers is exact match.
  */
 export const TINY_TOPICS: readonly TinyTopic[] = [
   {
@@ -63,7 +65,7 @@ export const TINY_TOPICS: readonly TinyTopic[] = [
     questionId: 'demo-01',
     gold: 'Canberra',
     aliases: [],
-    answers: [{ token: ' Canberra', steps: 0 }, { token: ' Sydney', steps: -4 }, { token: ' Melbourne', steps: -9 }],
+    answers: [{ token: ' Canberra', steps: 0 }, { token: ' Sydney', steps: -4 }],
     confidences: [{ token: ' 90', steps: 0 }, { token: ' 70', steps: -3 }],
   },
   {
@@ -81,16 +83,16 @@ export const TINY_TOPICS: readonly TinyTopic[] = [
     questionId: 'demo-21',
     gold: 'Ottawa',
     aliases: [],
-    answers: [{ token: ' Ottawa', steps: 0 }, { token: ' Toronto', steps: -1 }, { token: ' Montreal', steps: -6 }],
+    answers: [{ token: ' Ottawa', steps: 0 }, { token: ' Toronto', steps: -1 }],
     confidences: [{ token: ' 80', steps: 0 }, { token: ' 60', steps: 0 }],
   },
   {
-    keyword: 'turkey',
-    question: 'Which city is the capital of Turkey?',
-    questionId: 'demo-33',
-    gold: 'Ankara',
+    keyword: 'closest',
+    question: 'Which planet orbits closest to the Sun?',
+    questionId: 'demo-05',
+    gold: 'Mercury',
     aliases: [],
-    answers: [{ token: ' Istanbul', steps: 0 }, { token: ' Ankara', steps: -2 }],
+    answers: [{ token: ' Mercury', steps: 0 }, { token: ' Venus', steps: -3 }],
     confidences: [{ token: ' 70', steps: 0 }, { token: ' 90', steps: -2 }],
   },
 ];

@@ -158,8 +158,11 @@ export interface ModelFileProgress {
 /** Loading an in-browser model: each file's bytes, then the backend that runs it and why. */
 export interface ModelLoadProgress {
   model: string;
-  /** What the model does for the clustering stage; absent: the embedding model (records before NLI models). */
-  role?: 'embedding' | 'nli';
+  /**
+   * What the model does: for the clustering stage ('embedding', 'nli'; absent: the embedding model,
+   * records before NLI models), or the in-browser language model of the sample stage ('generation').
+   */
+  role?: 'embedding' | 'nli' | 'generation';
   status: 'loading' | 'ready' | 'failed';
   files: ModelFileProgress[];
   /** What loading is doing once the files are in ('starting the model', 'trying WebGPU'). */

@@ -147,6 +147,11 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
           },
           cachedOnly: partial,
           receiptKey: receiptKey(model),
+          onModelLoad: (state) => {
+            if (meter.progress.stage !== 'sample') return;
+            meter.progress.model = state;
+            notify();
+          },
         }),
       ),
     );

@@ -32,6 +32,8 @@ export interface SampleStageArgs {
   cachedOnly?: boolean;
   /** Where the requests' usage receipts are added up with the samples (sampling.ts `receiptKey`). */
   receiptKey?: string;
+  /** An in-browser language model loading (files, bytes, backend), for a model that runs in the page. */
+  onModelLoad?(state: ModelLoadProgress): void;
 }
 
 /**

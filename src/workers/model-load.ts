@@ -10,6 +10,8 @@ import type { ModelFileProgress, ModelLoadProgress } from '../model/run-spec';
 export const WEBGPU_CHECK = 'webgpu-check';
 /** Sent by the NLI worker when it goes on to try WebGPU (its decisions, not vectors, are compared). */
 export const WEBGPU_CHECK_DECISIONS = 'webgpu-check-decisions';
+/** Sent by the generation worker when it goes on to try WebGPU (its next-token probabilities are compared). */
+export const WEBGPU_CHECK_GENERATION = 'webgpu-check-generation';
 
 export function startModelLoad(model: string): ModelLoadProgress {
   return { model, status: 'loading', files: [] };
@@ -43,6 +45,8 @@ export function applyModelProgress(state: ModelLoadProgress, p: ModelProgress): 
       return { ...state, phase: 'trying WebGPU (its vectors must agree with WASM)' };
     case WEBGPU_CHECK_DECISIONS:
       return { ...state, phase: 'trying WebGPU (its decisions must agree with WASM)' };
+    case WEBGPU_CHECK_GENERATION:
+      return { ...state, phase: 'trying WebGPU (its next-token probabilities must agree with WASM)' };
     default:
       // 'progress_total' repeats the per-file figures; anything newer is ignored rather than misread.
       return state;

@@ -25,9 +25,12 @@ import type { ConnectionCheck } from './protocol';
 import { errorInfo } from './transfer';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub';
 import { createEmbeddingClient, type EmbeddingClient } from './embedding-client';
-import { withItsKey, type ClusteringSpec, type GradingSpec, type ModelSpec, type RunKeys } from '../model/run-spec';
-import { sampleWithProviders } from '../pipeline/sample-stage';
-import type { ClustererHooks, RunnerStages } from '../pipeline/stage-ports';
+import { withItsKey, type ClusteringSpec, type GradingSpec, type ModelLoadProgress, type ModelSpec, type RunKeys } from '../model/run-spec';
+import { sampleWith, sampleWithProviders } from '../pipeline/sample-stage';
+import type { ClustererHooks, RunnerStages, SampleStage } from '../pipeline/stage-ports';
+import { createInBrowserProvider, isInBrowserModel, type ReplyGenerator } from '../providers/in-browser/provider';
+import { isShippedGenerationModel } from '../providers/in-browser/models';
+import { createGenerationClient, type GenerationClient } from './generation-client';
 
 export interface StageOptions {
   score: RunnerStages['score'];
@@ -37,6 +40,18 @@ export interface StageOptions {
   /** Text pairs → NLI labels for the entailment clusterer (the NLI worker in the browser); `onLoad` follows the model's loading. */
   decider?: (spec: { model: string; allowRemote: boolean }, onLoad?: ClustererHooks['onModelLoad']) => EntailmentDecider;
   entailmentCache?: EntailmentCache;
+  /** Prompts → replies for an in-browser model (the generation worker in the browser); `onLoad` follows the model's loading. */
+  generator?: (model: string, onLoad?: (state: ModelLoadProgress) => void) => ReplyGenerator;
+}
+
+/** The sample stage: an in-browser model through its generator, any other through its HTTP provider. */
+export function sampleStage(options: StageOptions): SampleStage {
+  return (args) => {
+    if (!isInBrowserModel(args.model)) return sampleWithProviders(args);
+    const generator = options.generator;
+    if (!generator) return Promise.resolve({ ok: false, error: { kind: 'unavailable', message: 'An in-browser model cannot run here; choose a provider with an API.', where: `${args.model.preset} ${args.model.model}` } });
+    return sampleWith((config) => createInBrowserProvider(config, generator(config.model, args.onModelLoad)), args);
+  };
 }
 
 export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: StageOptions, hooks: ClustererHooks = {}): Clusterer {
@@ -64,7 +79,7 @@ export function graderFor(spec: GradingSpec, keys: RunKeys): Grader {
 
 export function realStages(options: StageOptions): RunnerStages {
   return {
-    sample: sampleWithProviders,
+    sample: sampleStage(options),
     clusterer: (spec, keys, hooks) => clustererFor(spec, keys, options, hooks),
     grader: graderFor,
     score: options.score,
@@ -75,7 +90,16 @@ export function realStages(options: StageOptions): RunnerStages {
 export function runnerStages(stores: Stores, appBase: string): RunnerStages {
   const embedders = new Map<string, EmbeddingClient>();
   const deciders = new Map<string, NliClient>();
+  const generators = new Map<string, GenerationClient>();
   return realStages({
+    // One generation worker per in-browser model, like the embedding workers. A model the app does
+    // not ship comes from the hub: choosing it in the wizard, with its size shown, is the consent.
+    generator: (model, onLoad) => {
+      if (!generators.has(model)) generators.set(model, createGenerationClient({ model, allowRemoteModels: !isShippedGenerationModel(model), localModelUrl: new URL('models/', appBase).href }));
+      const client = generators.get(model)!;
+      if (onLoad) client.watchLoad(onLoad);
+      return client;
+    },
     embeddingCache: stores.embeddings,
     // One embedding worker per model, created on first use and kept for the worker's lifetime.
     embedder: ({ model, allowRemote }, onLoad) => {
