@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, screenshot } from './chromium';
-import { tourPages } from './page-tour';
+import { tourAll } from './page-tour';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -60,7 +60,7 @@ for (const width of [1280, 390]) {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const problems: Record<string, string[]> = {};
-    const pages = await tourPages(page, inject('appUrl'), async (name) => {
+    const { pages, failure } = await tourAll(page, inject('appUrl'), async (name) => {
       const l = await measure(page);
       const found: string[] = [];
       if (l.scrollWidth > width) found.push(`page is ${l.scrollWidth} px wide`);
@@ -73,6 +73,7 @@ for (const width of [1280, 390]) {
       if (found.length) problems[name] = found;
       if (SHOTS.has(name)) await screenshot(page, `layout-${width}-${name.replace(/\s+/g, '-')}`);
     });
+    if (failure) problems.tour = [failure];
     expect(pages.length).toBeGreaterThanOrEqual(15);
     expect(problems).toEqual({});
     expect(errors).toEqual([]);

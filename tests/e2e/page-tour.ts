@@ -22,8 +22,30 @@ async function eachReportView(page: Page, prefix: string, visit: (name: string) 
   const views = await tabs.evaluateAll((els) => els.map((e) => e.getAttribute('data-view')!));
   for (const view of views) {
     await page.locator(`[role="tab"][data-view="${view}"]`).click();
-    await page.locator(`#view-${view}`).waitFor();
+    await page
+      .locator(`#view-${view}`)
+      .waitFor({ timeout: 20_000 })
+      .catch(() => {
+        throw new Error(`${prefix}: the "${view}" tab did not open its view`);
+      });
     await visit(`${prefix} ${view}`);
+  }
+}
+
+/**
+ * Runs the tour and returns the pages seen and, when a page failed to open, why (so a test can
+ * report what it found on the pages before it together with the failure).
+ */
+export async function tourAll(page: Page, appUrl: string, visit: (name: string) => Promise<void>): Promise<{ pages: string[]; failure?: string }> {
+  const pages: string[] = [];
+  try {
+    await tourPages(page, appUrl, async (name) => {
+      pages.push(name);
+      await visit(name);
+    });
+    return { pages };
+  } catch (e) {
+    return { pages, failure: e instanceof Error ? e.message.split('\n')[0] : String(e) };
   }
 }
 
