@@ -42,7 +42,10 @@ export function inlineIntoHtml(outName: string): Plugin {
         if (file.type === 'chunk') {
           const tag = new RegExp(`<script[^>]*src="[^"]*${ref}"[^>]*></script>`);
           if (!tag.test(html)) throw new Error(`offline report: ${file.fileName} is not referenced by the page`);
-          html = html.replace(tag, () => `<script type="module">${inlineSafeJs(file.code)}</script>`);
+          // With one chunk, Vite leaves its preload placeholder in every dynamic import() (they are
+          // inlined, nothing to preload), and the page throws "__VITE_PRELOAD__ is not defined" there.
+          const code = file.code.replaceAll('__VITE_PRELOAD__', 'void 0');
+          html = html.replace(tag, () => `<script type="module">${inlineSafeJs(code)}</script>`);
           delete bundle[name];
         } else if (file.fileName.endsWith('.css')) {
           const tag = new RegExp(`<link[^>]*href="[^"]*${ref}"[^>]*>`);

@@ -7,14 +7,16 @@
  * axe finds no serious or critical violation in it.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
+import { embedReport } from '../../src/export/embed';
 import { parseThresholdDocument } from '../../src/formats/abstention-threshold-schema';
 import type { ReportDocument, ReportQuestion } from '../../src/model/report';
 import { modelMetrics } from '../../src/pipeline/score';
@@ -194,4 +196,30 @@ test('the demo report: every curve’s area is the stored AURC; the view is reac
     expect(consoleErrors).toEqual([]);
     await context.close();
   }
+});
+
+test('the offline HTML report has the view too: from file://, the same threshold, and a threshold file opens', async () => {
+  const template = readFileSync(path.resolve(process.env.SEMECE_OUT_DIR ?? 'dist', 'report-viewer.html'), 'utf8');
+  const file = path.join(dir, 'report.html');
+  writeFileSync(file, embedReport(template, fixtureDocument()).html);
+  const { page, context, consoleErrors } = await openPage(browser);
+  await context.setOffline(true);
+  await page.goto(pathToFileURL(file).href);
+  await page.locator('[data-report]').waitFor({ timeout: 60_000 });
+  await openSelectiveTab(page);
+  const panel = page.locator('[data-panel="selective"]');
+  await panel.locator('[data-control="abstain-signal"]').selectOption('sem2');
+  await panel.locator('[data-control="abstain-target"]').fill('20');
+  await expect.poll(() => panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.6');
+  const downloading = page.waitForEvent('download');
+  await panel.locator('[data-action="download-threshold"]').focus();
+  await page.keyboard.press('Enter');
+  const saved = path.join(dir, 'offline-threshold.json');
+  await (await downloading).saveAs(saved);
+  await panel.locator('[data-control="abstain-target"]').fill('10');
+  await panel.locator('[data-control="threshold-file"]').setInputFiles(saved);
+  await panel.locator('[data-threshold-loaded="applied"]').waitFor();
+  expect(await panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.6');
+  expect(consoleErrors).toEqual([]);
+  await context.close();
 });
