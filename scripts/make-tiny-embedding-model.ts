@@ -14,11 +14,13 @@
  *
  * Run: npx tsx scripts/make-tiny-embedding-model.ts   (deterministic: same bytes every time)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import protobuf from 'protobufjs';
+import { compactJson, modelFolder, prettyJson, writeModelFiles } from './model-folder.ts';
+import { bertInputs, encodeModel, FLOAT, floatTensor, int64Tensor, intAttr, node, tensorInfo, weightTable } from './onnx-writer.ts';
+import { BERT_SPECIAL_TOKENS, BERT_TOKENIZER_CONFIG, bertTokenizerJson } from './word-tokenizer.ts';
 
-const OUT = path.resolve(import.meta.dirname, '../public/models/tiny-embedder');
+// TINY_EMBEDDER_OUT: write elsewhere (the test that the committed files are this script's output).
+const OUT = modelFolder('tiny-embedder', 'TINY_EMBEDDER_OUT');
 const HIDDEN = 32;
 const SEED = 20240607;
 
@@ -92,7 +94,7 @@ function unit(v: number[]): number[] {
 function buildVocabulary() {
   const normal = seededNormal(SEED);
   const randomVector = (scale: number) => unit(Array.from({ length: HIDDEN }, normal)).map((x) => x * scale);
-  const tokens: string[] = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
+  const tokens: string[] = [...BERT_SPECIAL_TOKENS];
   const vectors: number[][] = tokens.map(() => new Array(HIDDEN).fill(0));
   const add = (token: string, vector: number[]) => {
     if (tokens.includes(token)) return;
@@ -112,122 +114,41 @@ function buildVocabulary() {
   return { tokens, vectors };
 }
 
-// --- ONNX protobuf: the subset of onnx.proto this model needs, as a protobufjs JSON descriptor.
-const onnxSchema = {
-  nested: {
-    onnx: {
-      nested: {
-        ModelProto: { fields: { ir_version: { type: 'int64', id: 1 }, producer_name: { type: 'string', id: 2 }, producer_version: { type: 'string', id: 3 }, graph: { type: 'GraphProto', id: 7 }, opset_import: { rule: 'repeated', type: 'OperatorSetIdProto', id: 8 } } },
-        OperatorSetIdProto: { fields: { domain: { type: 'string', id: 1 }, version: { type: 'int64', id: 2 } } },
-        GraphProto: { fields: { node: { rule: 'repeated', type: 'NodeProto', id: 1 }, name: { type: 'string', id: 2 }, initializer: { rule: 'repeated', type: 'TensorProto', id: 5 }, input: { rule: 'repeated', type: 'ValueInfoProto', id: 11 }, output: { rule: 'repeated', type: 'ValueInfoProto', id: 12 } } },
-        NodeProto: { fields: { input: { rule: 'repeated', type: 'string', id: 1 }, output: { rule: 'repeated', type: 'string', id: 2 }, name: { type: 'string', id: 3 }, op_type: { type: 'string', id: 4 }, attribute: { rule: 'repeated', type: 'AttributeProto', id: 5 } } },
-        AttributeProto: { fields: { name: { type: 'string', id: 1 }, i: { type: 'int64', id: 3 }, type: { type: 'int32', id: 20 } } },
-        TensorProto: { fields: { dims: { rule: 'repeated', type: 'int64', id: 1 }, data_type: { type: 'int32', id: 2 }, name: { type: 'string', id: 8 }, raw_data: { type: 'bytes', id: 9 } } },
-        ValueInfoProto: { fields: { name: { type: 'string', id: 1 }, type: { type: 'TypeProto', id: 2 } } },
-        TypeProto: { fields: { tensor_type: { type: 'TensorTypeProto', id: 1 } } },
-        TensorTypeProto: { fields: { elem_type: { type: 'int32', id: 1 }, shape: { type: 'TensorShapeProto', id: 2 } } },
-        TensorShapeProto: { fields: { dim: { rule: 'repeated', type: 'Dimension', id: 1 } } },
-        Dimension: { fields: { dim_value: { type: 'int64', id: 1 }, dim_param: { type: 'string', id: 2 } } },
-      },
-    },
-  },
-};
-const ModelProto = protobuf.Root.fromJSON(onnxSchema).lookupType('onnx.ModelProto');
-
-const FLOAT = 1;
-const UINT8 = 2;
-const INT64 = 7;
-const ATTR_INT = 2;
-
-const tensorInfo = (name: string, elemType: number, dims: (string | number)[]) => ({
-  name,
-  type: { tensor_type: { elem_type: elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dim_param: d } : { dim_value: d })) } } },
-});
-const floatTensor = (name: string, dims: number[], values: number[]) => ({ name, dims, data_type: FLOAT, raw_data: new Uint8Array(new Float32Array(values).buffer) });
-const node = (op_type: string, input: string[], output: string[], attribute: object[] = []) => ({ op_type, input, output, name: `${op_type}_${output[0]}`, attribute });
-
 function buildModel(vectors: number[][], quantized: boolean): Uint8Array {
   const vocab = vectors.length;
   const flat = vectors.flat();
-  const initializer: object[] = [
-    floatTensor('token_type_embeddings', [2, HIDDEN], new Array(2 * HIDDEN).fill(0)),
-    { name: 'unsqueeze_axes', dims: [1], data_type: INT64, raw_data: new Uint8Array(new BigInt64Array([2n]).buffer) },
-  ];
-  const nodes: object[] = [];
-  if (quantized) {
-    // Symmetric-range uint8 per-tensor quantization, as dynamic quantization would store it.
-    const maxAbs = Math.max(...flat.map(Math.abs));
-    const scale = maxAbs / 127;
-    const q = Uint8Array.from(flat, (x) => Math.max(0, Math.min(255, Math.round(x / scale) + 128)));
-    initializer.push({ name: 'word_embeddings_quantized', dims: [vocab, HIDDEN], data_type: UINT8, raw_data: q });
-    initializer.push(floatTensor('word_embeddings_scale', [], [scale]));
-    initializer.push({ name: 'word_embeddings_zero_point', dims: [], data_type: UINT8, raw_data: Uint8Array.of(128) });
-    nodes.push(node('DequantizeLinear', ['word_embeddings_quantized', 'word_embeddings_scale', 'word_embeddings_zero_point'], ['word_embeddings']));
-  } else {
-    initializer.push(floatTensor('word_embeddings', [vocab, HIDDEN], flat));
-  }
-  nodes.push(
-    node('Gather', ['word_embeddings', 'input_ids'], ['words'], [{ name: 'axis', i: 0, type: ATTR_INT }]),
-    node('Gather', ['token_type_embeddings', 'token_type_ids'], ['types'], [{ name: 'axis', i: 0, type: ATTR_INT }]),
-    node('Add', ['words', 'types'], ['embedded']),
-    node('Cast', ['attention_mask'], ['mask_float'], [{ name: 'to', i: FLOAT, type: ATTR_INT }]),
-    node('Unsqueeze', ['mask_float', 'unsqueeze_axes'], ['mask_3d']),
-    node('Mul', ['embedded', 'mask_3d'], ['last_hidden_state']),
-  );
-  const model = {
-    ir_version: 8,
-    producer_name: 'semece make-tiny-embedding-model',
-    producer_version: '1',
-    opset_import: [{ domain: '', version: 13 }],
-    graph: {
-      name: 'tiny_embedder',
-      node: nodes,
-      initializer,
-      input: [tensorInfo('input_ids', INT64, ['batch_size', 'sequence_length']), tensorInfo('attention_mask', INT64, ['batch_size', 'sequence_length']), tensorInfo('token_type_ids', INT64, ['batch_size', 'sequence_length'])],
-      output: [tensorInfo('last_hidden_state', FLOAT, ['batch_size', 'sequence_length', HIDDEN])],
-    },
-  };
-  const problem = ModelProto.verify(model);
-  if (problem) throw new Error(`ONNX model does not fit the schema: ${problem}`);
-  return ModelProto.encode(ModelProto.fromObject(model)).finish();
-}
-
-function tokenizerJson(tokens: string[]) {
-  const special = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
-  const id = (t: string) => tokens.indexOf(t);
-  return {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: special.map((content) => ({ id: id(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
-    pre_tokenizer: { type: 'BertPreTokenizer' },
-    post_processor: {
-      type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
-      pair: [
-        { SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } },
-        { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } },
-      ],
-      special_tokens: {
-        '[CLS]': { id: '[CLS]', ids: [id('[CLS]')], tokens: ['[CLS]'] },
-        '[SEP]': { id: '[SEP]', ids: [id('[SEP]')], tokens: ['[SEP]'] },
-      },
-    },
-    decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(tokens.map((t, i) => [t, i])) },
-  };
+  // Symmetric-range uint8 per-tensor quantization, as dynamic quantization would store it.
+  const scale = Math.max(...flat.map(Math.abs)) / 127;
+  const words = weightTable('word_embeddings', [vocab, HIDDEN], quantized
+    ? { uint8: Uint8Array.from(flat, (x) => Math.max(0, Math.min(255, Math.round(x / scale) + 128))), scale, zeroPoint: 128 }
+    : { float: flat });
+  return encodeModel({
+    producer: 'make-tiny-embedding-model',
+    name: 'tiny_embedder',
+    initializer: [floatTensor('token_type_embeddings', [2, HIDDEN], new Array(2 * HIDDEN).fill(0)), int64Tensor('unsqueeze_axes', [1], [2n]), ...words.initializer],
+    node: [
+      ...words.nodes,
+      node('Gather', ['word_embeddings', 'input_ids'], ['words'], [intAttr('axis', 0)]),
+      node('Gather', ['token_type_embeddings', 'token_type_ids'], ['types'], [intAttr('axis', 0)]),
+      node('Add', ['words', 'types'], ['embedded']),
+      node('Cast', ['attention_mask'], ['mask_float'], [intAttr('to', FLOAT)]),
+      node('Unsqueeze', ['mask_float', 'unsqueeze_axes'], ['mask_3d']),
+      node('Mul', ['embedded', 'mask_3d'], ['last_hidden_state']),
+    ],
+    input: bertInputs(),
+    output: [tensorInfo('last_hidden_state', FLOAT, ['batch_size', 'sequence_length', HIDDEN])],
+  });
 }
 
 function main() {
   const { tokens, vectors } = buildVocabulary();
-  mkdirSync(path.join(OUT, 'onnx'), { recursive: true });
-  const write = (file: string, data: string | Uint8Array) => writeFileSync(path.join(OUT, file), data);
-  write('config.json', `${JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: HIDDEN, num_attention_heads: 1, num_hidden_layers: 0, intermediate_size: HIDDEN, vocab_size: tokens.length, max_position_embeddings: 512, type_vocab_size: 2, pad_token_id: 0 }, null, 2)}\n`);
-  write('tokenizer.json', `${JSON.stringify(tokenizerJson(tokens))}\n`);
-  write('tokenizer_config.json', `${JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 512, cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]', clean_up_tokenization_spaces: true }, null, 2)}\n`);
-  write('onnx/model.onnx', buildModel(vectors, false));
-  write('onnx/model_quantized.onnx', buildModel(vectors, true));
+  writeModelFiles(OUT, {
+    'config.json': prettyJson({ model_type: 'bert', architectures: ['BertModel'], hidden_size: HIDDEN, num_attention_heads: 1, num_hidden_layers: 0, intermediate_size: HIDDEN, vocab_size: tokens.length, max_position_embeddings: 512, type_vocab_size: 2, pad_token_id: 0 }),
+    'tokenizer.json': compactJson(bertTokenizerJson(tokens)),
+    'tokenizer_config.json': prettyJson(BERT_TOKENIZER_CONFIG),
+    'onnx/model.onnx': buildModel(vectors, false),
+    'onnx/model_quantized.onnx': buildModel(vectors, true),
+  });
   console.log(`tiny-embedder: ${tokens.length} tokens, hidden ${HIDDEN}, written to ${path.relative(process.cwd(), OUT)}`);
 }
 

@@ -26,12 +26,13 @@
  *
  * Run: npx tsx scripts/make-tiny-nli-model.ts   (deterministic: same bytes every time)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import protobuf from 'protobufjs';
+import { compactJson, modelFolder, prettyJson, writeModelFiles } from './model-folder.ts';
+import { bertInputs, encodeModel, FLOAT, floatTensor, int64Tensor, intAttr, node, tensorInfo, weightTable } from './onnx-writer.ts';
+import { BERT_SPECIAL_TOKENS, BERT_TOKENIZER_CONFIG, bertTokenizerJson } from './word-tokenizer.ts';
 
 // TINY_NLI_OUT: write elsewhere (the test that the committed files are this script's output).
-const OUT = path.resolve(process.env.TINY_NLI_OUT ?? path.join(import.meta.dirname, '../public/models/tiny-nli'));
+const OUT = modelFolder('tiny-nli', 'TINY_NLI_OUT');
 
 /** Synonym groups: words of one group are one feature, so one entails the other. */
 const GROUPS: string[][] = [
@@ -80,7 +81,6 @@ const FUNCTION_WORDS = [
 
 const PUNCTUATION = [...'.,!?;:\'"()[]-/&%$#@*+='];
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789'];
-const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
 
 /** Labels as MNLI models name them, in microsoft/deberta-large-mnli's order. */
 const LABELS = ['contradiction', 'neutral', 'entailment'] as const;
@@ -94,7 +94,7 @@ function buildVocabulary(): { tokens: string[]; groupOf: number[] } {
     tokens.push(token);
     groupOf.push(group);
   };
-  for (const t of SPECIAL) add(t, -1);
+  for (const t of BERT_SPECIAL_TOKENS) add(t, -1);
   GROUPS.forEach((words, g) => words.forEach((w) => add(w, g)));
   for (const w of FUNCTION_WORDS) add(w, -1);
   for (const p of PUNCTUATION) add(p, -1);
@@ -104,42 +104,6 @@ function buildVocabulary(): { tokens: string[]; groupOf: number[] } {
   return { tokens, groupOf };
 }
 
-// --- ONNX protobuf: the subset of onnx.proto this model needs, as a protobufjs JSON descriptor.
-const onnxSchema = {
-  nested: {
-    onnx: {
-      nested: {
-        ModelProto: { fields: { ir_version: { type: 'int64', id: 1 }, producer_name: { type: 'string', id: 2 }, producer_version: { type: 'string', id: 3 }, graph: { type: 'GraphProto', id: 7 }, opset_import: { rule: 'repeated', type: 'OperatorSetIdProto', id: 8 } } },
-        OperatorSetIdProto: { fields: { domain: { type: 'string', id: 1 }, version: { type: 'int64', id: 2 } } },
-        GraphProto: { fields: { node: { rule: 'repeated', type: 'NodeProto', id: 1 }, name: { type: 'string', id: 2 }, initializer: { rule: 'repeated', type: 'TensorProto', id: 5 }, input: { rule: 'repeated', type: 'ValueInfoProto', id: 11 }, output: { rule: 'repeated', type: 'ValueInfoProto', id: 12 } } },
-        NodeProto: { fields: { input: { rule: 'repeated', type: 'string', id: 1 }, output: { rule: 'repeated', type: 'string', id: 2 }, name: { type: 'string', id: 3 }, op_type: { type: 'string', id: 4 }, attribute: { rule: 'repeated', type: 'AttributeProto', id: 5 } } },
-        AttributeProto: { fields: { name: { type: 'string', id: 1 }, i: { type: 'int64', id: 3 }, type: { type: 'int32', id: 20 } } },
-        TensorProto: { fields: { dims: { rule: 'repeated', type: 'int64', id: 1 }, data_type: { type: 'int32', id: 2 }, name: { type: 'string', id: 8 }, raw_data: { type: 'bytes', id: 9 } } },
-        ValueInfoProto: { fields: { name: { type: 'string', id: 1 }, type: { type: 'TypeProto', id: 2 } } },
-        TypeProto: { fields: { tensor_type: { type: 'TensorTypeProto', id: 1 } } },
-        TensorTypeProto: { fields: { elem_type: { type: 'int32', id: 1 }, shape: { type: 'TensorShapeProto', id: 2 } } },
-        TensorShapeProto: { fields: { dim: { rule: 'repeated', type: 'Dimension', id: 1 } } },
-        Dimension: { fields: { dim_value: { type: 'int64', id: 1 }, dim_param: { type: 'string', id: 2 } } },
-      },
-    },
-  },
-};
-const ModelProto = protobuf.Root.fromJSON(onnxSchema).lookupType('onnx.ModelProto');
-
-const FLOAT = 1;
-const UINT8 = 2;
-const INT64 = 7;
-const ATTR_INT = 2;
-
-const tensorInfo = (name: string, elemType: number, dims: (string | number)[]) => ({
-  name,
-  type: { tensor_type: { elem_type: elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dim_param: d } : { dim_value: d })) } } },
-});
-const floatTensor = (name: string, dims: number[], values: number[]) => ({ name, dims, data_type: FLOAT, raw_data: new Uint8Array(new Float32Array(values).buffer) });
-const int64Tensor = (name: string, values: bigint[]) => ({ name, dims: [values.length], data_type: INT64, raw_data: new Uint8Array(new BigInt64Array(values).buffer) });
-const node = (op_type: string, input: string[], output: string[], attribute: object[] = []) => ({ op_type, input, output, name: `${op_type}_${output[0]}`, attribute });
-const intAttr = (name: string, i: number) => ({ name, i, type: ATTR_INT });
-
 function buildModel(groupOf: number[], quantized: boolean): Uint8Array {
   const vocab = groupOf.length;
   const groups = GROUPS.length;
@@ -148,26 +112,10 @@ function buildModel(groupOf: number[], quantized: boolean): Uint8Array {
   groupOf.forEach((g, t) => {
     if (g >= 0) oneHot[t * groups + g] = 1;
   });
-  const initializer: object[] = [
-    int64Tensor('axis_1', [1n]),
-    int64Tensor('axis_2', [2n]),
-    floatTensor('one', [], [1]),
-    floatTensor('two', [], [2]),
-    floatTensor('four', [], [4]),
-    floatTensor('half', [], [0.5]),
-    floatTensor('zero', [], [0]),
-  ];
-  const nodes: object[] = [];
-  if (quantized) {
-    // 0/1 weights are exact in uint8 with scale 1 and zero point 0: q8 and fp32 decide alike.
-    initializer.push({ name: 'group_table_quantized', dims: [vocab, groups], data_type: UINT8, raw_data: Uint8Array.from(oneHot) });
-    initializer.push(floatTensor('group_table_scale', [], [1]));
-    initializer.push({ name: 'group_table_zero_point', dims: [], data_type: UINT8, raw_data: Uint8Array.of(0) });
-    nodes.push(node('DequantizeLinear', ['group_table_quantized', 'group_table_scale', 'group_table_zero_point'], ['group_table']));
-  } else {
-    initializer.push(floatTensor('group_table', [vocab, groups], oneHot));
-  }
-  nodes.push(
+  // 0/1 weights are exact in uint8 with scale 1 and zero point 0: q8 and fp32 decide alike.
+  const table = weightTable('group_table', [vocab, groups], quantized ? { uint8: Uint8Array.from(oneHot), scale: 1, zeroPoint: 0 } : { float: oneHot });
+  const nodes = [
+    ...table.nodes,
     node('Gather', ['group_table', 'input_ids'], ['token_groups'], [intAttr('axis', 0)]), // [b, s, G]
     node('Cast', ['attention_mask'], ['mask'], [intAttr('to', FLOAT)]), // [b, s]
     node('Cast', ['token_type_ids'], ['segment'], [intAttr('to', FLOAT)]),
@@ -198,63 +146,38 @@ function buildModel(groupOf: number[], quantized: boolean): Uint8Array {
     node('Mul', ['missing', 'zero'], ['zeros']),
     node('Add', ['zeros', 'half'], ['logit_neutral']),
     node('Concat', ['logit_contradiction', 'logit_neutral', 'logit_entailment'], ['logits'], [intAttr('axis', 1)]),
-  );
-  const model = {
-    ir_version: 8,
-    producer_name: 'semece make-tiny-nli-model',
-    producer_version: '1',
-    opset_import: [{ domain: '', version: 13 }],
-    graph: {
-      name: 'tiny_nli',
-      node: nodes,
-      initializer,
-      input: [tensorInfo('input_ids', INT64, ['batch_size', 'sequence_length']), tensorInfo('attention_mask', INT64, ['batch_size', 'sequence_length']), tensorInfo('token_type_ids', INT64, ['batch_size', 'sequence_length'])],
-      output: [tensorInfo('logits', FLOAT, ['batch_size', LABELS.length])],
-    },
-  };
-  const problem = ModelProto.verify(model);
-  if (problem) throw new Error(`ONNX model does not fit the schema: ${problem}`);
-  return ModelProto.encode(ModelProto.fromObject(model)).finish();
-}
-
-function tokenizerJson(tokens: string[]) {
-  const id = (t: string) => tokens.indexOf(t);
-  return {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: SPECIAL.map((content) => ({ id: id(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
-    pre_tokenizer: { type: 'BertPreTokenizer' },
-    post_processor: {
-      type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
-      // The pair template gives the hypothesis token type 1: that is how the graph tells the two texts apart.
-      pair: [
-        { SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } },
-        { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } },
-      ],
-      special_tokens: {
-        '[CLS]': { id: '[CLS]', ids: [id('[CLS]')], tokens: ['[CLS]'] },
-        '[SEP]': { id: '[SEP]', ids: [id('[SEP]')], tokens: ['[SEP]'] },
-      },
-    },
-    decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(tokens.map((t, i) => [t, i])) },
-  };
+  ];
+  return encodeModel({
+    producer: 'make-tiny-nli-model',
+    name: 'tiny_nli',
+    initializer: [
+      int64Tensor('axis_1', [1], [1n]),
+      int64Tensor('axis_2', [1], [2n]),
+      floatTensor('one', [], [1]),
+      floatTensor('two', [], [2]),
+      floatTensor('four', [], [4]),
+      floatTensor('half', [], [0.5]),
+      floatTensor('zero', [], [0]),
+      ...table.initializer,
+    ],
+    node: nodes,
+    input: bertInputs(),
+    output: [tensorInfo('logits', FLOAT, ['batch_size', LABELS.length])],
+  });
 }
 
 function main() {
   const { tokens, groupOf } = buildVocabulary();
-  mkdirSync(path.join(OUT, 'onnx'), { recursive: true });
-  const write = (file: string, data: string | Uint8Array) => writeFileSync(path.join(OUT, file), data);
   const id2label = Object.fromEntries(LABELS.map((l, i) => [String(i), l]));
   const label2id = Object.fromEntries(LABELS.map((l, i) => [l, i]));
-  write('config.json', `${JSON.stringify({ model_type: 'bert', architectures: ['BertForSequenceClassification'], problem_type: 'single_label_classification', id2label, label2id, hidden_size: GROUPS.length, num_attention_heads: 1, num_hidden_layers: 0, intermediate_size: GROUPS.length, vocab_size: tokens.length, max_position_embeddings: 512, type_vocab_size: 2, pad_token_id: 0 }, null, 2)}\n`);
-  write('tokenizer.json', `${JSON.stringify(tokenizerJson(tokens))}\n`);
-  write('tokenizer_config.json', `${JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 512, cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]', clean_up_tokenization_spaces: true }, null, 2)}\n`);
-  write('onnx/model.onnx', buildModel(groupOf, false));
-  write('onnx/model_quantized.onnx', buildModel(groupOf, true));
+  writeModelFiles(OUT, {
+    'config.json': prettyJson({ model_type: 'bert', architectures: ['BertForSequenceClassification'], problem_type: 'single_label_classification', id2label, label2id, hidden_size: GROUPS.length, num_attention_heads: 1, num_hidden_layers: 0, intermediate_size: GROUPS.length, vocab_size: tokens.length, max_position_embeddings: 512, type_vocab_size: 2, pad_token_id: 0 }),
+    // The pair template gives the hypothesis token type 1: that is how the graph tells the two texts apart.
+    'tokenizer.json': compactJson(bertTokenizerJson(tokens)),
+    'tokenizer_config.json': prettyJson(BERT_TOKENIZER_CONFIG),
+    'onnx/model.onnx': buildModel(groupOf, false),
+    'onnx/model_quantized.onnx': buildModel(groupOf, true),
+  });
   console.log(`tiny-nli: ${tokens.length} tokens, ${GROUPS.length} groups, labels ${LABELS.join('/')}, written to ${path.relative(process.cwd(), OUT)}`);
 }
 
