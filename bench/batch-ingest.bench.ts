@@ -215,6 +215,8 @@ async function nodeIngest(dir: string, file: string, questions: Question[], repl
   const dataset = path.join(dir, 'questions.jsonl');
   writeFileSync(dataset, questions.map((q) => JSON.stringify(q)).join('\n') + '\n');
   const rows = path.join(dir, 'rows.jsonl');
+  // The launcher rebuilds its bundle after a source change: done here, outside the figure.
+  await semece(['--help']);
   const read = await semece([
     'sample', '--batch', 'read', '--provider', MODEL.preset, '--base-url', MODEL.baseUrl, '--model', MODEL.model, '--dataset', dataset,
     '--samples', String(N), '--temperature', String(SETTINGS.temperature), '--max-tokens', String(SETTINGS.maxTokens), '--top-p', '1',
@@ -255,7 +257,7 @@ export default async function batchIngestBench(): Promise<void> {
 
   pageFiles();
   if (!process.env.SEMECE_SKIP_BUILD || !existsSync(path.join(ROOT, 'dist/index.html'))) {
-    await build({ configFile: false, root: ROOT, base: './', logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' }, worker: { format: 'es' } });
+    await build({ configFile: false, root: ROOT, base: './', logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', minify: !process.env.SEMECE_BENCH_PROFILE }, worker: { format: 'es' } });
   }
   const server = await preview({ configFile: false, root: ROOT, build: { outDir: 'dist' }, preview: { host: '127.0.0.1', port: 0, strictPort: false }, logLevel: 'warn' });
   const address = server.httpServer.address();

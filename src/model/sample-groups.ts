@@ -40,9 +40,53 @@ export function groupBySlot(entries: readonly { key: string; sample: Sample }[],
   return groups;
 }
 
-/** The samples of indices 0..n-1 (undefined where missing) from a record's slots. */
-export function indexedSamples(samples: Record<string, Sample> | undefined, n: number): (Sample | undefined)[] {
-  const out: (Sample | undefined)[] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = samples?.[String(i)];
+/** A question's samples as stored: parallel arrays, `samples[j]` under `slots[j]`. */
+export interface SlottedSamples {
+  slots: string[];
+  samples: Sample[];
+}
+
+/** The samples of indices 0..n-1 (undefined where missing) of a question's record. */
+export function indexedSamples(record: SlottedSamples | undefined, n: number): (Sample | undefined)[] {
+  const out: (Sample | undefined)[] = new Array(n).fill(undefined);
+  if (!record) return out;
+  record.slots.forEach((slot, j) => {
+    const i = Number(slot);
+    // '7' is index 7; '07' or '7.0' is a slot of its own, not one of 0..n-1.
+    if (Number.isInteger(i) && i >= 0 && i < n && String(i) === slot) out[i] = record.samples[j];
+  });
   return out;
+}
+
+/** The sample in one slot of a question's record, if any. */
+export function sampleInSlot(record: SlottedSamples | undefined, slot: string): Sample | undefined {
+  const j = record ? record.slots.indexOf(slot) : -1;
+  return j >= 0 ? record!.samples[j] : undefined;
+}
+
+/**
+ * A record's slots with `got` merged in: a slot already there keeps its sample when `keep` is
+ * set (the first stored reply wins), else takes the new one. Returns the merged arrays and how
+ * many slots are new.
+ */
+export function mergeSlots(had: SlottedSamples | undefined, got: ReadonlyMap<string, Sample>, keep: boolean): SlottedSamples & { added: number; changed: boolean } {
+  const slots = had ? [...had.slots] : [];
+  const samples = had ? [...had.samples] : [];
+  const at = new Map(slots.map((slot, j) => [slot, j]));
+  let added = 0;
+  let changed = false;
+  for (const [slot, sample] of got) {
+    const j = at.get(slot);
+    if (j === undefined) {
+      at.set(slot, slots.length);
+      slots.push(slot);
+      samples.push(sample);
+      added++;
+      changed = true;
+    } else if (!keep) {
+      samples[j] = sample;
+      changed = true;
+    }
+  }
+  return { slots, samples, added, changed };
 }

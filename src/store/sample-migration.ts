@@ -7,7 +7,7 @@
  */
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import type { Sample } from '../model/rows';
-import { groupBySlot, slotOf } from '../model/sample-groups';
+import { groupBySlot, mergeSlots, slotOf } from '../model/sample-groups';
 import type { StoredQuestionSamples, StoredSample } from './schema';
 
 /** The store versions 1–5 kept samples in. */
@@ -49,9 +49,12 @@ export async function moveSamplesByQuestion(db: IDBPDatabase, tx: IDBPTransactio
     await Promise.all(
       [...groups].map(async ([group, got]) => {
         const had = written.has(group) ? ((await values.get(group)) as StoredQuestionSamples | undefined) : undefined;
-        const samples: Record<string, Sample> = { ...had?.samples, ...Object.fromEntries(got) };
+        const merged = mergeSlots(had, got, false);
         const storedAt = Math.max(had?.storedAt ?? 0, newest.get(group) ?? 0);
-        await Promise.all([values.put({ key: group, samples, storedAt } satisfies StoredQuestionSamples), slots.put({ key: group, slots: Object.keys(samples) })]);
+        await Promise.all([
+          values.put({ key: group, slots: merged.slots, samples: merged.samples, storedAt } satisfies StoredQuestionSamples),
+          slots.put({ key: group, slots: merged.slots }),
+        ]);
         if (!had) done.questions++;
         written.add(group);
       }),

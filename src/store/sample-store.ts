@@ -20,7 +20,7 @@ import { addUsage, NO_USAGE, type SampleCache, type UsageReceipt, type UsageTota
 import type { Sample } from '../model/rows';
 import { BatchWriter } from '../model/write-batcher';
 import type { SemeceDatabase } from './db';
-import { groupBySlot, indexedSamples, slotOf } from '../model/sample-groups';
+import { groupBySlot, indexedSamples, mergeSlots, sampleInSlot, slotOf } from '../model/sample-groups';
 import { readBySpans } from './span-reads';
 import { storageWriteError } from './write-errors';
 import type { StoredQuestionSamples } from './schema';
@@ -59,19 +59,11 @@ export class IdbSampleCache implements SampleCache {
         void values
           .get(group)
           .then((had) => {
-            const samples: Record<string, Sample> = had?.samples ?? {};
-            let changed = false;
-            for (const [slot, sample] of got) {
-              const present = Object.hasOwn(samples, slot);
-              if (present && merge === 'keep') continue;
-              if (!present) added++;
-              // A data property even for a slot named like Object.prototype's own ('__proto__').
-              Object.defineProperty(samples, slot, { value: sample, enumerable: true, writable: true, configurable: true });
-              changed = true;
-            }
-            if (!changed) return;
-            void values.put({ key: group, samples, storedAt: now } satisfies StoredQuestionSamples).catch(() => undefined);
-            void slots.put({ key: group, slots: Object.keys(samples) }).catch(() => undefined);
+            const merged = mergeSlots(had, got, merge === 'keep');
+            added += merged.added;
+            if (!merged.changed) return;
+            void values.put({ key: group, slots: merged.slots, samples: merged.samples, storedAt: now } satisfies StoredQuestionSamples).catch(() => undefined);
+            void slots.put({ key: group, slots: merged.slots }).catch(() => undefined);
           })
           .catch(() => undefined);
       }
@@ -98,10 +90,7 @@ export class IdbSampleCache implements SampleCache {
     const tx = this.db.transaction('questionSamples', 'readonly');
     const byGroup = await readBySpans(tx.store, where.map((w) => w.group));
     await tx.done;
-    return where.map(({ group, slot }) => {
-      const samples = byGroup.get(group)?.samples;
-      return samples && Object.hasOwn(samples, slot) ? samples[slot] : undefined;
-    });
+    return where.map(({ group, slot }) => sampleInSlot(byGroup.get(group), slot));
   }
 
   /**
@@ -112,7 +101,7 @@ export class IdbSampleCache implements SampleCache {
     const tx = this.db.transaction('questionSamples', 'readonly');
     const found = await readBySpans(tx.store, bases);
     await tx.done;
-    return bases.map((base) => indexedSamples(found.get(base)?.samples, n));
+    return bases.map((base) => indexedSamples(found.get(base), n));
   }
 
   /** Which of each question's n samples are stored, from the slot lists alone (no sample is deserialized). */

