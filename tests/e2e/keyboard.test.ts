@@ -90,6 +90,9 @@ test('a chart is one Tab stop: arrow keys, Home and End move between its marks, 
     });
   const first = await state();
   expect(first.label).toMatch(/margin .* Sem1 − Sem2/);
+  // The chart's Tab stop starts on its leftmost mark.
+  const xs = await gap.locator('[data-mark]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('cx'))));
+  expect(first.x).toBeCloseTo(Math.min(...xs), 6);
   await page.keyboard.press('ArrowRight');
   const second = await state();
   expect(second.label).not.toBe(first.label);
@@ -104,7 +107,6 @@ test('a chart is one Tab stop: arrow keys, Home and End move between its marks, 
   await page.keyboard.press('Home');
   const home = await state();
   expect(last.x).toBeGreaterThanOrEqual(home.x);
-  const xs = await gap.locator('[data-mark]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('cx'))));
   expect(home.x).toBeCloseTo(Math.min(...xs), 6);
   expect(last.x).toBeCloseTo(Math.max(...xs), 6);
   await page.keyboard.press('ArrowLeft');
