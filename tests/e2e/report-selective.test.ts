@@ -220,6 +220,18 @@ test('the offline HTML report has the view too: from file://, the same threshold
   await panel.locator('[data-control="threshold-file"]').setInputFiles(saved);
   await panel.locator('[data-threshold-loaded="applied"]').waitFor();
   expect(await panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.6');
+  // A target whose percentage is not exact in binary (0.07 × 100 = 7.000000000000001) reads back as 7.
+  await panel.locator('[data-control="abstain-target"]').fill('7');
+  const downloading7 = page.waitForEvent('download');
+  await panel.locator('[data-action="download-threshold"]').focus();
+  await page.keyboard.press('Enter');
+  const saved7 = path.join(dir, 'offline-threshold-7.json');
+  await (await downloading7).saveAs(saved7);
+  expect(JSON.parse(readFileSync(saved7, 'utf8')).target).toBe(0.07);
+  await panel.locator('[data-control="abstain-target"]').fill('50');
+  await panel.locator('[data-control="threshold-file"]').setInputFiles(saved7);
+  await expect.poll(() => panel.locator('[data-control="abstain-target"]').inputValue()).toBe('7');
+  expect(await panel.locator('[data-threshold-loaded]').textContent()).toMatch(/same threshold/);
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
