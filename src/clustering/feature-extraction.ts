@@ -1,56 +1,25 @@
 /**
  * Sentence vectors from Transformers.js 'feature-extraction' (mean pooling, L2-normalized),
- * shared by the browser's embedding worker and by Node (CLI, tests, benchmarks). Transformers.js
- * keeps its settings in one global `env`, so every load sets all of them explicitly: whether the
- * hub may be asked, where local models live, where ONNX Runtime's WASM files are served from.
+ * shared by the browser's embedding worker and by Node (CLI, tests, benchmarks). The library's
+ * settings, load options and load-once come from transformers-env.ts, as for the NLI model.
  */
-import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from '@huggingface/transformers';
+import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import type { Embedder } from './embedding';
 import type { EmbeddingDevice, EmbeddingDtype, ModelProgress } from './embedding-models';
+import { applyEnv, lazily, loadOptions, type TransformersSource } from './transformers-env';
 
 export { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type EmbeddingDevice, type ModelProgress } from './embedding-models';
 
-export interface ModelSource {
-  model: string;
+export interface ModelSource extends TransformersSource {
   /** Default q8 (model_quantized.onnx). */
   dtype?: EmbeddingDtype;
   device?: EmbeddingDevice;
   pooling?: 'mean' | 'cls';
-  /** Ask the Hugging Face hub for files not found locally (default false: tests never do). */
-  allowRemoteModels?: boolean;
-  /** Folder or URL that holds `<model id>/config.json` …; null: do not look locally. */
-  localModelPath?: string | null;
-  /** ONNX Runtime WASM files, served by the app itself (browser only). */
-  wasmPaths?: string | { wasm: string; mjs?: string };
-}
-
-export function applyEnv(source: ModelSource): void {
-  env.allowRemoteModels = source.allowRemoteModels ?? false;
-  env.allowLocalModels = source.localModelPath !== null;
-  // Downloaded files stay in the browser's Cache API ('transformers-cache'), so a model is fetched
-  // once, not per run. Node has no Cache API (the CLI uses Transformers.js's file cache instead).
-  env.useBrowserCache = typeof caches !== 'undefined';
-  if (source.localModelPath) env.localModelPath = source.localModelPath;
-  const wasm = env.backends.onnx?.wasm;
-  if (source.wasmPaths && wasm) wasm.wasmPaths = source.wasmPaths;
-}
-
-export function toProgress(p: ProgressInfo): ModelProgress {
-  const out: ModelProgress = { status: p.status };
-  if ('file' in p) out.file = p.file;
-  if ('progress' in p) out.progress = p.progress;
-  if ('loaded' in p) out.loaded = p.loaded;
-  if ('total' in p) out.total = p.total;
-  return out;
 }
 
 export async function loadFeatureExtractor(source: ModelSource, onProgress?: (p: ModelProgress) => void): Promise<FeatureExtractionPipeline> {
   applyEnv(source);
-  return pipeline('feature-extraction', source.model, {
-    dtype: source.dtype ?? 'q8',
-    ...(source.device ? { device: source.device } : {}),
-    ...(onProgress ? { progress_callback: (p: ProgressInfo) => onProgress(toProgress(p)) } : {}),
-  });
+  return pipeline('feature-extraction', source.model, loadOptions(source.dtype ?? 'q8', source.device, onProgress));
 }
 
 /** One Float32Array per text (own buffers, so they can be transferred). */
@@ -67,19 +36,11 @@ export async function embedTexts(extractor: FeatureExtractionPipeline, texts: st
 }
 
 /**
- * An Embedder over Transformers.js: the model is created once, on first use, and the promise is
- * cached so concurrent first calls share one load; a failed load is forgotten so a later call can
- * try again (e.g. after the user allows remote models).
+ * An Embedder over Transformers.js: the model is created once, on first use (`lazily`: concurrent
+ * first calls share one load; a failed load is forgotten so a later call can try again).
  */
 export function createTransformersEmbedder(source: ModelSource, onProgress?: (p: ModelProgress) => void): Embedder & { ready(): Promise<FeatureExtractionPipeline> } {
-  let loading: Promise<FeatureExtractionPipeline> | undefined;
-  const ready = () => {
-    loading ??= loadFeatureExtractor(source, onProgress).catch((err) => {
-      loading = undefined;
-      throw err;
-    });
-    return loading;
-  };
+  const ready = lazily(() => loadFeatureExtractor(source, onProgress));
   return {
     model: source.model,
     ready,

@@ -8,26 +8,22 @@
  * zero-shot pipeline does. The top class is the arg-max of the logits (the reference
  * implementation's arg-max of the softmax), read through the model's id2label by name.
  */
-import { pipeline, type ProgressInfo, type TextClassificationPipeline } from '@huggingface/transformers';
+import { pipeline, type TextClassificationPipeline } from '@huggingface/transformers';
 import type { NliLabel } from '../model/entailment-cache';
 import type { EntailmentDecider, NliPair } from './entailment';
 import type { EmbeddingDevice, EmbeddingDtype, ModelProgress } from './embedding-models';
-import { applyEnv, toProgress, type ModelSource } from './feature-extraction';
+import { applyEnv, lazily, loadOptions, type TransformersSource } from './transformers-env';
 
 export { DEFAULT_NLI_MODEL, TINY_NLI_MODEL } from './nli-models';
 
-export type NliModelSource = Omit<ModelSource, 'pooling' | 'dtype' | 'device'> & { dtype?: EmbeddingDtype; device?: EmbeddingDevice };
+export type NliModelSource = TransformersSource & { dtype?: EmbeddingDtype; device?: EmbeddingDevice };
 
 /** What the clusterer needs of a loaded classifier: its tokenizer and model (the pipeline has both). */
 export type PairClassifier = Pick<TextClassificationPipeline, 'tokenizer' | 'model' | 'dispose'>;
 
 export async function loadPairClassifier(source: NliModelSource, onProgress?: (p: ModelProgress) => void): Promise<PairClassifier> {
   applyEnv(source);
-  const classifier = await pipeline('text-classification', source.model, {
-    dtype: source.dtype ?? 'q8',
-    ...(source.device ? { device: source.device } : {}),
-    ...(onProgress ? { progress_callback: (p: ProgressInfo) => onProgress(toProgress(p)) } : {}),
-  });
+  const classifier = await pipeline('text-classification', source.model, loadOptions(source.dtype ?? 'q8', source.device, onProgress));
   // Fail at load, not at the first pair, when the model is no NLI model.
   nliLabelsOf(source.model, classifier.model.config);
   return classifier;
@@ -87,19 +83,11 @@ export async function classifyPairs(classifier: PairClassifier, model: string, p
 }
 
 /**
- * An EntailmentDecider over Transformers.js: the classifier is created once, on first use, and the
- * promise is cached so concurrent first calls share one load; a failed load is forgotten so a
- * later call can try again.
+ * An EntailmentDecider over Transformers.js: the classifier is created once, on first use
+ * (`lazily`: concurrent first calls share one load; a failed load is forgotten so a later call can try again).
  */
 export function createTransformersDecider(source: NliModelSource, onProgress?: (p: ModelProgress) => void): EntailmentDecider & { ready(): Promise<PairClassifier> } {
-  let loading: Promise<PairClassifier> | undefined;
-  const ready = () => {
-    loading ??= loadPairClassifier(source, onProgress).catch((err) => {
-      loading = undefined;
-      throw err;
-    });
-    return loading;
-  };
+  const ready = lazily(() => loadPairClassifier(source, onProgress));
   return {
     model: source.model,
     ready,
