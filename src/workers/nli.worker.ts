@@ -1,111 +1,59 @@
 /**
  * The NLI model's module worker: Transformers.js text-pair classification off the main thread,
- * for the entailment clusterer. Built like the embedding worker: the classifier is created once,
- * lazily (a cached promise per configuration); load progress is forwarded through a callback;
- * expected failures come back as values ({ok: false, error}), over the one worker protocol.
+ * for the entailment clusterer. Built like the embedding worker, on model-worker.ts: the
+ * classifier is created once, lazily (a cached promise per configuration); load progress is
+ * forwarded through a callback; expected failures come back as values ({ok: false, error}), over
+ * the one worker protocol.
  *
  * Backends: WASM always works. When `navigator.gpu` exists, WebGPU is tried too, and trusted only
  * if its decisions on a few probe pairs agree with the WASM ones (same top class, probabilities
  * within 0.02); otherwise WASM is used and the reason is reported.
  */
-// ONNX Runtime's WASM binary, emitted into the build by Vite and served by the app itself; the
-// bundled runtime would otherwise be pointed at a CDN by Transformers.js.
-import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import type { EmbeddingDtype, ModelProgress } from '../clustering/embedding-models';
 import type { NliPair } from '../clustering/entailment';
 import { classifyPairs, decisionsAgree, loadPairClassifier, pairLogits, PROBE_PAIRS, type NliModelSource, type PairClassifier } from '../clustering/text-pair-classification';
 import type { NliLabel } from '../model/entailment-cache';
 import type { Result } from '../model/rows';
 import { WEBGPU_CHECK_DECISIONS } from './model-load';
+import { chooseBackend, createModelHost, errorMessage, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
 import { exposeApi } from './worker-connection';
+import { workerModelSource } from './worker-model-source';
 
-export interface NliWorkerConfig {
-  model: string;
-  dtype?: EmbeddingDtype;
-  allowRemoteModels?: boolean;
-  /** Same-origin path of the app's models folder ('/models/'); null to skip local lookup. */
-  localModelPath: string | null;
-  /** 'auto': use WebGPU when present and verified; 'off': WASM only. */
-  webgpu?: 'auto' | 'off';
+export type NliWorkerConfig = ModelWorkerConfig<EmbeddingDtype>;
+export type NliBackendInfo = ModelBackendInfo;
+
+function load(config: NliWorkerConfig, onProgress?: (p: ModelProgress) => void) {
+  const source: NliModelSource = { ...workerModelSource(config), dtype: config.dtype ?? 'q8' };
+  return chooseBackend<PairClassifier, Float32Array[]>(
+    {
+      model: config.model,
+      webgpu: config.webgpu,
+      load: (device, progress) => loadPairClassifier({ ...source, device }, progress),
+      probe: (classifier) => pairLogits(classifier, [...PROBE_PAIRS]),
+      agree: (reference, candidate) => decisionsAgree(reference, candidate),
+      dispose: (classifier) => classifier.dispose(),
+      turnedOffFor: 'the NLI model',
+      disagreement: (worst) => `WebGPU decisions disagree with WASM (largest probability difference ${worst.toFixed(4)})`,
+      checkStatus: WEBGPU_CHECK_DECISIONS,
+    },
+    onProgress,
+  );
 }
 
-export interface NliBackendInfo {
-  model: string;
-  device: 'webgpu' | 'wasm';
-  /** Why WASM runs the model: WebGPU absent, turned off, failed, or disagreeing with WASM. */
-  note?: string;
-}
-
-interface Loaded {
-  classifier: PairClassifier;
-  info: NliBackendInfo;
-}
-
-let loaded: Promise<Loaded> | undefined;
-let loadedKey = '';
-
-const message = (err: unknown) => (err as Error)?.message ?? String(err);
-
-async function load(config: NliWorkerConfig, onProgress?: (p: ModelProgress) => void): Promise<Loaded> {
-  const source: NliModelSource = {
-    model: config.model,
-    dtype: config.dtype ?? 'q8',
-    allowRemoteModels: config.allowRemoteModels ?? false,
-    localModelPath: config.localModelPath,
-    wasmPaths: { wasm: new URL(ortWasmUrl, self.location.href).href },
-  };
-  const wasm = await loadPairClassifier({ ...source, device: 'wasm' }, onProgress);
-  const gpu = (navigator as Navigator & { gpu?: unknown }).gpu;
-  if (!gpu) return { classifier: wasm, info: { model: config.model, device: 'wasm', note: 'WebGPU is not available in this browser; using WASM' } };
-  if (config.webgpu === 'off') return { classifier: wasm, info: { model: config.model, device: 'wasm', note: 'WebGPU is turned off for the NLI model; using WASM' } };
-  try {
-    onProgress?.({ status: WEBGPU_CHECK_DECISIONS });
-    const webgpu = await loadPairClassifier({ ...source, device: 'webgpu' });
-    const check = decisionsAgree(await pairLogits(wasm, [...PROBE_PAIRS]), await pairLogits(webgpu, [...PROBE_PAIRS]));
-    if (check.agree) {
-      await wasm.dispose();
-      return { classifier: webgpu, info: { model: config.model, device: 'webgpu' } };
-    }
-    await webgpu.dispose();
-    return { classifier: wasm, info: { model: config.model, device: 'wasm', note: `WebGPU decisions disagree with WASM (largest probability difference ${check.worst.toFixed(4)}); using WASM` } };
-  } catch (err) {
-    return { classifier: wasm, info: { model: config.model, device: 'wasm', note: `WebGPU unavailable (${message(err)}); using WASM` } };
-  }
-}
-
-function ready(config: NliWorkerConfig, onProgress?: (p: ModelProgress) => void): Promise<Loaded> {
-  const key = JSON.stringify(config);
-  if (!loaded || key !== loadedKey) {
-    loadedKey = key;
-    loaded = load(config, onProgress).catch((err) => {
-      loaded = undefined;
-      throw err;
-    });
-  }
-  return loaded;
-}
-
-let current: NliWorkerConfig | undefined;
+const host = createModelHost(load, (config, message) => ({ kind: 'nli-model', message: `could not load NLI model "${config.model}": ${message}`, where: 'NLI worker' }));
 
 const api = {
   /** Loads (once) and reports the backend chosen. */
-  async init(config: NliWorkerConfig, onProgress?: (p: ModelProgress) => void): Promise<Result<NliBackendInfo>> {
-    current = config;
-    try {
-      return { ok: true, value: (await ready(config, onProgress)).info };
-    } catch (err) {
-      return { ok: false, error: { kind: 'nli-model', message: `could not load NLI model "${config.model}": ${message(err)}`, where: 'NLI worker' } };
-    }
-  },
+  init: (config: NliWorkerConfig, onProgress?: (p: ModelProgress) => void): Promise<Result<NliBackendInfo>> => host.init(config, onProgress),
 
   /** The top label of each pair, in order. */
   async decide(pairs: NliPair[]): Promise<Result<NliLabel[]>> {
-    if (!current) return { ok: false, error: { kind: 'nli-model', message: 'decide called before init', where: 'NLI worker' } };
+    const use = host.use();
+    if (!use) return { ok: false, error: { kind: 'nli-model', message: 'decide called before init', where: 'NLI worker' } };
     try {
-      const { classifier } = await ready(current);
-      return { ok: true, value: await classifyPairs(classifier, current.model, pairs) };
+      return { ok: true, value: await classifyPairs((await use.loaded).instance, use.config.model, pairs) };
     } catch (err) {
-      return { ok: false, error: { kind: 'entailment', message: `entailment failed: ${message(err)}`, where: 'NLI worker' } };
+      return { ok: false, error: { kind: 'entailment', message: `entailment failed: ${errorMessage(err)}`, where: 'NLI worker' } };
     }
   },
 };

@@ -1,0 +1,135 @@
+/**
+ * What the clients of the in-page model workers share (embedding-client.ts, nli-client.ts;
+ * written so that a generation client can use it too): where the worker looks for a model's
+ * files, and the model's loading: the worker started on first use, its load followed as one
+ * ModelLoadProgress for whoever watches, a failed load not cached.
+ */
+import * as Comlink from 'comlink';
+import type { ModelProgress } from '../clustering/embedding-models';
+import type { ModelLoadProgress } from '../model/run-spec';
+import type { Result } from '../model/rows';
+import { applyModelProgress, modelFailed, modelLoaded, startModelLoad } from './model-load';
+import type { ModelBackendInfo, ModelWorkerConfig } from './model-worker';
+import { errorInfo } from './transfer';
+import type { WorkerConnection } from './worker-connection';
+
+/**
+ * Where the worker looks for a model's files. A model the app ships is read from its own folder
+ * only: the hub is never asked for it, so a run (or a test) that uses one downloads nothing
+ * whatever the download setting says. Any other model comes from the hub when allowed (looking
+ * in the app's folder first would only produce 404s), else from the app's folder, where it fails.
+ * `useLocalModels` overrides the second answer.
+ */
+export function modelSourcesFor(shipped: boolean, allowRemoteModels: boolean, useLocalModels?: boolean): { allowRemote: boolean; useLocal: boolean } {
+  const allowRemote = !shipped && allowRemoteModels;
+  return { allowRemote, useLocal: useLocalModels ?? (shipped || !allowRemote) };
+}
+
+/**
+ * The worker's localModelPath: the app's models folder (default `models/` beside the page's base
+ * URL) as a path, not a URL, since Transformers.js looks for local files only under non-http(s)
+ * paths; null when the app's folder is not to be looked in.
+ */
+export function localModelPath(useLocal: boolean, localModelUrl?: string): string | null {
+  if (!useLocal) return null;
+  const base = globalThis.document?.baseURI ?? globalThis.location.href;
+  return new URL(localModelUrl ?? 'models/', base).pathname;
+}
+
+/** The part of a model worker's API the loader calls. */
+interface ModelWorkerInit {
+  init(config: ModelWorkerConfig, onProgress?: (p: ModelProgress) => void): Promise<Result<ModelBackendInfo>>;
+}
+
+export interface ModelLoaderOptions<Api> {
+  model: string;
+  /** The ModelLoadProgress's role; none for the embedding model (records from before NLI models have none). */
+  role?: ModelLoadProgress['role'];
+  /** Names the worker in an error its start or load throws ('embedding worker'). */
+  where: string;
+  /** Starts the worker (its `new Worker(new URL(…))` stays in the client's file, where Vite finds it). */
+  connect(): WorkerConnection<Api>;
+  /** The configuration the worker's init gets, made when the load begins. */
+  config(): ModelWorkerConfig;
+  /** Every raw loading event too. */
+  onProgress?: (p: ModelProgress) => void;
+}
+
+export interface ModelLoader<Api> {
+  /** Loads the model (once: concurrent and later calls share the load) and tells which backend runs it. */
+  init(): Promise<Result<ModelBackendInfo>>;
+  /**
+   * Follows the model's loading: the listener gets the state so far at once (if loading has
+   * begun, so a run that comes after the load still learns the backend) and every change after
+   * it. Returns an unsubscribe.
+   */
+  watchLoad(listener: (state: ModelLoadProgress) => void): () => void;
+  /** Ends the worker; the next init starts over. */
+  dispose(): void;
+  /** The worker of the current load (after init). */
+  connection(): WorkerConnection<Api> | undefined;
+  /** The backend of the last load that succeeded. */
+  backend(): ModelBackendInfo | undefined;
+}
+
+/** What every model client offers besides its model's own work: the loader's init, watchLoad and dispose. */
+export type ModelClientControls = Pick<ModelLoader<unknown>, 'init' | 'watchLoad' | 'dispose'>;
+
+export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoaderOptions<Api>): ModelLoader<Api> {
+  const { model, role } = options;
+  let worker: WorkerConnection<Api> | undefined;
+  let initialized: Promise<Result<ModelBackendInfo>> | undefined;
+  let load: ModelLoadProgress | undefined;
+  let backend: ModelBackendInfo | undefined;
+  const watchers = new Set<(state: ModelLoadProgress) => void>();
+  const setLoad = (next: ModelLoadProgress) => {
+    load = next;
+    for (const w of watchers) w(next);
+  };
+  const start = (): ModelLoadProgress => (role ? { ...startModelLoad(model), role } : startModelLoad(model));
+  const progressed = (p: ModelProgress) => {
+    if (load) setLoad(applyModelProgress(load, p));
+    options.onProgress?.(p);
+  };
+
+  function dispose() {
+    worker?.close();
+    worker = undefined;
+    initialized = undefined;
+  }
+
+  const init = () => {
+    if (!initialized) {
+      setLoad(start());
+      worker = options.connect();
+      // Comlink's Remote of a generic API does not resolve to callable members; Api extends ModelWorkerInit.
+      const api = worker.api as unknown as Comlink.Remote<ModelWorkerInit>;
+      initialized = api
+        .init(options.config(), Comlink.proxy(progressed))
+        .catch((e: unknown): Result<ModelBackendInfo> => ({ ok: false, error: errorInfo(e, options.where) }))
+        .then((r) => {
+          const before = load ?? start();
+          if (r.ok) {
+            backend = r.value;
+            setLoad(modelLoaded(before, r.value));
+          } else setLoad(modelFailed(before, r.error.message));
+          // A failed load is not cached: the next call starts over (e.g. after allowing remote models).
+          if (!r.ok) dispose();
+          return r;
+        });
+    }
+    return initialized;
+  };
+
+  return {
+    init,
+    dispose,
+    watchLoad(listener) {
+      watchers.add(listener);
+      if (load) listener(load);
+      return () => watchers.delete(listener);
+    },
+    connection: () => worker,
+    backend: () => backend,
+  };
+}

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { ModelProgress } from '../../../src/clustering/embedding-models';
+import type { ModelLoadProgress } from '../../../src/model/run-spec';
+import type { Result } from '../../../src/model/rows';
+import { createModelLoader, localModelPath, modelSourcesFor } from '../../../src/workers/model-client';
+import type { ModelBackendInfo, ModelWorkerConfig } from '../../../src/workers/model-worker';
+import type { WorkerConnection } from '../../../src/workers/worker-connection';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('modelSourcesFor', () => {
+  test('shipped: the app’s folder only; not shipped: the hub when allowed, else the app’s folder; useLocal overrides', () => {
+    expect(modelSourcesFor(true, true)).toEqual({ allowRemote: false, useLocal: true });
+    expect(modelSourcesFor(false, true)).toEqual({ allowRemote: true, useLocal: false });
+    expect(modelSourcesFor(false, false)).toEqual({ allowRemote: false, useLocal: true });
+    expect(modelSourcesFor(false, true, true)).toEqual({ allowRemote: true, useLocal: true });
+  });
+});
+
+describe('localModelPath', () => {
+  test('a same-origin path beside the page (Transformers.js reads local files only from paths), or null', () => {
+    vi.stubGlobal('location', { href: 'http://127.0.0.1:5173/app/run.html' });
+    expect(localModelPath(true)).toBe('/app/models/');
+    expect(localModelPath(true, '/elsewhere/models/')).toBe('/elsewhere/models/');
+    expect(localModelPath(false)).toBeNull();
+  });
+});
+
+type Api = { init(config: ModelWorkerConfig, onProgress?: (p: ModelProgress) => void): Promise<Result<ModelBackendInfo>> };
+
+/** A worker connection whose init plays back `events` and then answers with `answer` (a value, or a throw). */
+function fakeWorker(answers: (Result<ModelBackendInfo> | Error)[], events: ModelProgress[] = []) {
+  const log: string[] = [];
+  const connect = (): WorkerConnection<Api> => {
+    log.push('connect');
+    return {
+      api: {
+        async init(config: ModelWorkerConfig, onProgress?: (p: ModelProgress) => void) {
+          log.push(`init ${config.model}`);
+          for (const e of events) onProgress?.(e);
+          const answer = answers.shift()!;
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+      } as never,
+      close: () => log.push('close'),
+    };
+  };
+  return { connect, log };
+}
+
+const ready: Result<ModelBackendInfo> = { ok: true, value: { model: 'm', device: 'wasm', note: 'WebGPU is not available in this browser; using WASM' } };
+
+describe('createModelLoader', () => {
+  test('one load for every caller; watchers see the files, then the backend; raw events go to onProgress too', async () => {
+    const { connect, log } = fakeWorker([ready], [{ status: 'initiate', file: 'onnx/model.onnx' }, { status: 'progress', file: 'onnx/model.onnx', loaded: 5, total: 10 }]);
+    const raw: ModelProgress[] = [];
+    const loader = createModelLoader<Api>({ model: 'm', role: 'nli', where: 'fake worker', connect, config: () => ({ model: 'm', localModelPath: null }), onProgress: (p) => raw.push(p) });
+    const states: ModelLoadProgress[] = [];
+    loader.watchLoad((s) => states.push(s));
+    expect(states).toEqual([]);
+    const [a, b] = await Promise.all([loader.init(), loader.init()]);
+    expect(a).toBe(b);
+    expect(log).toEqual(['connect', 'init m']);
+    expect(raw.map((p) => p.status)).toEqual(['initiate', 'progress']);
+    expect(states[0]).toEqual({ model: 'm', role: 'nli', status: 'loading', files: [] });
+    expect(states.at(-1)).toEqual({ model: 'm', role: 'nli', status: 'ready', files: [{ file: 'onnx/model.onnx', loaded: 10, total: 10, done: true }], device: 'wasm', note: 'WebGPU is not available in this browser; using WASM' });
+    expect(loader.backend()).toEqual(ready.ok && ready.value);
+    // A watcher that comes after the load still learns the backend.
+    const late: ModelLoadProgress[] = [];
+    loader.watchLoad((s) => late.push(s));
+    expect(late).toEqual([states.at(-1)]);
+  });
+
+  test('a failed load (a value or a throw) is shown, ends the worker and is not cached: the next init starts over', async () => {
+    const { connect, log } = fakeWorker([{ ok: false, error: { kind: 'fake-model', message: 'files missing' } }, new Error('worker crashed'), ready]);
+    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect, config: () => ({ model: 'm', localModelPath: null }) });
+    const states: ModelLoadProgress[] = [];
+    loader.watchLoad((s) => states.push(s));
+    expect(await loader.init()).toMatchObject({ ok: false, error: { message: 'files missing' } });
+    expect(states.at(-1)).toEqual({ model: 'm', status: 'failed', files: [], error: 'files missing' });
+    expect(loader.connection()).toBeUndefined();
+    expect(await loader.init()).toMatchObject({ ok: false, error: { message: 'worker crashed', where: 'fake worker' } });
+    expect(await loader.init()).toEqual(ready);
+    expect(loader.connection()).toBeDefined();
+    expect(log).toEqual(['connect', 'init m', 'close', 'connect', 'init m', 'close', 'connect', 'init m']);
+    loader.dispose();
+    expect(log.at(-1)).toBe('close');
+  });
+});
