@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { offlineReport } from './src/export/vite-plugin-offline-report.ts';
+import { demoReport } from './src/demo/vite-plugin-demo-report.ts';
 
 // Test-only pages (tests/e2e/*-page/), built only when Vitest builds the app for browser tests,
 // so a production build stays clean.
@@ -10,7 +11,8 @@ const testPages = process.env.VITEST
 
 export default defineConfig({
   // offlineReport: a second build of the self-contained HTML report viewer (dist/report-viewer.html).
-  plugins: [svelte(), offlineReport()],
+  // demoReport: the demo report scored at build time (dist/demo/report.json), for the first page.
+  plugins: [svelte(), offlineReport(), demoReport()],
   base: './',
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: false, ...testPages },

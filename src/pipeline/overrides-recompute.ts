@@ -6,11 +6,15 @@
  */
 import type { ModelMetrics, ModelReport, ReportDocument, ReportQuestion, SignalName } from '../model/report';
 import { modelMetrics, scoreOptionsFor, scoringUsed, type ScoreOptions } from './score';
-import { gradeToY, type Grade, type Result } from '../model/rows';
+import type { Grade, Result } from '../model/rows';
 import { assertRecomputeBudget } from '../model/scoring-limits';
 import { PAPER_SIGNALS } from '../model/signals';
 
+import { withGradeOverride, withMetrics } from './document-edits';
+
 export { RecomputeTooLargeError } from '../model/scoring-limits';
+// The edits themselves live apart from the scorer, so a page that only shows a report need not load it.
+export { withGradeOverride, withMetrics } from './document-edits';
 
 /**
  * modelMetrics for rows that came from a document (an imported report, a share link): the
@@ -34,33 +38,6 @@ export function recomputeMetrics(model: ModelReport, settings: ReportDocument['s
     { excluded: model.metrics.excluded, signals: Object.keys(model.metrics.signals) as SignalName[] },
     scoreOptionsFor(settings),
   );
-}
-
-/**
- * The document with question `questionId` of model `modelIndex` graded `grade` by hand, metrics
- * not yet recomputed (the caller recomputes them, e.g. off the main thread for large reports).
- */
-export function withGradeOverride(doc: ReportDocument, modelIndex: number, questionId: string, grade: Grade): Result<ReportDocument> {
-  const model = doc.models[modelIndex];
-  if (!model) {
-    return { ok: false, error: { kind: 'override', message: `There is no model number ${modelIndex + 1} in this report.`, where: 'models' } };
-  }
-  const at = model.questions.findIndex((q) => q.id === questionId);
-  if (at < 0) {
-    return { ok: false, error: { kind: 'override', message: `Question "${questionId}" is not among ${model.model}'s scored questions.`, where: model.model } };
-  }
-  const questions = model.questions.slice();
-  questions[at] = { ...questions[at], grade, correct: gradeToY(grade), overridden: true };
-  const models = doc.models.slice();
-  models[modelIndex] = { ...model, questions };
-  return { ok: true, value: { ...doc, models } };
-}
-
-/** The document with the model's metrics replaced. */
-export function withMetrics(doc: ReportDocument, modelIndex: number, metrics: ModelReport['metrics']): ReportDocument {
-  const models = doc.models.slice();
-  models[modelIndex] = { ...models[modelIndex], metrics };
-  return { ...doc, models };
 }
 
 /** The override and the recomputed metrics in one synchronous step. */

@@ -8,7 +8,7 @@
  * `params` prop.
  */
 import type { Component } from 'svelte';
-import { prefetchDemoFiles } from './report/demo-files';
+import { prefetchDemoReport } from './report/demo-report';
 
 export type RouteParams = Record<string, string>;
 
@@ -32,8 +32,8 @@ export const routes: RouteDef[] = [
   {
     pattern: '/',
     title: 'Demo report',
-    // The demo files download while the page's code does.
-    load: () => (void prefetchDemoFiles(), import('./Home.svelte')),
+    // The demo report (scored when the app was built) downloads while the page's code does.
+    load: () => (void prefetchDemoReport(), import('./Home.svelte')),
   },
   { pattern: '/report/:id', title: 'Report', load: () => import('./report/SavedReportPage.svelte') },
   { pattern: '/open', title: 'Open a report', load: () => import('./report/OpenReportPage.svelte') },

@@ -1,24 +1,16 @@
 /**
  * Node-side copies of what the page shows: the demo report document built by the same code the
- * Home page runs, from the same files, so browser tests compare the DOM with the document.
+ * build runs for the Home page (src/demo/vite-plugin-demo-report.ts), from the same files, so
+ * browser tests compare the DOM with the document.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { buildDemoReport, type DemoFiles } from '../../src/ui/report/demo-report';
-import type { DemoManifest } from '../../src/demo/manifest';
+import { buildDemoReport } from '../../src/demo/demo-report';
+import { readDemoFiles } from '../../src/demo/vite-plugin-demo-report';
 import type { ReportDocument } from '../../src/model/report';
 import { openPage } from './chromium';
 
 export function demoDocument(): ReportDocument {
-  const dir = path.resolve('public/demo');
-  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as DemoManifest;
-  const texts: DemoFiles['texts'] = {};
-  for (const m of manifest.models) {
-    texts[m.clustered] = readFileSync(path.join(dir, m.clustered), 'utf8');
-    texts[m.graded] = readFileSync(path.join(dir, m.graded), 'utf8');
-  }
-  const result = buildDemoReport({ manifest, texts });
+  const result = buildDemoReport(readDemoFiles('public'));
   if (!result.ok) throw new Error(result.error.message);
   return result.value;
 }

@@ -6,8 +6,7 @@
 import * as Comlink from 'comlink';
 import type { ModelMetrics, ModelReport, ReportSettings, SignalComparison, SignalName } from '../../model/report';
 import type { ScoreOptions } from '../../pipeline/score';
-import { recomputeMetrics } from '../../pipeline/overrides-recompute';
-import { compareReportSignals, type CompareOptions } from '../../pipeline/signal-comparison';
+import type { CompareOptions } from '../../pipeline/signal-comparison';
 import type { Result } from '../../model/rows';
 import { connectApi, WORKER_UNAVAILABLE } from '../../workers/worker-connection';
 import { packComparison, packRows, transferables, type PackedRows } from './recompute-rows';
@@ -38,8 +37,15 @@ let mainThreadOnly = false;
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const failed = (why: string): Result<ModelMetrics> => ({ ok: false, error: { kind: 'override', message: `The metrics could not be recomputed: ${why}` } });
 
-function onMainThread(model: ModelReport, settings: ReportSettings): Result<ModelMetrics> {
+/**
+ * The scorer, loaded only where no worker starts: a static import would put it, and the
+ * bootstrap under it, in the JavaScript of every page that shows a report (the first page too).
+ */
+const mainThreadScoring = () => Promise.all([import('../../pipeline/overrides-recompute'), import('../../pipeline/signal-comparison')]);
+
+async function onMainThread(model: ModelReport, settings: ReportSettings): Promise<Result<ModelMetrics>> {
   try {
+    const [{ recomputeMetrics }] = await mainThreadScoring();
     return { ok: true, value: recomputeMetrics(model, settings) };
   } catch (err) {
     return failed(message(err));
@@ -87,6 +93,7 @@ export async function compareModelSignals(model: ModelReport, options: CompareOp
     }
   }
   try {
+    const [, { compareReportSignals }] = await mainThreadScoring();
     return { ok: true, value: compareReportSignals(model, options) };
   } catch (err) {
     return compareFailed(message(err));

@@ -1,50 +1,30 @@
 import { expect, test } from 'vitest';
-import { buildDemoReport, fetchDemoFiles } from '../../../../src/ui/report/demo-report';
+import { fetchDemoReport } from '../../../../src/ui/report/demo-report';
+import { DEMO_REPORT_FILE } from '../../../../src/demo/demo-report-file';
+import { demoReportText } from '../../../../src/demo/vite-plugin-demo-report';
+import { buildDemoReport } from '../../../../src/demo/demo-report';
 import { demoDocument } from '../../../e2e/report-fixture';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { firstDifference } from '../../demo/same-bits';
 
-test('the demo report is scored from the bundled demo files and marked as demo data', () => {
-  const doc = demoDocument();
-  expect(doc.demo).toBe(true);
-  expect(doc.models.length).toBeGreaterThan(0);
-  for (const m of doc.models) {
-    expect(m.metrics.questions).toBe(m.questions.length);
-    expect(Number.isFinite(m.metrics.signals.sem1!.ece)).toBe(true);
-    // Raw replies are kept so the drill-down can show them.
-    expect(m.questions[0].samples?.[0].raw).toMatch(/Answer:/);
-  }
-});
+const text = demoReportText('public', buildDemoReport);
 
-test('fetchDemoFiles reads the manifest and every listed file; a missing file is a typed error naming it', async () => {
-  const dir = path.resolve('public/demo');
-  const serve = (missing?: string): typeof fetch => (async (url: URL | RequestInfo) => {
-    const name = path.basename(new URL(String(url)).pathname);
-    if (name === missing) return new Response('gone', { status: 404 });
-    return new Response(readFileSync(path.join(dir, name), 'utf8'));
+test('fetchDemoReport fetches demo/report.json beside the app and reads back the document the build scored', async () => {
+  const asked: string[] = [];
+  const serve = (async (url: URL | RequestInfo) => {
+    asked.push(String(url));
+    return new Response(text);
   }) as typeof fetch;
-  const files = await fetchDemoFiles('http://127.0.0.1/demo/', serve());
-  expect(files.ok).toBe(true);
-  if (!files.ok) return;
-  const built = buildDemoReport(files.value);
-  expect(built.ok && built.value.models.map((m) => m.metrics.signals.sem1!.ece)).toEqual(demoDocument().models.map((m) => m.metrics.signals.sem1!.ece));
-
-  const name = files.value.manifest.models[0].graded;
-  const broken = await fetchDemoFiles('http://127.0.0.1/demo/', serve(name));
-  expect(broken.ok).toBe(false);
-  if (!broken.ok) expect(broken.error.message).toContain(name);
+  const got = await fetchDemoReport('http://127.0.0.1/app/', serve);
+  expect(asked).toEqual([`http://127.0.0.1/app/${DEMO_REPORT_FILE}`]);
+  if (!got.ok) throw new Error(got.error.message);
+  expect(firstDifference(got.value, demoDocument())).toBeNull();
 });
 
-test('a corrupt demo file is refused with the reader\'s message, not a crash', () => {
-  const dir = path.resolve('public/demo');
-  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
-  const texts: Record<string, string> = {};
-  for (const m of manifest.models) {
-    texts[m.clustered] = readFileSync(path.join(dir, m.clustered), 'utf8');
-    texts[m.graded] = readFileSync(path.join(dir, m.graded), 'utf8');
-  }
-  texts[manifest.models[0].clustered] = '{not json\n';
-  const r = buildDemoReport({ manifest, texts });
-  expect(r.ok).toBe(false);
-  if (!r.ok) expect(r.error.message + (r.error.where ?? '')).toContain(manifest.models[0].clustered);
+test('a missing, unreachable or broken file is a typed error naming it', async () => {
+  const missing = await fetchDemoReport('http://127.0.0.1/', (async () => new Response('gone', { status: 404 })) as typeof fetch);
+  expect(missing).toEqual({ ok: false, error: { kind: 'demo', message: `HTTP 404 for the demo report ${DEMO_REPORT_FILE}`, where: `http://127.0.0.1/${DEMO_REPORT_FILE}` } });
+  const offline = await fetchDemoReport('http://127.0.0.1/', (async () => { throw new TypeError('Failed to fetch'); }) as typeof fetch);
+  expect(!offline.ok && offline.error.message).toBe(`The demo report ${DEMO_REPORT_FILE} could not be fetched: Failed to fetch`);
+  const html = await fetchDemoReport('http://127.0.0.1/', (async () => new Response('<!doctype html>')) as typeof fetch);
+  expect(!html.ok && html.error.message).toMatch(/^The demo report is not valid JSON/);
 });
