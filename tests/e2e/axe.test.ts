@@ -34,9 +34,17 @@ async function seriousViolations(page: Page): Promise<Finding[]> {
   });
 }
 
-for (const scheme of ['light', 'dark'] as const) {
-  test(`axe finds no serious or critical violation on any page (${scheme} mode)`, { timeout: 240_000 }, async () => {
+const RUNS = [
+  { scheme: 'light', width: 1280 },
+  { scheme: 'dark', width: 1280 },
+  // A phone's width: the compact header (its menu opened too), the headline cards, the charts' larger text.
+  { scheme: 'dark', width: 390 },
+] as const;
+
+for (const { scheme, width } of RUNS) {
+  test(`axe finds no serious or critical violation on any page (${scheme} mode, ${width} px)`, { timeout: 240_000 }, async () => {
     const { page, context, consoleErrors } = await openPage(browser);
+    await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme: scheme });
     const found: Record<string, Finding[]> = {};
     const { pages, failure } = await tourAll(page, inject('appUrl'), async (name) => {
@@ -44,6 +52,13 @@ for (const scheme of ['light', 'dark'] as const) {
       if (v.length) found[name] = v;
     });
     if (failure) found.tour = [{ id: 'tour', impact: null, help: failure, nodes: [] }];
+    if (width < 640) {
+      await page.goto(inject('appUrl'));
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Classroom' }).waitFor();
+      const v = await seriousViolations(page);
+      if (v.length) found['menu open'] = v;
+    }
     // The tour reached every page, the offline viewer included.
     expect(pages).toEqual(expect.arrayContaining(['home calibration', 'wizard review', 'classroom', 'glossary', 'shared questions', 'offline calibration']));
     expect(found).toEqual({});

@@ -16,6 +16,10 @@ interface Layout {
   charts: { title: string; width: number; height: number; right: number }[];
   /** Text smaller than 11 px as rendered: SVG text's computed size times the SVG's scale on screen. */
   smallText: string[];
+  /** Boxes that scroll sideways without being marked (the shadow class), labelled and reachable by keyboard. */
+  unmarkedScrollers: string[];
+  /** Whether the headline table is read as one card per model (no sideways scroll to reach the ECE columns). */
+  headlineCards: boolean | null;
 }
 
 /** What the page draws now: its width, its charts' boxes and any text rendered under 11 px. */
@@ -40,7 +44,20 @@ function measure(page: Page): Promise<Layout> {
       const px = parseFloat(getComputedStyle(e).fontSize);
       if (px < 10.95) small.push(`${e.tagName.toLowerCase()} "${e.textContent!.trim().slice(0, 30)}" ${px.toFixed(1)}px`);
     }
+    const unmarked: string[] = [];
+    for (const e of document.querySelectorAll<HTMLElement>('main *')) {
+      // Content of a closed <details> is not on screen.
+      if (!shown(e) || e.closest('svg') || e.closest('details:not([open]) > :not(summary)')) continue;
+      const overflowX = getComputedStyle(e).overflowX;
+      if ((overflowX === 'auto' || overflowX === 'scroll') && e.scrollWidth > e.clientWidth + 1) {
+        const ok = e.classList.contains('scrolls') && e.getAttribute('tabindex') === '0' && e.getAttribute('role') === 'region' && !!e.getAttribute('aria-label');
+        if (!ok) unmarked.push(`${e.tagName.toLowerCase()}.${e.className}`);
+      }
+    }
+    const headline = document.querySelector<HTMLElement>('[data-table="headline"] tbody tr');
     return {
+      unmarkedScrollers: unmarked,
+      headlineCards: headline ? getComputedStyle(headline).display === 'block' : null,
       scrollWidth: document.documentElement.scrollWidth,
       charts: [...document.querySelectorAll('.chart')].filter(shown).map((c) => {
         const r = c.getBoundingClientRect();
@@ -53,9 +70,17 @@ function measure(page: Page): Promise<Layout> {
 
 const SHOTS = new Set(['home calibration', 'home difficulty', 'home questions', 'wizard dataset', 'classroom', 'glossary']);
 
-for (const width of [1280, 390]) {
-  test(`at ${width} px every page scrolls no sideways, its charts keep a bounded size and no text renders under 11 px`, { timeout: 240_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+// Both widths in both themes: the layout is the same, the screenshots (test-results/screenshots/layout-*) are for looking at.
+const RUNS = [
+  { width: 1280, scheme: 'light' },
+  { width: 390, scheme: 'light' },
+  { width: 1280, scheme: 'dark' },
+  { width: 390, scheme: 'dark' },
+] as const;
+
+for (const { width, scheme } of RUNS) {
+  test(`at ${width} px (${scheme}) every page scrolls no sideways, its charts keep a bounded size and no text renders under 11 px`, { timeout: 240_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -70,8 +95,11 @@ for (const width of [1280, 390]) {
         if (c.height > 2 * c.width + 200) found.push(`chart "${c.title}" ${c.height.toFixed(0)} px tall`);
       }
       found.push(...l.smallText.slice(0, 8));
+      found.push(...l.unmarkedScrollers.map((u) => `unmarked scroller ${u}`));
+      // On a phone the headline table is a card per model; on a wide screen, a table.
+      if (l.headlineCards !== null && l.headlineCards !== width < 640) found.push(`headline table ${l.headlineCards ? 'as cards' : 'as a table'}`);
       if (found.length) problems[name] = found;
-      if (SHOTS.has(name)) await screenshot(page, `layout-${width}-${name.replace(/\s+/g, '-')}`);
+      if (SHOTS.has(name)) await screenshot(page, `layout-${width}-${scheme}-${name.replace(/\s+/g, '-')}`);
     });
     if (failure) problems.tour = [failure];
     expect(pages.length).toBeGreaterThanOrEqual(15);
