@@ -108,3 +108,31 @@ for (const { width, scheme } of RUNS) {
     await context.close();
   });
 }
+
+test('at 390 px the header is one compact row; its links fold under a Menu button that opens and closes', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(inject('appUrl'));
+  const header = page.locator('header.shell-header');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await menu.waitFor();
+  expect((await header.boundingBox())!.height).toBeLessThan(64);
+  expect(await nav.isVisible()).toBe(false);
+  expect(await menu.getAttribute('aria-expanded')).toBe('false');
+  await menu.click();
+  expect(await menu.getAttribute('aria-expanded')).toBe('true');
+  await nav.getByRole('link', { name: 'Classroom' }).click();
+  await page.locator('[data-page="classroom"]').waitFor();
+  // Choosing a page folds the menu again.
+  expect(await nav.isVisible()).toBe(false);
+  expect(await menu.getAttribute('aria-expanded')).toBe('false');
+  await context.close();
+
+  const wide = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const wpage = await wide.newPage();
+  await wpage.goto(inject('appUrl'));
+  await wpage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).waitFor();
+  expect(await wpage.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
+  await wide.close();
+});
