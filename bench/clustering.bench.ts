@@ -6,8 +6,6 @@
  *   agglomerative step), target well under 50 ms;
  * - the exact method on a 1,000-question × 50-sample run, target under 1 s.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { agglomerativeAverage, DEFAULT_SIMILARITY_THRESHOLD } from '../src/clustering/agglomerative';
@@ -15,6 +13,7 @@ import { classesFromGroupVectors, mergeNormalized } from '../src/clustering/embe
 import { clusterExact } from '../src/clustering/exact';
 import { createTransformersEmbedder, TINY_EMBEDDING_MODEL } from '../src/clustering/feature-extraction';
 import { classesToRowFields } from '../src/clustering/row-fields';
+import { withTestPage } from './test-page';
 
 const WORDS = ['paris', 'london', 'two', 'three', 'red', 'blue', 'big', 'small', 'dog', 'cat', 'einstein', 'newton', 'gold', 'iron', 'river', 'ocean', 'the', 'city', 'of', 'probably', '1969', '1945'];
 
@@ -30,38 +29,16 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Builds the app with its test pages into a temp folder, serves it, and asks the page. */
+/** Texts per second through the app's embedding worker, on its test-only page. */
 async function chromiumThroughput(corpus: string[]): Promise<string> {
-  const { build, preview } = await import('vite');
-  const { launchChromium } = await import('../tests/e2e/chromium');
-  const outDir = await mkdtemp(path.join(tmpdir(), 'semece-bench-'));
-  const previous = process.env.VITEST;
-  process.env.VITEST = 'bench'; // the config adds the test-only pages only under Vitest
-  try {
-    await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  } finally {
-    if (previous === undefined) delete process.env.VITEST;
-    else process.env.VITEST = previous;
-  }
-  const server = await preview({ build: { outDir }, preview: { host: '127.0.0.1', port: 0 }, logLevel: 'error' });
-  const browser = await launchChromium();
-  try {
-    const address = server.httpServer.address();
-    if (!address || typeof address === 'string') throw new Error('no preview port');
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${address.port}/tests/e2e/embedding-page/index.html`);
-    await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 30_000 });
-    const perSecond = await page.evaluate(async (texts) => {
+  const perSecond = await withTestPage('tests/e2e/embedding-page/index.html', (page) =>
+    page.evaluate(async (texts) => {
       const hook = (globalThis as unknown as { __semece: { init(): Promise<unknown>; throughput(t: string[], r: number): Promise<number> } }).__semece;
       await hook.init();
       return hook.throughput(texts, 4);
-    }, corpus.slice(0, 500));
-    return `${perSecond.toFixed(0)} texts/s`;
-  } finally {
-    await browser.close();
-    await server.close();
-    await rm(outDir, { recursive: true, force: true });
-  }
+    }, corpus.slice(0, 500)),
+  );
+  return `${perSecond.toFixed(0)} texts/s`;
 }
 
 export default async function bench(): Promise<void> {

@@ -5,11 +5,10 @@
  * - entailment clustering of one question's 50 answers with no cache: the pairs the rule asks,
  *   and the time, for a question with few meanings and for one with many.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createEntailmentClusterer, type NliPair } from '../src/clustering/entailment';
 import { createTransformersDecider, TINY_NLI_MODEL } from '../src/clustering/text-pair-classification';
+import { withTestPage } from './test-page';
 
 const CITIES = ['paris', 'london', 'berlin', 'rome', 'madrid', 'tokyo', 'lyon', 'vienna', 'athens', 'lisbon', 'ottawa', 'sydney'];
 /** Words of no synonym group: an answer means its city, so a question's classes are its cities. */
@@ -36,40 +35,16 @@ function pairs(count: number): NliPair[] {
   return Array.from({ length: count }, (_, i) => ({ premise: `${q} ${a[2 * i]}`, hypothesis: `${q} ${a[2 * i + 1]}` }));
 }
 
+/** Pairs per second through the app's NLI worker, on its test-only page. */
 async function chromiumThroughput(sample: NliPair[]): Promise<string> {
-  const { build, preview } = await import('vite');
-  const { chromium } = await import('playwright-core');
-  // launchChromium reads the path from Vitest's global setup; outside Vitest find it the same way.
-  const { CHROMIUM_ARGS } = await import('../tests/e2e/chromium');
-  const { provideChromium } = await import('../tests/e2e/chromium-provision');
-  const outDir = await mkdtemp(path.join(tmpdir(), 'semece-bench-nli-'));
-  const previous = process.env.VITEST;
-  process.env.VITEST = 'bench'; // the config adds the test-only pages only under Vitest
-  try {
-    await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  } finally {
-    if (previous === undefined) delete process.env.VITEST;
-    else process.env.VITEST = previous;
-  }
-  const server = await preview({ build: { outDir }, preview: { host: '127.0.0.1', port: 0 }, logLevel: 'error' });
-  const browser = await chromium.launch({ executablePath: provideChromium(), args: CHROMIUM_ARGS, headless: true });
-  try {
-    const address = server.httpServer.address();
-    if (!address || typeof address === 'string') throw new Error('no preview port');
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${address.port}/tests/e2e/nli-page/index.html`);
-    await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 30_000 });
-    const perSecond = await page.evaluate(async (p) => {
+  const perSecond = await withTestPage('tests/e2e/nli-page/index.html', (page) =>
+    page.evaluate(async (p) => {
       const hook = (globalThis as unknown as { __semece: { init(): Promise<unknown>; throughput(p: NliPair[], r: number): Promise<number> } }).__semece;
       await hook.init();
       return hook.throughput(p, 4);
-    }, sample);
-    return `${perSecond.toFixed(0)} pairs/s`;
-  } finally {
-    await browser.close();
-    await server.close();
-    await rm(outDir, { recursive: true, force: true });
-  }
+    }, sample),
+  );
+  return `${perSecond.toFixed(0)} pairs/s`;
 }
 
 export default async function bench(): Promise<void> {
