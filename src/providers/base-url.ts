@@ -58,6 +58,8 @@ export function runBaseUrlProblem(spec: Pick<RunSpec, 'models' | 'clustering' | 
   if (!spec.mc && spec.clustering.method === 'judge') named.push([`the clustering judge ${modelLabel(spec.clustering.judge)}`, spec.clustering.judge]);
   if (!spec.mc && spec.grading.method === 'judge') named.push([`the grading judge ${modelLabel(spec.grading.judge)}`, spec.grading.judge]);
   for (const [name, model] of named) {
+    // A model run in the page has no address to check.
+    if (getPreset(model.preset)?.kind === 'in-browser') continue;
     const problem = baseUrlProblem(model.baseUrl || getPreset(model.preset)?.baseUrl || '', `The base URL of ${name}`);
     if (problem) return problem;
   }

@@ -14,7 +14,7 @@ export const RUN_VERSIONS: DocumentVersions = { current: 1, steps: {} };
 
 const text = z.string();
 const count = z.number().int().min(0);
-const modelSpec = z.looseObject({ kind: z.enum(['openai', 'anthropic', 'gemini']), preset: text, baseUrl: text, model: text });
+const modelSpec = z.looseObject({ kind: z.enum(['openai', 'anthropic', 'gemini', 'in-browser']), preset: text, baseUrl: text, model: text });
 const prompt = z.looseObject({ system: text, user: text }).optional();
 const question = z.looseObject({ id: text, question: text, answer: text, aliases: z.array(text).optional(), options: z.array(text).optional() });
 const stageError = z.looseObject({ kind: text, message: text });

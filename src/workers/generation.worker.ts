@@ -8,7 +8,7 @@
  * Backends: WASM always works. When `navigator.gpu` exists, WebGPU is tried too, and trusted only
  * if its next-token probabilities on a few probe prompts agree with the WASM ones (same most
  * likely token, total variation below 0.1); otherwise WASM runs the model and the reason is
- * reported. The two are loaded one after the other (never both at once: a model can be large).
+ * reported. Both are held while WebGPU is checked (a large model needs the memory twice, briefly).
  */
 // ONNX Runtime's WASM binary, emitted into the build by Vite and served by the app itself; the
 // bundled runtime would otherwise be pointed at a CDN by Transformers.js.
@@ -77,20 +77,20 @@ async function load(config: GenerationWorkerConfig, onProgress?: (p: GenerationL
   if (!gpu) return { generator: wasm, info: info('wasm', 'WebGPU is not available in this browser; using WASM') };
   if (config.webgpu === 'off') return { generator: wasm, info: info('wasm', 'WebGPU is turned off for the language model; using WASM') };
   onProgress?.({ status: WEBGPU_CHECK_GENERATION });
-  const reference = await probe(wasm);
-  await wasm.dispose();
-  let why: string;
+  // The WASM model stays loaded until WebGPU has proved itself: after a WebGPU failure ONNX
+  // Runtime may not start its WASM backend again in this worker, so it is never given up first.
   try {
     const webgpu = await loadGenerator({ ...source, device: 'webgpu' });
-    const check = distributionsAgree(reference, await probe(webgpu));
-    if (check.agree) return { generator: webgpu, info: info('webgpu') };
+    const check = distributionsAgree(await probe(wasm), await probe(webgpu));
+    if (check.agree) {
+      await wasm.dispose();
+      return { generator: webgpu, info: info('webgpu') };
+    }
     await webgpu.dispose();
-    why = `WebGPU's next-token probabilities disagree with WASM (total variation ${check.worst.toFixed(3)})`;
+    return { generator: wasm, info: info('wasm', `WebGPU's next-token probabilities disagree with WASM (total variation ${check.worst.toFixed(3)}); using WASM`) };
   } catch (err) {
-    why = `WebGPU unavailable (${message(err)})`;
+    return { generator: wasm, info: info('wasm', `WebGPU unavailable (${message(err)}); using WASM`) };
   }
-  // The files are in the browser's cache by now: loading WASM again downloads nothing.
-  return { generator: await loadGenerator({ ...source, device: 'wasm' }), info: info('wasm', `${why}; using WASM`) };
 }
 
 function ready(config: GenerationWorkerConfig, onProgress?: (p: GenerationLoadProgress) => void): Promise<Loaded> {

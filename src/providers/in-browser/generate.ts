@@ -3,12 +3,16 @@
  * (CLI, tests, benchmarks): the model and tokenizer loaded once, the chat template applied, and
  * a question's n replies generated together as n rows of one batch.
  *
- * Three things the library's generate() does not do for us, done here:
- * - top_p: its TopPLogitsWarper is declared but not applied in 4.x, so nucleus filtering is a
- *   logits processor of ours; top_k is turned off (the library's default is 50), since the APIs
- *   this provider stands beside sample from the whole vocabulary.
+ * What the library's generate() does not do for us, done here:
+ * - sampling: its multinomial sampler keeps only the top 50 tokens by default, has no top_p (its
+ *   TopPLogitsWarper is declared but not applied in 4.x), draws from one global generator, and
+ *   ranks tokens with an ONNX Runtime TopK session created with no execution provider, which in a
+ *   browser that exposes WebGPU without an adapter fails. So the token is drawn here, by a logits
+ *   processor (temperature, then the nucleus of mass top_p, from the whole vocabulary, with a
+ *   Mersenne Twister of this request's own), which leaves only that token possible; the library
+ *   runs in greedy mode and takes it.
  * - finished rows: the batch loop stops only when every row's last token is an end token, and
- *   keeps sampling rows that ended before; a row that has ended is held at its end token, so
+ *   keeps extending rows that ended before; a row that has ended is held at its end token, so
  *   its reply stays what it was when it ended.
  * - cancel: an AbortSignal interrupts the loop at the next token (InterruptableStoppingCriteria).
  */
@@ -144,7 +148,7 @@ export interface GenerateRequest {
   temperature: number;
   topP?: number;
   maxTokens: number;
-  /** Seeds the library's sampler first (its one global Mersenne Twister): reproducible replies in one thread. */
+  /** Seeds this request's generator: the same request with the same seed draws the same replies. */
   seed?: number;
 }
 
@@ -164,15 +168,47 @@ export interface GenerateResult {
   ms: number;
 }
 
-/** Keeps the smallest set of most likely tokens whose probabilities add up to top_p, per row. */
-export class TopPProcessor extends LogitsProcessor {
-  constructor(private readonly topP: number) {
+/** A uniform draw in [0, 1). */
+export type Uniform = () => number;
+
+/**
+ * Draws each row's next token from softmax(logits / temperature) restricted to the nucleus of
+ * mass top_p, and leaves it the only finite logit, so greedy decoding takes it.
+ */
+export class SamplingProcessor extends LogitsProcessor {
+  constructor(private readonly temperature: number, private readonly topP: number, private readonly uniform: Uniform) {
     super();
   }
   override _call(inputIds: bigint[][], logits: Tensor): Tensor {
-    for (let row = 0; row < inputIds.length; row++) nucleus((logits as unknown as Tensor[])[row].data as Float32Array, this.topP);
+    for (let row = 0; row < inputIds.length; row++) {
+      const data = (logits as unknown as Tensor[])[row].data as Float32Array;
+      const token = drawToken(data, this.temperature, this.topP, this.uniform);
+      data.fill(-Infinity);
+      data[token] = 0;
+    }
     return logits;
   }
+}
+
+/** One token drawn from softmax(logits / temperature) within the nucleus of mass `topP` (logits are scaled in place). */
+export function drawToken(logits: Float32Array, temperature: number, topP: number, uniform: Uniform): number {
+  if (temperature !== 1) for (let i = 0; i < logits.length; i++) logits[i] /= temperature;
+  nucleus(logits, topP);
+  let max = -Infinity;
+  for (const x of logits) if (x > max) max = x;
+  let sum = 0;
+  for (const x of logits) sum += Math.exp(x - max);
+  let u = uniform() * sum;
+  let last = -1;
+  for (let i = 0; i < logits.length; i++) {
+    const w = Math.exp(logits[i] - max);
+    if (w === 0) continue;
+    last = i;
+    u -= w;
+    if (u < 0) return i;
+  }
+  // Rounding left a sliver at the top: the last possible token takes it.
+  return last;
 }
 
 /** Sets to -Infinity, in place, every logit outside the nucleus of mass `topP`. */
@@ -234,15 +270,17 @@ export async function generateReplies(g: LoadedGenerator, request: GenerateReque
   const stop = new InterruptableStoppingCriteria();
   const onAbort = () => stop.interrupt();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  if (request.seed !== undefined) random.seed(request.seed);
+  // Without a seed the generator seeds itself from the platform's entropy.
+  const rng = new random.Random(request.seed);
+  const uniform = () => rng.random();
   let sequences: Tensor;
   try {
     sequences = (await g.lm.generate({
       ...batch,
       max_new_tokens: request.maxTokens,
-      do_sample: sample,
-      ...(sample ? { temperature: request.temperature, top_k: 0 } : {}),
-      logits_processor: [...(sample && request.topP !== undefined && request.topP < 1 ? [new TopPProcessor(request.topP)] : []), new FinishedRowsProcessor(promptLength, g.eos)],
+      // Greedy in the library's eyes: the draw is ours (SamplingProcessor), after the finished rows are held.
+      do_sample: false,
+      logits_processor: [new FinishedRowsProcessor(promptLength, g.eos), ...(sample ? [new SamplingProcessor(request.temperature, request.topP ?? 1, uniform)] : [])],
       stopping_criteria: [stop],
     } as unknown as Parameters<PreTrainedModel['generate']>[0])) as Tensor;
   } finally {

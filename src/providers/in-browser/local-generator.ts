@@ -13,9 +13,9 @@ export interface LocalGenerator extends ReplyGenerator {
 
 export function createLocalGenerator(source: GenerationSource, onProgress?: (p: GenerationLoadProgress) => void, options: { seed?: number } = {}): LocalGenerator {
   let loading: Promise<LoadedGenerator> | undefined;
-  // A seed applies to the first request only: the library's generator then runs on from it, so a
-  // whole run is reproducible without every request repeating the first one's draws.
-  let seed = options.seed;
+  // With a seed, request k draws from seed + k: a whole run (its requests go in order, one at a
+  // time) is reproducible, without every request repeating the first one's draws.
+  let requests = 0;
   const ready = () => {
     loading ??= loadGenerator(source, onProgress).catch((err) => {
       loading = undefined;
@@ -27,8 +27,8 @@ export function createLocalGenerator(source: GenerationSource, onProgress?: (p: 
     ready,
     async generate(request, signal) {
       const g = await ready();
-      const seeded = seed !== undefined && request.seed === undefined ? { ...request, seed } : request;
-      seed = undefined;
+      const k = requests++;
+      const seeded = options.seed !== undefined && request.seed === undefined ? { ...request, seed: options.seed + k } : request;
       return generateReplies(g, seeded, { signal });
     },
     notes: () => [],

@@ -216,11 +216,11 @@ export class RunDraft {
       if (!Number.isInteger(s.concurrency) || s.concurrency < 1 || s.concurrency > 64) out.push('Concurrency must be a whole number from 1 to 64.');
       const prompt = validatePromptTemplate(s.prompt);
       if (!prompt.ok) out.push(prompt.error.message);
-      if (this.clusteringMethod === 'judge') out.push(...modelProblems(this.clusteringJudge, 'The clustering judge'));
+      if (this.clusteringMethod === 'judge') out.push(...modelProblems(this.clusteringJudge, 'The clustering judge', true));
       if (this.clusteringMethod === 'embedding' && !(this.embeddingThreshold > 0 && this.embeddingThreshold < 1)) out.push('The similarity threshold must be between 0 and 1.');
       if (this.clusteringMethod === 'embedding') out.push(...embeddingProblems(this.embeddingModel, this.embeddingAllowRemote));
       if (this.clusteringMethod === 'entailment') out.push(...nliProblems(this.nliModel, this.nliAllowRemote));
-      if (this.gradingMethod === 'judge') out.push(...modelProblems(this.gradingJudge, 'The grading judge'));
+      if (this.gradingMethod === 'judge') out.push(...modelProblems(this.gradingJudge, 'The grading judge', true));
       if (this.gradingMethod === 'alias' && this.dataset && this.dataset.questions.every((q) => !q.answer)) out.push('Alias grading needs reference answers.');
     }
     return out;
@@ -234,10 +234,15 @@ function subsetProblems(s: { n: number; seed: number }): string[] {
   return out;
 }
 
-function modelProblems(m: ModelDraft, name: string): string[] {
+function modelProblems(m: ModelDraft, name: string, judge = false): string[] {
   const out: string[] = [];
   if (!PRESETS[m.preset]) out.push(`${name}: choose a provider.`);
   if (!m.model.trim()) out.push(`${name}: enter a model id.`);
+  // The in-page model has no address; it samples answers but does not judge them.
+  if (getPreset(m.preset)?.kind === 'in-browser') {
+    if (judge) out.push(`${name}: the in-browser model can only answer questions; choose a provider with an API for the judge.`);
+    return out;
+  }
   if (getPreset(m.preset)?.custom && !m.baseUrl.trim()) {
     out.push(`${name}: enter the base URL of the server (e.g. http://localhost:8000/v1).`);
     return out;

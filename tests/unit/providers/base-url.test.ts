@@ -39,6 +39,8 @@ describe('baseUrlProblem', () => {
     expect(runBaseUrlProblem({ ...base, grading: { method: 'alias' } })).toBeNull();
     // A preset's own URL stands in for an empty one.
     expect(runBaseUrlProblem({ ...base, models: [{ ...ok, baseUrl: '' }], grading: { method: 'alias' } })).toBeNull();
+    // A model run in the page has no address at all.
+    expect(runBaseUrlProblem({ ...base, models: [{ kind: 'in-browser', preset: 'in-browser', baseUrl: '', model: 'tiny-causal-lm' }], grading: { method: 'alias' } })).toBeNull();
   });
 });
 

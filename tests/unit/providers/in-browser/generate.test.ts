@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { generateReplies, loadGenerator, nucleus, type LoadedGenerator } from '../../../../src/providers/in-browser/generate';
+import { drawToken, generateReplies, loadGenerator, nucleus, type LoadedGenerator } from '../../../../src/providers/in-browser/generate';
 import { TINY_CAUSAL_MODEL } from '../../../../src/providers/in-browser/models';
 import { extractSample } from '../../../../src/pipeline/extract';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages } from '../../../../src/pipeline/prompts';
@@ -98,6 +98,25 @@ describe('the tiny causal model', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(generateReplies(g, { messages: messagesFor('x'), n: 1, temperature: 1, maxTokens: 4 }, { signal: controller.signal })).rejects.toThrow(/cancelled/);
+  });
+});
+
+describe('drawToken', () => {
+  test('draws by softmax(logits / temperature): the share of each token follows its probability', () => {
+    let state = 1;
+    // A small LCG: the test needs uniform draws, not the library's generator.
+    const uniform = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+    const counts = [0, 0, 0];
+    const draws = 30_000;
+    for (let i = 0; i < draws; i++) counts[drawToken(Float32Array.from([0, Math.log(0.5), -Infinity]), 1, 1, uniform)]++;
+    expect(counts[2]).toBe(0);
+    expect(Math.abs(counts[0] / draws - 2 / 3)).toBeLessThan(4.5 * Math.sqrt((2 / 9) / draws));
+    // Temperature 0.5 squares the odds: 4 : 1.
+    const hot = [0, 0];
+    for (let i = 0; i < draws; i++) hot[drawToken(Float32Array.from([0, Math.log(0.5)]), 0.5, 1, uniform)]++;
+    expect(Math.abs(hot[0] / draws - 0.8)).toBeLessThan(4.5 * Math.sqrt(0.16 / draws));
+    // A nucleus below the favourite's share keeps the favourite only.
+    for (let i = 0; i < 100; i++) expect(drawToken(Float32Array.from([0, Math.log(0.5)]), 1, 0.5, uniform)).toBe(0);
   });
 });
 
