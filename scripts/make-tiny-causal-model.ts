@@ -16,9 +16,9 @@
  *
  * Run: npx tsx scripts/make-tiny-causal-model.ts   (deterministic: same bytes every time)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import protobuf from 'protobufjs';
+import { compactJson, modelFolder, prettyJson, writeModelFiles } from './model-folder.ts';
+import { encodeModel, FLOAT, floatTensor, INT64, int64Tensor, intAttr, intsAttr, node, tensorInfo, weightTable } from './onnx-writer.ts';
 import {
   ANSWER_LABEL,
   CHAT_TEMPLATE,
@@ -32,45 +32,10 @@ import {
   TINY_TOPICS,
   type WeightedToken,
 } from './tiny-causal-lm-table.ts';
+import { wordTokenizerJson } from './word-tokenizer.ts';
 
 // TINY_CAUSAL_OUT: write elsewhere (the test that the committed files are this script's output).
-const OUT = path.resolve(process.env.TINY_CAUSAL_OUT ?? path.join(import.meta.dirname, '../public/models/tiny-causal-lm'));
-
-// --- ONNX protobuf: the subset of onnx.proto this model needs, as a protobufjs JSON descriptor.
-const onnxSchema = {
-  nested: {
-    onnx: {
-      nested: {
-        ModelProto: { fields: { ir_version: { type: 'int64', id: 1 }, producer_name: { type: 'string', id: 2 }, producer_version: { type: 'string', id: 3 }, graph: { type: 'GraphProto', id: 7 }, opset_import: { rule: 'repeated', type: 'OperatorSetIdProto', id: 8 } } },
-        OperatorSetIdProto: { fields: { domain: { type: 'string', id: 1 }, version: { type: 'int64', id: 2 } } },
-        GraphProto: { fields: { node: { rule: 'repeated', type: 'NodeProto', id: 1 }, name: { type: 'string', id: 2 }, initializer: { rule: 'repeated', type: 'TensorProto', id: 5 }, input: { rule: 'repeated', type: 'ValueInfoProto', id: 11 }, output: { rule: 'repeated', type: 'ValueInfoProto', id: 12 } } },
-        NodeProto: { fields: { input: { rule: 'repeated', type: 'string', id: 1 }, output: { rule: 'repeated', type: 'string', id: 2 }, name: { type: 'string', id: 3 }, op_type: { type: 'string', id: 4 }, attribute: { rule: 'repeated', type: 'AttributeProto', id: 5 } } },
-        AttributeProto: { fields: { name: { type: 'string', id: 1 }, i: { type: 'int64', id: 3 }, ints: { rule: 'repeated', type: 'int64', id: 8 }, type: { type: 'int32', id: 20 } } },
-        TensorProto: { fields: { dims: { rule: 'repeated', type: 'int64', id: 1 }, data_type: { type: 'int32', id: 2 }, name: { type: 'string', id: 8 }, raw_data: { type: 'bytes', id: 9 } } },
-        ValueInfoProto: { fields: { name: { type: 'string', id: 1 }, type: { type: 'TypeProto', id: 2 } } },
-        TypeProto: { fields: { tensor_type: { type: 'TensorTypeProto', id: 1 } } },
-        TensorTypeProto: { fields: { elem_type: { type: 'int32', id: 1 }, shape: { type: 'TensorShapeProto', id: 2 } } },
-        TensorShapeProto: { fields: { dim: { rule: 'repeated', type: 'Dimension', id: 1 } } },
-        Dimension: { fields: { dim_value: { type: 'int64', id: 1 }, dim_param: { type: 'string', id: 2 } } },
-      },
-    },
-  },
-};
-const ModelProto = protobuf.Root.fromJSON(onnxSchema).lookupType('onnx.ModelProto');
-
-const FLOAT = 1;
-const UINT8 = 2;
-const INT64 = 7;
-const ATTR_INT = 2;
-const ATTR_INTS = 7;
-
-const tensorInfo = (name: string, elemType: number, dims: (string | number)[]) => ({
-  name,
-  type: { tensor_type: { elem_type: elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dim_param: d } : { dim_value: d })) } } },
-});
-const floatTensor = (name: string, dims: number[], values: ArrayLike<number>) => ({ name, dims, data_type: FLOAT, raw_data: new Uint8Array(Float32Array.from(values).buffer) });
-const int64Tensor = (name: string, dims: number[], values: bigint[]) => ({ name, dims, data_type: INT64, raw_data: new Uint8Array(BigInt64Array.from(values).buffer) });
-const node = (op_type: string, input: string[], output: string[], attribute: object[] = []) => ({ op_type, input, output, name: `${op_type}_${output[0]}`, attribute });
+const OUT = modelFolder('tiny-causal-lm', 'TINY_CAUSAL_OUT');
 
 /** The vocabulary: special tokens, the chat roles, the topics' keywords, then every token a reply uses. */
 function buildVocabulary(): string[] {
@@ -133,117 +98,100 @@ function buildModel(tokens: string[], table: Int8Array, quantized: boolean): Uin
   const V = tokens.length;
   const rows = TINY_TOPICS.length * V;
   const topicOfToken = tokens.map((t) => Math.max(0, TINY_TOPICS.findIndex((topic, k) => k > 0 && topic.keyword === t)));
-  const initializer: object[] = [
-    floatTensor('token_topic', [V], topicOfToken),
-    int64Tensor('axes_1_3', [2], [1n, 3n]),
-    int64Tensor('axes_1', [1], [1n]),
-    int64Tensor('vocab_size', [], [BigInt(V)]),
-  ];
-  const nodes: object[] = [];
-  if (quantized) {
-    // Steps + 128 as uint8 with scale LOGIT_STEP: dequantized, exactly the float table.
-    initializer.push({ name: 'table_quantized', dims: [rows, V], data_type: UINT8, raw_data: Uint8Array.from(table, (s) => s + 128) });
-    initializer.push(floatTensor('table_scale', [], [LOGIT_STEP]));
-    initializer.push({ name: 'table_zero_point', dims: [], data_type: UINT8, raw_data: Uint8Array.of(128) });
-    nodes.push(node('DequantizeLinear', ['table_quantized', 'table_scale', 'table_zero_point'], ['table']));
-  } else {
-    initializer.push(floatTensor('table', [rows, V], Array.from(table, (s) => s * LOGIT_STEP)));
-  }
-  nodes.push(
-    node('Gather', ['token_topic', 'input_ids'], ['step_topics'], [{ name: 'axis', i: 0, type: ATTR_INT }]),
+  // Steps + 128 as uint8 with scale LOGIT_STEP: dequantized, exactly the float table.
+  const logitTable = weightTable('table', [rows, V], quantized
+    ? { uint8: Uint8Array.from(table, (s) => s + 128), scale: LOGIT_STEP, zeroPoint: 128 }
+    : { float: Array.from(table, (s) => s * LOGIT_STEP) });
+  const nodes = [
+    ...logitTable.nodes,
+    node('Gather', ['token_topic', 'input_ids'], ['step_topics'], [intAttr('axis', 0)]),
     node('Unsqueeze', ['step_topics', 'axes_1_3'], ['step_topics_4d']),
-    node('Concat', ['past_key_values.0.key', 'step_topics_4d'], ['present.0.key'], [{ name: 'axis', i: 2, type: ATTR_INT }]),
-    node('Concat', ['past_key_values.0.value', 'step_topics_4d'], ['present.0.value'], [{ name: 'axis', i: 2, type: ATTR_INT }]),
-    node('ReduceMax', ['present.0.key'], ['topic_float'], [{ name: 'axes', ints: [1, 2, 3], type: ATTR_INTS }, { name: 'keepdims', i: 0, type: ATTR_INT }]),
-    node('Cast', ['topic_float'], ['topic'], [{ name: 'to', i: INT64, type: ATTR_INT }]),
+    node('Concat', ['past_key_values.0.key', 'step_topics_4d'], ['present.0.key'], [intAttr('axis', 2)]),
+    node('Concat', ['past_key_values.0.value', 'step_topics_4d'], ['present.0.value'], [intAttr('axis', 2)]),
+    node('ReduceMax', ['present.0.key'], ['topic_float'], [intsAttr('axes', [1, 2, 3]), intAttr('keepdims', 0)]),
+    node('Cast', ['topic_float'], ['topic'], [intAttr('to', INT64)]),
     node('Mul', ['topic', 'vocab_size'], ['row_base']),
     node('Unsqueeze', ['row_base', 'axes_1'], ['row_base_2d']),
     node('Add', ['row_base_2d', 'input_ids'], ['rows']),
-    node('Gather', ['table', 'rows'], ['logits'], [{ name: 'axis', i: 0, type: ATTR_INT }]),
-  );
+    node('Gather', ['table', 'rows'], ['logits'], [intAttr('axis', 0)]),
+  ];
   const cache = (name: string, seq: string) => tensorInfo(name, FLOAT, ['batch_size', 1, seq, 1]);
-  const model = {
-    ir_version: 8,
-    producer_name: 'semece make-tiny-causal-model',
-    producer_version: '1',
-    opset_import: [{ domain: '', version: 13 }],
-    graph: {
-      name: 'tiny_causal_lm',
-      node: nodes,
-      initializer,
-      input: [
-        tensorInfo('input_ids', INT64, ['batch_size', 'sequence_length']),
-        cache('past_key_values.0.key', 'past_sequence_length'),
-        cache('past_key_values.0.value', 'past_sequence_length'),
-      ],
-      output: [
-        tensorInfo('logits', FLOAT, ['batch_size', 'sequence_length', V]),
-        cache('present.0.key', 'total_sequence_length'),
-        cache('present.0.value', 'total_sequence_length'),
-      ],
-    },
-  };
-  const problem = ModelProto.verify(model);
-  if (problem) throw new Error(`ONNX model does not fit the schema: ${problem}`);
-  return ModelProto.encode(ModelProto.fromObject(model)).finish();
+  return encodeModel({
+    producer: 'make-tiny-causal-model',
+    name: 'tiny_causal_lm',
+    initializer: [
+      floatTensor('token_topic', [V], topicOfToken),
+      int64Tensor('axes_1_3', [2], [1n, 3n]),
+      int64Tensor('axes_1', [1], [1n]),
+      int64Tensor('vocab_size', [], [BigInt(V)]),
+      ...logitTable.initializer,
+    ],
+    node: nodes,
+    input: [
+      tensorInfo('input_ids', INT64, ['batch_size', 'sequence_length']),
+      cache('past_key_values.0.key', 'past_sequence_length'),
+      cache('past_key_values.0.value', 'past_sequence_length'),
+    ],
+    output: [
+      tensorInfo('logits', FLOAT, ['batch_size', 'sequence_length', V]),
+      cache('present.0.key', 'total_sequence_length'),
+      cache('present.0.value', 'total_sequence_length'),
+    ],
+  });
 }
 
 function tokenizerJson(tokens: string[]) {
-  const special = Object.values(SPECIAL_TOKENS);
-  return {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: special.map((content) => ({ id: tokens.indexOf(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+  return wordTokenizerJson({
+    tokens,
+    special: Object.values(SPECIAL_TOKENS),
+    unk: SPECIAL_TOKENS.unk,
     normalizer: { type: 'Lowercase' },
     // Words of the prompt are matched whole (lower-cased): a keyword is its own token, any other word <unk>.
     pre_tokenizer: { type: 'Whitespace' },
     post_processor: null,
     // Reply tokens carry their own spaces and newlines, so decoding only joins them.
     decoder: { type: 'Fuse' },
-    model: { type: 'WordPiece', unk_token: SPECIAL_TOKENS.unk, continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(tokens.map((t, i) => [t, i])) },
-  };
+  });
 }
 
 function main() {
   const tokens = buildVocabulary();
   const table = buildTable(tokens);
   const id = (t: string) => tokens.indexOf(t);
-  mkdirSync(path.join(OUT, 'onnx'), { recursive: true });
-  const write = (file: string, data: string | Uint8Array) => writeFileSync(path.join(OUT, file), data);
-  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-  write('config.json', json({
-    model_type: 'llama',
-    architectures: ['LlamaForCausalLM'],
-    vocab_size: tokens.length,
-    hidden_size: 1,
-    head_dim: 1,
-    num_hidden_layers: 1,
-    num_attention_heads: 1,
-    num_key_value_heads: 1,
-    max_position_embeddings: 4096,
-    bos_token_id: null,
-    eos_token_id: id(SPECIAL_TOKENS.end),
-    pad_token_id: id(SPECIAL_TOKENS.pad),
-    tie_word_embeddings: false,
-    use_cache: true,
-  }));
-  write('generation_config.json', json({ eos_token_id: id(SPECIAL_TOKENS.end), pad_token_id: id(SPECIAL_TOKENS.pad), bos_token_id: null }));
-  write('tokenizer.json', `${JSON.stringify(tokenizerJson(tokens))}\n`);
-  write('tokenizer_config.json', json({
-    tokenizer_class: 'PreTrainedTokenizer',
-    model_max_length: 4096,
-    pad_token: SPECIAL_TOKENS.pad,
-    unk_token: SPECIAL_TOKENS.unk,
-    eos_token: SPECIAL_TOKENS.end,
-    bos_token: null,
-    add_bos_token: false,
-    add_eos_token: false,
-    clean_up_tokenization_spaces: false,
-    chat_template: CHAT_TEMPLATE,
-  }));
-  write('onnx/model.onnx', buildModel(tokens, table, false));
-  write('onnx/model_quantized.onnx', buildModel(tokens, table, true));
+  writeModelFiles(OUT, {
+    'config.json': prettyJson({
+      model_type: 'llama',
+      architectures: ['LlamaForCausalLM'],
+      vocab_size: tokens.length,
+      hidden_size: 1,
+      head_dim: 1,
+      num_hidden_layers: 1,
+      num_attention_heads: 1,
+      num_key_value_heads: 1,
+      max_position_embeddings: 4096,
+      bos_token_id: null,
+      eos_token_id: id(SPECIAL_TOKENS.end),
+      pad_token_id: id(SPECIAL_TOKENS.pad),
+      tie_word_embeddings: false,
+      use_cache: true,
+    }),
+    'generation_config.json': prettyJson({ eos_token_id: id(SPECIAL_TOKENS.end), pad_token_id: id(SPECIAL_TOKENS.pad), bos_token_id: null }),
+    'tokenizer.json': compactJson(tokenizerJson(tokens)),
+    'tokenizer_config.json': prettyJson({
+      tokenizer_class: 'PreTrainedTokenizer',
+      model_max_length: 4096,
+      pad_token: SPECIAL_TOKENS.pad,
+      unk_token: SPECIAL_TOKENS.unk,
+      eos_token: SPECIAL_TOKENS.end,
+      bos_token: null,
+      add_bos_token: false,
+      add_eos_token: false,
+      clean_up_tokenization_spaces: false,
+      chat_template: CHAT_TEMPLATE,
+    }),
+    'onnx/model.onnx': buildModel(tokens, table, false),
+    'onnx/model_quantized.onnx': buildModel(tokens, table, true),
+  });
   console.log(`tiny-causal-lm: ${tokens.length} tokens, ${TINY_TOPICS.length} topics, written to ${path.relative(process.cwd(), OUT)}`);
 }
 
