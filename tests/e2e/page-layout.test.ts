@@ -20,6 +20,8 @@ interface Layout {
   unmarkedScrollers: string[];
   /** Whether the headline table is read as one card per model (no sideways scroll to reach the ECE columns). */
   headlineCards: boolean | null;
+  /** Labels drawn over a mark or over another label, as rendered (the difficulty view's boundary labels and the charts' axis text). */
+  overlaps: string[];
 }
 
 /** What the page draws now: its width, its charts' boxes and any text rendered under 11 px. */
@@ -55,8 +57,27 @@ function measure(page: Page): Promise<Layout> {
       }
     }
     const headline = document.querySelector<HTMLElement>('[data-table="headline"] tbody tr');
+    const overlaps: string[] = [];
+    const hit = (a: DOMRect, b: DOMRect) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    for (const chart of document.querySelectorAll('.chart')) {
+      if (!shown(chart)) continue;
+      const labels = [...chart.querySelectorAll<SVGTextElement>('svg text')].filter((t) => t.textContent?.trim());
+      const marks = [...chart.querySelectorAll<SVGGraphicsElement>('[data-mark]')].map((m) => m.getBoundingClientRect());
+      // A text's box is its em box, taller than its glyphs (line gap, descenders): a fifth off the top and bottom is the ink.
+      const boxes = labels.map((t) => {
+        const r = t.getBoundingClientRect();
+        const inset = Math.min(r.width, r.height) * 0.2;
+        return new DOMRect(r.left, r.top + inset, r.width, Math.max(0, r.height - 2 * inset));
+      });
+      for (let i = 0; i < labels.length; i++) {
+        const name = labels[i].textContent!.trim();
+        if (labels[i].classList.contains('boundary-label') && marks.some((m) => hit(boxes[i], m))) overlaps.push(`"${name}" over a mark`);
+        for (let j = i + 1; j < labels.length; j++) if (hit(boxes[i], boxes[j])) overlaps.push(`"${name}" over "${labels[j].textContent!.trim()}"`);
+      }
+    }
     return {
       unmarkedScrollers: unmarked,
+      overlaps,
       headlineCards: headline ? getComputedStyle(headline).display === 'block' : null,
       scrollWidth: document.documentElement.scrollWidth,
       charts: [...document.querySelectorAll('.chart')].filter(shown).map((c) => {
@@ -96,6 +117,7 @@ for (const { width, scheme } of RUNS) {
       }
       found.push(...l.smallText.slice(0, 8));
       found.push(...l.unmarkedScrollers.map((u) => `unmarked scroller ${u}`));
+      found.push(...l.overlaps.slice(0, 8));
       // On a phone the headline table is a card per model; on a wide screen, a table.
       if (l.headlineCards !== null && l.headlineCards !== width < 640) found.push(`headline table ${l.headlineCards ? 'as cards' : 'as a table'}`);
       if (found.length) problems[name] = found;
