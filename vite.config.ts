@@ -6,7 +6,7 @@ import { demoReport } from './src/demo/vite-plugin-demo-report.ts';
 // Test-only pages (tests/e2e/*-page/), built only when Vitest builds the app for browser tests,
 // so a production build stays clean.
 const testPages = process.env.VITEST
-  ? { rolldownOptions: { input: { main: 'index.html', 'embedding-check': 'tests/e2e/embedding-page/index.html', 'nli-check': 'tests/e2e/nli-page/index.html' } } }
+  ? { rolldownOptions: { input: { main: 'index.html', 'embedding-check': 'tests/e2e/embedding-page/index.html', 'nli-check': 'tests/e2e/nli-page/index.html', 'generation-check': 'tests/e2e/generation-page/index.html' } } }
   : {};
 
 export default defineConfig({

@@ -89,7 +89,9 @@ async function load(config: GenerationWorkerConfig, onProgress?: (p: GenerationL
     await webgpu.dispose();
     return { generator: wasm, info: info('wasm', `WebGPU's next-token probabilities disagree with WASM (total variation ${check.worst.toFixed(3)}); using WASM`) };
   } catch (err) {
-    return { generator: wasm, info: info('wasm', `WebGPU unavailable (${message(err)}); using WASM`) };
+    // The loader's own preamble (which model, where from) says nothing here: its cause does.
+    const cause = message(err).replace(/^could not load "[^"]*" from .*?: /, '');
+    return { generator: wasm, info: info('wasm', `WebGPU unavailable (${cause}); using WASM`) };
   }
 }
 
