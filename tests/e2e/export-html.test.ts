@@ -10,9 +10,10 @@ import { sampleReport } from '../unit/share/report-fixture';
 import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';
 import type { ReportDocument } from '../../src/model/report';
 import { demoDocument } from './report-fixture';
+import { builtAppDir } from './built-app';
 
 let browser: Browser;
-const template = () => readFileSync(path.resolve('dist/report-viewer.html'), 'utf8');
+const template = () => readFileSync(path.join(builtAppDir(), 'report-viewer.html'), 'utf8');
 const dir = mkdtempSync(path.join(tmpdir(), 'semece-html-'));
 
 beforeAll(async () => {

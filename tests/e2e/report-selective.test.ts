@@ -20,6 +20,7 @@ import { embedReport } from '../../src/export/embed';
 import { parseThresholdDocument } from '../../src/formats/abstention-threshold-schema';
 import type { ReportDocument, ReportQuestion } from '../../src/model/report';
 import { modelMetrics } from '../../src/pipeline/score';
+import { builtAppDir } from './built-app';
 
 let browser: Browser;
 const dir = mkdtempSync(path.join(tmpdir(), 'semece-selective-'));
@@ -199,7 +200,7 @@ test('the demo report: every curve’s area is the stored AURC; the view is reac
 });
 
 test('the offline HTML report has the view too: from file://, the same threshold, and a threshold file opens', async () => {
-  const template = readFileSync(path.resolve(process.env.SEMECE_OUT_DIR ?? 'dist', 'report-viewer.html'), 'utf8');
+  const template = readFileSync(path.join(builtAppDir(), 'report-viewer.html'), 'utf8');
   const file = path.join(dir, 'report.html');
   writeFileSync(file, embedReport(template, fixtureDocument()).html);
   const { page, context, consoleErrors } = await openPage(browser);
