@@ -200,6 +200,19 @@ describe('RegimeBars', () => {
   });
 });
 
+test('RegimeBars: a signal’s marker sits above its bar’s whisker, so the two never cross', () => {
+  const bars: RegimeBar[] = [
+    { regime: 'large-margin', signal: 'sem1', ece: 0.1, count: 50, tooFew: false, interval: [0.08, 0.02, 0.3] },
+    { regime: 'large-margin', signal: 'sem2', ece: 0.2, count: 50, tooFew: false },
+  ];
+  const svg = draw(RegimeBars, { title: 'R', bars, signals: ['sem1', 'sem2'] });
+  const [withCi, without] = all(svg, 'path', 'marker').map((m) => Number(/translate\([-\d.]+,([-\d.]+)\)/.exec(m.attrs.transform)![1]));
+  const stem = all(all(svg, 'g', 'ci')[0], 'line')[0];
+  const whiskerTop = Math.min(num(stem, 'y1'), num(stem, 'y2'));
+  expect(withCi).toBeLessThan(whiskerTop);
+  expect(without).toBeLessThan(num(all(svg, 'rect', 'bar')[1], 'y'));
+});
+
 describe('BrierBars', () => {
   const brier = { perRun: [0.2, 0.3, 0.1], mean: 0.2, sd: 0.1 };
   const svg = draw(BrierBars, { title: 'B', brier, baseline: 0.25 });
