@@ -27,6 +27,9 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   { id: 'brier', term: 'Brier score', definition: 'The mean of (confidence − correct)², correct being 1 or 0; lower is better. Its Murphy decomposition splits it into reliability − resolution + uncertainty.' },
   { id: 'auroc', term: 'AUROC', definition: 'The chance that a randomly chosen right answer has a higher confidence than a randomly chosen wrong one: 0.5 is chance, 1 is perfect ranking.' },
   { id: 'aurc', term: 'AURC', definition: 'Area under the risk–coverage curve: answer only the most confident questions, measure the error rate of those answered, and average over every coverage; lower is better.' },
+  { id: 'coverage', term: 'Coverage', definition: 'The share of questions a model answers when it abstains below a confidence threshold: 100% with no threshold, less as the threshold rises.' },
+  { id: 'selective-error', term: 'Selective error (risk)', definition: 'The error rate among the questions answered at a threshold: wrong answers ÷ answers given. The risk–coverage curve draws it against coverage.' },
+  { id: 'abstention', term: 'Abstention threshold', definition: 'The lowest confidence at which the model answers so that its selective error stays at or below a chosen target. It is chosen on one seeded half of the questions and judged on the other, so the error it reports is not fitted to the same questions; below it the model says “not attempted”.' },
   { id: 'bootstrap-interval', term: '95% bootstrap interval', definition: 'The range of a statistic over 1,000 resamples of the questions (drawn with replacement, the same resamples for every signal): the 2.5th and 97.5th percentiles.' },
 ];
 

@@ -6,7 +6,7 @@ import { GLOSSARY, glossaryEntry } from '../../../src/model/glossary';
 import { METRICS } from '../../../src/model/metrics';
 
 test('the glossary defines every term the issue lists, once each, in words', () => {
-  for (const id of ['sem1', 'sem2', 'c-star', 'margin', 'standardized-margin', 'jensen', 'entropy-confidence', 'ece', 'ece-equal-mass', 'mce', 'smooth-ece']) {
+  for (const id of ['sem1', 'sem2', 'c-star', 'margin', 'standardized-margin', 'jensen', 'entropy-confidence', 'ece', 'ece-equal-mass', 'mce', 'smooth-ece', 'coverage', 'selective-error', 'abstention']) {
     expect(glossaryEntry(id)?.definition.length, id).toBeGreaterThan(40);
   }
   expect(new Set(GLOSSARY.map((e) => e.id)).size).toBe(GLOSSARY.length);
