@@ -16,7 +16,7 @@
  * Exit codes (cli/exit-codes.ts): 0 done, 3 samples still missing or interrupted (what arrived is
  * cached), 1 the batch run failed, 2 bad usage or input.
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -34,6 +34,7 @@ import { baseUrlOption } from '../provider-options.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import { resolveIo, writeFileAtomic, writeLinesAtomic, type Io } from '../command-io.ts';
 import { sampledRowLines } from '../sampled-rows.ts';
+import { readProgress } from '../read-progress.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 
@@ -56,8 +57,9 @@ function num(v: string | undefined, name: string, dflt: number, min: number, max
 }
 
 /** Lines of a file, streamed: a result file of millions of replies is never read whole. */
-function fileLines(path: string): AsyncIterable<string> {
-  return createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+function fileLines(path: string): { lines: AsyncIterable<string>; bytesRead: () => number } {
+  const input = createReadStream(path, { encoding: 'utf8' });
+  return { lines: createInterface({ input, crlfDelay: Infinity }), bytesRead: () => input.bytesRead };
 }
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
@@ -163,7 +165,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
           err(`semece sample: cannot read ${path}: no such file`);
           return EXIT.badInput;
         }
-        const report = await ingestSampleResults(set, fileLines(path), { file: path, cache, alreadyLines: true });
+        const { lines, bytesRead } = fileLines(path);
+        const say = readProgress(path, statSync(path).size);
+        const report = await ingestSampleResults(set, lines, {
+          file: path, cache, alreadyLines: true,
+          onProgress: (p) => {
+            const line = say(bytesRead(), p);
+            if (line) err(line);
+          },
+        });
         for (const line of describeIngest(report)) err(line);
         reports.push({ file: path, lines: report.lines, stored: report.stored, alreadyCached: report.alreadyCached, failed: report.failed.length, problems: report.problemCount });
       }
