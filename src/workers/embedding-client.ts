@@ -6,24 +6,15 @@
  * The worker and loading plumbing it shares with the NLI client is in model-client.ts.
  */
 import type { Embedder } from '../clustering/embedding';
-import { DEFAULT_EMBEDDING_MODEL, isShippedEmbeddingModel, type EmbeddingDtype, type ModelProgress } from '../clustering/embedding-models';
+import { DEFAULT_EMBEDDING_MODEL, isShippedEmbeddingModel, type EmbeddingDtype } from '../clustering/embedding-models';
 import type { EmbeddingWorkerApi } from './embedding.worker';
-import { createModelLoader, localModelPath, modelSourcesFor, type ModelClientControls } from './model-client';
+import { createModelLoader, localModelPath, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
 import { connectApi } from './worker-connection';
 
-export interface EmbeddingClientOptions {
-  model?: string;
-  dtype?: EmbeddingDtype;
-  /** Let the worker fetch models from the Hugging Face hub (default false). */
-  allowRemoteModels?: boolean;
+export interface EmbeddingClientOptions extends ModelClientOptions<EmbeddingDtype> {
   /** Look for `<model>/…` under the app's /models/ first (default: yes, except for a hub model
    * when remote models are allowed, which would only produce 404s before going to the hub). */
   useLocalModels?: boolean;
-  /** Where the app's models folder is (default: `models/` beside the page's base URL). */
-  localModelUrl?: string;
-  webgpu?: 'auto' | 'off';
-  /** Model download / load progress. */
-  onProgress?: (p: ModelProgress) => void;
 }
 
 /** An Embedder with its model's loading: init (the backend chosen), watchLoad, dispose (model-client.ts). */
@@ -50,13 +41,6 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
     init: loader.init,
     dispose: loader.dispose,
     watchLoad: loader.watchLoad,
-    async embed(texts, signal) {
-      const ready = await loader.init();
-      if (!ready.ok) throw new Error(ready.error.message);
-      if (signal?.aborted) throw new DOMException('embedding was cancelled', 'AbortError');
-      const r = await loader.connection()!.api.embed(texts);
-      if (!r.ok) throw new Error(r.error.message);
-      return r.value;
-    },
+    embed: (texts, signal) => loader.call('embedding', signal, (api) => api.embed(texts)),
   };
 }

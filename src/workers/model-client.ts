@@ -36,6 +36,20 @@ export function localModelPath(useLocal: boolean, localModelUrl?: string): strin
   return new URL(localModelUrl ?? 'models/', base).pathname;
 }
 
+/** A model client's settings (each kind's client may add its own). */
+export interface ModelClientOptions<Dtype extends string = string> {
+  /** Default: the kind's default model. */
+  model?: string;
+  dtype?: Dtype;
+  /** Let the worker fetch models from the Hugging Face hub (default false). */
+  allowRemoteModels?: boolean;
+  /** Where the app's models folder is (default: `models/` beside the page's base URL). */
+  localModelUrl?: string;
+  webgpu?: 'auto' | 'off';
+  /** Model download / load progress. */
+  onProgress?: (p: ModelProgress) => void;
+}
+
 /** The part of a model worker's API the loader calls. */
 interface ModelWorkerInit {
   init(config: ModelWorkerConfig, onProgress?: (p: ModelProgress) => void): Promise<Result<ModelBackendInfo>>;
@@ -53,6 +67,8 @@ export interface ModelLoaderOptions<Api> {
   config(): ModelWorkerConfig;
   /** Every raw loading event too. */
   onProgress?: (p: ModelProgress) => void;
+  /** The error `call` throws when the model cannot load (default: an Error with the load's message). */
+  loadError?: (message: string) => Error;
 }
 
 export interface ModelLoader<Api> {
@@ -70,6 +86,11 @@ export interface ModelLoader<Api> {
   connection(): WorkerConnection<Api> | undefined;
   /** The backend of the last load that succeeded. */
   backend(): ModelBackendInfo | undefined;
+  /**
+   * Loads (once), then asks the worker: a failed load or a failed answer throws its message, a
+   * signal aborted before the request goes out an AbortError ("<what> was cancelled").
+   */
+  call<T>(what: string, signal: AbortSignal | undefined, ask: (api: Comlink.Remote<Api>) => Promise<Result<T>>): Promise<T>;
 }
 
 /** What every model client offers besides its model's own work: the loader's init, watchLoad and dispose. */
@@ -131,5 +152,13 @@ export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoa
     },
     connection: () => worker,
     backend: () => backend,
+    async call(what, signal, ask) {
+      const ready = await init();
+      if (!ready.ok) throw options.loadError ? options.loadError(ready.error.message) : new Error(ready.error.message);
+      if (signal?.aborted) throw new DOMException(`${what} was cancelled`, 'AbortError');
+      const r = await ask(worker!.api);
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    },
   };
 }

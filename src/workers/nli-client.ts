@@ -5,23 +5,13 @@
  * a model the app does not ship, and only when the caller allows remote models.
  */
 import type { EntailmentDecider } from '../clustering/entailment';
-import type { EmbeddingDtype, ModelProgress } from '../clustering/embedding-models';
+import type { EmbeddingDtype } from '../clustering/embedding-models';
 import { DEFAULT_NLI_MODEL, isShippedNliModel } from '../clustering/nli-models';
 import type { NliWorkerApi } from './nli.worker';
-import { createModelLoader, localModelPath, modelSourcesFor, type ModelClientControls } from './model-client';
+import { createModelLoader, localModelPath, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
 import { connectApi } from './worker-connection';
 
-export interface NliClientOptions {
-  model?: string;
-  dtype?: EmbeddingDtype;
-  /** Let the worker fetch models from the Hugging Face hub (default false). */
-  allowRemoteModels?: boolean;
-  /** Where the app's models folder is (default: `models/` beside the page's base URL). */
-  localModelUrl?: string;
-  webgpu?: 'auto' | 'off';
-  /** Model download / load progress. */
-  onProgress?: (p: ModelProgress) => void;
-}
+export type NliClientOptions = ModelClientOptions<EmbeddingDtype>;
 
 /** An EntailmentDecider with its model's loading: init (the backend chosen), watchLoad, dispose (model-client.ts). */
 export interface NliClient extends EntailmentDecider, ModelClientControls {}
@@ -48,13 +38,6 @@ export function createNliClient(options: NliClientOptions = {}): NliClient {
     init: loader.init,
     dispose: loader.dispose,
     watchLoad: loader.watchLoad,
-    async decide(pairs, signal) {
-      const ready = await loader.init();
-      if (!ready.ok) throw new Error(ready.error.message);
-      if (signal?.aborted) throw new DOMException('entailment was cancelled', 'AbortError');
-      const r = await loader.connection()!.api.decide(pairs);
-      if (!r.ok) throw new Error(r.error.message);
-      return r.value;
-    },
+    decide: (pairs, signal) => loader.call('entailment', signal, (api) => api.decide(pairs)),
   };
 }

@@ -26,7 +26,10 @@ describe('localModelPath', () => {
   });
 });
 
-type Api = { init(config: ModelWorkerConfig, onProgress?: (p: ModelProgress) => void): Promise<Result<ModelBackendInfo>> };
+type Api = {
+  init(config: ModelWorkerConfig, onProgress?: (p: ModelProgress) => void): Promise<Result<ModelBackendInfo>>;
+  echo(text: string): Promise<Result<string>>;
+};
 
 /** A worker connection whose init plays back `events` and then answers with `answer` (a value, or a throw). */
 function fakeWorker(answers: (Result<ModelBackendInfo> | Error)[], events: ModelProgress[] = []) {
@@ -41,6 +44,10 @@ function fakeWorker(answers: (Result<ModelBackendInfo> | Error)[], events: Model
           const answer = answers.shift()!;
           if (answer instanceof Error) throw answer;
           return answer;
+        },
+        async echo(text: string): Promise<Result<string>> {
+          log.push(`echo ${text}`);
+          return text ? { ok: true, value: text.toUpperCase() } : { ok: false, error: { kind: 'fake', message: 'nothing to echo' } };
         },
       } as never,
       close: () => log.push('close'),
@@ -86,5 +93,29 @@ describe('createModelLoader', () => {
     expect(log).toEqual(['connect', 'init m', 'close', 'connect', 'init m', 'close', 'connect', 'init m']);
     loader.dispose();
     expect(log.at(-1)).toBe('close');
+  });
+});
+
+describe('createModelLoader().call', () => {
+  test('loads first, then asks; a failed answer throws its message', async () => {
+    const { connect, log } = fakeWorker([ready]);
+    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect, config: () => ({ model: 'm', localModelPath: null }) });
+    expect(await loader.call('echoing', undefined, (api) => api.echo('hi'))).toBe('HI');
+    await expect(loader.call('echoing', undefined, (api) => api.echo(''))).rejects.toThrow('nothing to echo');
+    expect(log).toEqual(['connect', 'init m', 'echo hi', 'echo ']);
+  });
+
+  test('a failed load throws (the caller’s error kind when given); an aborted signal is an AbortError and asks nothing', async () => {
+    const failing = fakeWorker([{ ok: false, error: { kind: 'fake-model', message: 'files missing' } }]);
+    class LoadError extends Error {
+      override name = 'LoadError';
+    }
+    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect: failing.connect, config: () => ({ model: 'm', localModelPath: null }), loadError: (m) => new LoadError(m) });
+    await expect(loader.call('echoing', undefined, (api) => api.echo('hi'))).rejects.toThrow(LoadError);
+    const fine = fakeWorker([ready]);
+    const other = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect: fine.connect, config: () => ({ model: 'm', localModelPath: null }) });
+    const aborted = AbortSignal.abort();
+    await expect(other.call('echoing', aborted, (api) => api.echo('hi'))).rejects.toMatchObject({ name: 'AbortError', message: 'echoing was cancelled' });
+    expect(fine.log).toEqual(['connect', 'init m']);
   });
 });
