@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import run from '../../../../cli/commands/sample.ts';
-import { TINY_TOPICS, answerText } from '../../../../scripts/tiny-causal-lm-table.ts';
+import cluster from '../../../../cli/commands/cluster.ts';
+import grade from '../../../../cli/commands/grade.ts';
+import score from '../../../../cli/commands/score.ts';
+import { TINY_TOPICS, answerText, modalFrequencyMoments, probabilities } from '../../../../scripts/tiny-causal-lm-table.ts';
 
 let dir: string;
 const topics = TINY_TOPICS.slice(1);
@@ -61,6 +64,34 @@ describe('semece sample --provider in-browser', () => {
     const same = await cli(['--samples', '12', '--max-tokens', '16', '--sampling-seed', '7'], 'rows-2.jsonl');
     expect(same.code).toBe(0);
     expect((await rowsOf('rows-2.jsonl')).map((x) => x.results)).toEqual(rows.map((x) => x.results));
+  });
+
+  it('a complete measurement with no key, offline: sample → entailment → alias → score, Sem1 as the table implies', async () => {
+    const N = 20;
+    const copies = 3;
+    const ids = topics.flatMap((t, k) => Array.from({ length: copies }, (_, c) => ({ id: `t${k}-${c}`, topic: t })));
+    await writeFile(join(dir, 'many.jsonl'), ids.map(({ id, topic }) => JSON.stringify({ id, question: topic.question, answer: topic.gold })).join('\n') + '\n');
+    const io = (lines: string[] = []) => ({ out: (x: string) => lines.push(x), err: () => {}, env: {} });
+    const sampled = join(dir, 'sampled.jsonl');
+    expect(await run(['--provider', 'in-browser', '--model', 'tiny-causal-lm', '--dataset', join(dir, 'many.jsonl'), '--out', sampled, '--samples', String(N), '--sampling-seed', '11'], io())).toBe(0);
+    const clustered = join(dir, 'clustered.jsonl');
+    expect(await cluster(['--method', 'entailment', '--model', 'tiny-nli', '--in', sampled, '--out', clustered], io())).toBe(0);
+    const graded = join(dir, 'graded.jsonl');
+    expect(await grade(['--method', 'alias', '--in', clustered, '--out', graded], io())).toBe(0);
+    const printed: string[] = [];
+    expect(await score(['--clustered', clustered, '--graded', graded], io(printed))).toBe(0);
+    const doc = JSON.parse(printed.join('\n')) as { questions: { id: string; sem1: number; n_classes: number }[] };
+    expect(doc.questions).toHaveLength(ids.length);
+    let expected = 0;
+    let variance = 0;
+    for (const { topic } of ids) {
+      const m = modalFrequencyMoments(probabilities(topic.answers), N);
+      expected += m.mean / ids.length;
+      variance += m.variance / ids.length ** 2;
+    }
+    const mean = doc.questions.reduce((s, q) => s + q.sem1, 0) / doc.questions.length;
+    expect(Math.abs(mean - expected)).toBeLessThanOrEqual(4.5 * Math.sqrt(variance));
+    for (const q of doc.questions) expect(q.n_classes).toBeLessThanOrEqual(2);
   });
 
   it('--help names the provider id and the shipped model', async () => {

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { drawToken, generateReplies, loadGenerator, nucleus, type LoadedGenerator } from '../../../../src/providers/in-browser/generate';
+import { distributionsAgree, drawToken, generateReplies, loadGenerator, nextTokenProbabilities, nucleus, PROBE_MESSAGES, type LoadedGenerator } from '../../../../src/providers/in-browser/generate';
 import { TINY_CAUSAL_MODEL } from '../../../../src/providers/in-browser/models';
 import { extractSample } from '../../../../src/pipeline/extract';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages } from '../../../../src/pipeline/prompts';
@@ -98,6 +98,28 @@ describe('the tiny causal model', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(generateReplies(g, { messages: messagesFor('x'), n: 1, temperature: 1, maxTokens: 4 }, { signal: controller.signal })).rejects.toThrow(/cancelled/);
+  });
+});
+
+describe('the WebGPU check', () => {
+  test('next-token probabilities after the prompt: the tiny model always starts with "Answer:"', async () => {
+    const p = await nextTokenProbabilities(g, PROBE_MESSAGES[0]);
+    let top = 0;
+    for (let i = 0; i < p.length; i++) if (p[i] > p[top]) top = i;
+    expect(g.tokenizer.decode([top])).toBe('Answer:');
+    expect(p[top]).toBeGreaterThan(0.999);
+    expect(p.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+  });
+
+  test('agree: same favourite and a small total variation on every probe; disagree otherwise', () => {
+    const a = [Float32Array.from([0.7, 0.2, 0.1]), Float32Array.from([0.1, 0.9, 0])];
+    expect(distributionsAgree(a, [Float32Array.from([0.68, 0.22, 0.1]), Float32Array.from([0.12, 0.88, 0])])).toEqual({ agree: true, worst: expect.closeTo(0.02, 6) });
+    // Another favourite fails whatever the distance.
+    expect(distributionsAgree(a, [Float32Array.from([0.45, 0.46, 0.09]), a[1]]).agree).toBe(false);
+    // A probe missing on one side is no agreement.
+    expect(distributionsAgree(a, [a[0]]).agree).toBe(false);
+    expect(distributionsAgree([], []).agree).toBe(false);
+    expect(distributionsAgree(a, [Float32Array.from([0.7, 0.3]), a[1]]).agree).toBe(false);
   });
 });
 
