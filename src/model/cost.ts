@@ -28,6 +28,8 @@ export const DEFAULT_PRICES: PriceTable = {
   'lmstudio/': { input: 0, output: 0 },
   'vllm/': { input: 0, output: 0 },
   'llamacpp/': { input: 0, output: 0 },
+  // Neither does a model run in the browser (providers/in-browser/).
+  'in-browser/': { input: 0, output: 0 },
 };
 
 export function priceFor(table: PriceTable, preset: string, model: string): Price | null {
