@@ -94,6 +94,13 @@ describe('the tiny causal model', () => {
     }
   });
 
+  test('a request cancelled while it generates stops and throws an AbortError', async () => {
+    const controller = new AbortController();
+    const running = generateReplies(g, { messages: messagesFor(TINY_TOPICS[1].question), n: 4, temperature: 1, maxTokens: 12, seed: 1 }, { signal: controller.signal });
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   test('a cancelled request throws an AbortError', async () => {
     const controller = new AbortController();
     controller.abort();
