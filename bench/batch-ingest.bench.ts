@@ -147,6 +147,14 @@ async function writeResults(file: string, set: SampleRequestSet): Promise<number
 
 /** Resident bytes of a process tree rooted at `root` (the browser this bench launched). */
 function treeRss(root: number): number {
+  return [...treeRssByKind(root)].filter(([kind]) => kind !== PSS).reduce((a, [, b]) => a + b, 0);
+}
+
+/** The entry of treeRssByKind that holds the tree's proportional set size, not a process kind. */
+const PSS = 'pss';
+
+/** The same, by Chromium process kind (--type=renderer, gpu-process, utility …; the root is 'browser'). */
+function treeRssByKind(root: number): Map<string, number> {
   const parent = new Map<number, number>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -157,13 +165,18 @@ function treeRss(root: number): number {
       // The process ended while we looked.
     }
   }
-  let rss = 0;
+  const rss = new Map<string, number>();
   for (const pid of parent.keys()) {
     let p: number | undefined = pid;
     while (p && p !== root) p = parent.get(p);
     if (p !== root) continue;
     try {
-      rss += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+      const bytes = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+      const type = /--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '))?.[1] ?? (pid === root ? 'browser' : 'other');
+      rss.set(type, (rss.get(type) ?? 0) + bytes);
+      // Proportional set size: pages shared between processes (the zygote's, the renderer's) counted once in all.
+      const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (pss) rss.set(PSS, (rss.get(PSS) ?? 0) + Number(pss[1]) * 1024);
     } catch {
       // gone
     }
@@ -186,6 +199,7 @@ function browserPid(): number | undefined {
 }
 
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
+const kinds = (byKind: Map<string, number>) => [...byKind].filter(([kind]) => kind !== 'pss').sort((a, b) => b[1] - a[1]).map(([kind, b]) => `${kind} ${mb(b)}`).join(', ');
 
 /** Measured by this bench at commit af836c2 (one IndexedDB record per sample), 2,000,000 replies: the figures to compare at that size. */
 const BEFORE = { browserRepliesPerSecond: 2_093, firstReportSeconds: 170 };
@@ -272,6 +286,8 @@ export default async function batchIngestBench(): Promise<void> {
   const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: provideChromium(), args: CHROMIUM_ARGS, headless: true });
   const root = browserPid();
   let peakRss = 0;
+  let peakByKind = new Map<string, number>();
+  let peakPss = 0;
   let peakPageHeap = 0;
   try {
     const page = await context.newPage();
@@ -323,7 +339,12 @@ export default async function batchIngestBench(): Promise<void> {
     };
     let sampling = false;
     const sampler = setInterval(() => {
-      if (root) peakRss = Math.max(peakRss, treeRss(root));
+      if (root) {
+        const byKind = treeRssByKind(root);
+        const total = [...byKind].filter(([kind]) => kind !== PSS).reduce((a, [, b]) => a + b, 0);
+        if (total > peakRss) [peakRss, peakByKind] = [total, byKind];
+        peakPss = Math.max(peakPss, byKind.get(PSS) ?? 0);
+      }
       cdp.send('Runtime.getHeapUsage').then((h) => (peakPageHeap = Math.max(peakPageHeap, h.usedSize)), () => undefined);
       if (!sampling) {
         sampling = true;
@@ -339,9 +360,10 @@ export default async function batchIngestBench(): Promise<void> {
         stored: number; lines: number; problems: number; failed: number; ms: number; workerPeakHeap: number | null; longestMainTask: number;
       };
       console.log(`ingest: ${ingest.stored.toLocaleString('en')} replies stored from ${ingest.lines.toLocaleString('en')} lines in ${(ingest.ms / 1000).toFixed(1)} s = ${Math.round(ingest.stored / (ingest.ms / 1000)).toLocaleString('en')} replies/s (${ingest.problems} problem lines, ${ingest.failed} failed); before the by-question layout: ${BEFORE.browserRepliesPerSecond.toLocaleString('en')} replies/s`);
-      console.log(`  peak memory during the ingest: all browser processes resident ${root ? mb(peakRss) : 'n/a'}, page JS heap ${mb(peakPageHeap)}`);
+      console.log(`  peak memory during the ingest: all browser processes resident ${root ? `${mb(peakRss)} (${kinds(peakByKind)}; proportional, shared pages once: ${mb(peakPss)})` : 'n/a'}, page JS heap ${mb(peakPageHeap)}`);
       // From here the peaks are the first report's.
       peakRss = 0;
+      peakPss = 0;
       peakPageHeap = 0;
       console.log(`  longest main-thread task meanwhile ${ingest.longestMainTask.toFixed(0)} ms (0 = none over 50 ms)${ingest.workerPeakHeap ? `; performance.memory in the worker: ${mb(ingest.workerPeakHeap)}` : ''}`);
       const runSpec = {
@@ -366,7 +388,7 @@ export default async function batchIngestBench(): Promise<void> {
       clearInterval(ticker);
     }
     const workers = Object.entries(peakWorkerHeap).map(([name, b]) => `${name} ${mb(b)}`).join(', ') || 'n/a';
-    console.log(`peak memory of the first report: page JS heap ${mb(peakPageHeap)}; all browser processes resident ${root ? mb(peakRss) : 'n/a'} (sampled every 0.5 s); worker JS heaps over both (CDP Runtime.getHeapUsage) ${workers}`);
+    console.log(`peak memory of the first report: page JS heap ${mb(peakPageHeap)}; all browser processes resident ${root ? `${mb(peakRss)} (${kinds(peakByKind)}; proportional, shared pages once: ${mb(peakPss)})` : 'n/a'} (sampled every 0.5 s); worker JS heaps over both (CDP Runtime.getHeapUsage) ${workers}`);
   } finally {
     await context.close();
     await server.close();
