@@ -8,7 +8,7 @@
 import type { Embedder } from '../clustering/embedding';
 import { DEFAULT_EMBEDDING_MODEL, isShippedEmbeddingModel, type EmbeddingDtype } from '../clustering/embedding-models';
 import type { EmbeddingWorkerApi } from './embedding.worker';
-import { createModelLoader, localModelPath, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
+import { clientControls, createModelLoader, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
 import { connectApi } from './worker-connection';
 
 export interface EmbeddingClientOptions extends ModelClientOptions<EmbeddingDtype> {
@@ -27,20 +27,17 @@ export function modelSources(model: string, options: Pick<EmbeddingClientOptions
 
 export function createEmbeddingClient(options: EmbeddingClientOptions = {}): EmbeddingClient {
   const model = options.model ?? DEFAULT_EMBEDDING_MODEL;
-  const { allowRemote, useLocal } = modelSources(model, options);
   const loader = createModelLoader<EmbeddingWorkerApi>({
     model,
     where: 'embedding worker',
     connect: () => connectApi<EmbeddingWorkerApi>(() => new Worker(new URL('./embedding.worker.ts', import.meta.url), { type: 'module', name: 'embedding' }), { name: 'embedding' }),
-    config: () => ({ model, dtype: options.dtype ?? 'q8', allowRemoteModels: allowRemote, localModelPath: localModelPath(useLocal, options.localModelUrl), webgpu: options.webgpu ?? 'auto' }),
-    onProgress: options.onProgress,
+    sources: modelSources(model, options),
+    settings: options,
+    defaultDtype: 'q8',
   });
-
   return {
     model,
-    init: loader.init,
-    dispose: loader.dispose,
-    watchLoad: loader.watchLoad,
+    ...clientControls(loader),
     embed: (texts, signal) => loader.call('embedding', signal, (api) => api.embed(texts)),
   };
 }

@@ -63,10 +63,12 @@ export interface ModelLoaderOptions<Api> {
   where: string;
   /** Starts the worker (its `new Worker(new URL(…))` stays in the client's file, where Vite finds it). */
   connect(): WorkerConnection<Api>;
-  /** The configuration the worker's init gets, made when the load begins. */
-  config(): ModelWorkerConfig;
-  /** Every raw loading event too. */
-  onProgress?: (p: ModelProgress) => void;
+  /** Where the worker looks for the files (modelSourcesFor). */
+  sources: { allowRemote: boolean; useLocal: boolean };
+  /** The client's settings: dtype, models folder, WebGPU, progress. */
+  settings: ModelClientOptions;
+  /** The dtype when the settings name none (none: the worker's own default). */
+  defaultDtype?: string;
   /** The error `call` throws when the model cannot load (default: an Error with the load's message). */
   loadError?: (message: string) => Error;
 }
@@ -96,6 +98,10 @@ export interface ModelLoader<Api> {
 /** What every model client offers besides its model's own work: the loader's init, watchLoad and dispose. */
 export type ModelClientControls = Pick<ModelLoader<unknown>, 'init' | 'watchLoad' | 'dispose'>;
 
+export function clientControls(loader: ModelLoader<unknown>): ModelClientControls {
+  return { init: loader.init, watchLoad: loader.watchLoad, dispose: loader.dispose };
+}
+
 export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoaderOptions<Api>): ModelLoader<Api> {
   const { model, role } = options;
   let worker: WorkerConnection<Api> | undefined;
@@ -110,7 +116,13 @@ export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoa
   const start = (): ModelLoadProgress => (role ? { ...startModelLoad(model), role } : startModelLoad(model));
   const progressed = (p: ModelProgress) => {
     if (load) setLoad(applyModelProgress(load, p));
-    options.onProgress?.(p);
+    options.settings.onProgress?.(p);
+  };
+  // Made when the load begins, so the models folder resolves against the page as it is then.
+  const config = (): ModelWorkerConfig => {
+    const { settings, sources } = options;
+    const dtype = settings.dtype ?? options.defaultDtype;
+    return { model, ...(dtype ? { dtype } : {}), allowRemoteModels: sources.allowRemote, localModelPath: localModelPath(sources.useLocal, settings.localModelUrl), webgpu: settings.webgpu ?? 'auto' };
   };
 
   function dispose() {
@@ -126,7 +138,7 @@ export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoa
       // Comlink's Remote of a generic API does not resolve to callable members; Api extends ModelWorkerInit.
       const api = worker.api as unknown as Comlink.Remote<ModelWorkerInit>;
       initialized = api
-        .init(options.config(), Comlink.proxy(progressed))
+        .init(config(), Comlink.proxy(progressed))
         .catch((e: unknown): Result<ModelBackendInfo> => ({ ok: false, error: errorInfo(e, options.where) }))
         .then((r) => {
           const before = load ?? start();

@@ -8,7 +8,7 @@ import type { EntailmentDecider } from '../clustering/entailment';
 import type { EmbeddingDtype } from '../clustering/embedding-models';
 import { DEFAULT_NLI_MODEL, isShippedNliModel } from '../clustering/nli-models';
 import type { NliWorkerApi } from './nli.worker';
-import { createModelLoader, localModelPath, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
+import { clientControls, createModelLoader, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
 import { connectApi } from './worker-connection';
 
 export type NliClientOptions = ModelClientOptions<EmbeddingDtype>;
@@ -23,21 +23,18 @@ export function nliModelSources(model: string, allowRemoteModels: boolean): { al
 
 export function createNliClient(options: NliClientOptions = {}): NliClient {
   const model = options.model ?? DEFAULT_NLI_MODEL;
-  const { allowRemote, useLocal } = nliModelSources(model, options.allowRemoteModels ?? false);
   const loader = createModelLoader<NliWorkerApi>({
     model,
     role: 'nli',
     where: 'NLI worker',
     connect: () => connectApi<NliWorkerApi>(() => new Worker(new URL('./nli.worker.ts', import.meta.url), { type: 'module', name: 'nli' }), { name: 'nli' }),
-    config: () => ({ model, dtype: options.dtype ?? 'q8', allowRemoteModels: allowRemote, localModelPath: localModelPath(useLocal, options.localModelUrl), webgpu: options.webgpu ?? 'auto' }),
-    onProgress: options.onProgress,
+    sources: nliModelSources(model, options.allowRemoteModels ?? false),
+    settings: options,
+    defaultDtype: 'q8',
   });
-
   return {
     model,
-    init: loader.init,
-    dispose: loader.dispose,
-    watchLoad: loader.watchLoad,
+    ...clientControls(loader),
     decide: (pairs, signal) => loader.call('entailment', signal, (api) => api.decide(pairs)),
   };
 }

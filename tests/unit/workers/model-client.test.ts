@@ -34,12 +34,14 @@ type Api = {
 /** A worker connection whose init plays back `events` and then answers with `answer` (a value, or a throw). */
 function fakeWorker(answers: (Result<ModelBackendInfo> | Error)[], events: ModelProgress[] = []) {
   const log: string[] = [];
+  const configs: ModelWorkerConfig[] = [];
   const connect = (): WorkerConnection<Api> => {
     log.push('connect');
     return {
       api: {
         async init(config: ModelWorkerConfig, onProgress?: (p: ModelProgress) => void) {
           log.push(`init ${config.model}`);
+          configs.push(config);
           for (const e of events) onProgress?.(e);
           const answer = answers.shift()!;
           if (answer instanceof Error) throw answer;
@@ -53,7 +55,7 @@ function fakeWorker(answers: (Result<ModelBackendInfo> | Error)[], events: Model
       close: () => log.push('close'),
     };
   };
-  return { connect, log };
+  return { connect, log, configs };
 }
 
 const ready: Result<ModelBackendInfo> = { ok: true, value: { model: 'm', device: 'wasm', note: 'WebGPU is not available in this browser; using WASM' } };
@@ -62,7 +64,7 @@ describe('createModelLoader', () => {
   test('one load for every caller; watchers see the files, then the backend; raw events go to onProgress too', async () => {
     const { connect, log } = fakeWorker([ready], [{ status: 'initiate', file: 'onnx/model.onnx' }, { status: 'progress', file: 'onnx/model.onnx', loaded: 5, total: 10 }]);
     const raw: ModelProgress[] = [];
-    const loader = createModelLoader<Api>({ model: 'm', role: 'nli', where: 'fake worker', connect, config: () => ({ model: 'm', localModelPath: null }), onProgress: (p) => raw.push(p) });
+    const loader = createModelLoader<Api>({ model: 'm', role: 'nli', where: 'fake worker', connect, sources: { allowRemote: false, useLocal: false }, settings: { onProgress: (p) => raw.push(p) } });
     const states: ModelLoadProgress[] = [];
     loader.watchLoad((s) => states.push(s));
     expect(states).toEqual([]);
@@ -81,7 +83,7 @@ describe('createModelLoader', () => {
 
   test('a failed load (a value or a throw) is shown, ends the worker and is not cached: the next init starts over', async () => {
     const { connect, log } = fakeWorker([{ ok: false, error: { kind: 'fake-model', message: 'files missing' } }, new Error('worker crashed'), ready]);
-    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect, config: () => ({ model: 'm', localModelPath: null }) });
+    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect, sources: { allowRemote: false, useLocal: false }, settings: {} });
     const states: ModelLoadProgress[] = [];
     loader.watchLoad((s) => states.push(s));
     expect(await loader.init()).toMatchObject({ ok: false, error: { message: 'files missing' } });
@@ -96,10 +98,27 @@ describe('createModelLoader', () => {
   });
 });
 
+describe('what the worker is told', () => {
+  test('the sources, the settings’ dtype (or the default, or none), models folder and WebGPU setting', async () => {
+    vi.stubGlobal('location', { href: 'http://127.0.0.1:5173/app/' });
+    const a = fakeWorker([ready]);
+    await createModelLoader<Api>({ model: 'm', where: 'w', connect: a.connect, sources: { allowRemote: true, useLocal: false }, settings: { dtype: 'fp32', webgpu: 'off' }, defaultDtype: 'q8' }).init();
+    const b = fakeWorker([ready]);
+    await createModelLoader<Api>({ model: 'm', where: 'w', connect: b.connect, sources: { allowRemote: false, useLocal: true }, settings: {}, defaultDtype: 'q8' }).init();
+    const c = fakeWorker([ready]);
+    await createModelLoader<Api>({ model: 'm', where: 'w', connect: c.connect, sources: { allowRemote: false, useLocal: true }, settings: { localModelUrl: '/elsewhere/' } }).init();
+    expect([...a.configs, ...b.configs, ...c.configs]).toEqual([
+      { model: 'm', dtype: 'fp32', allowRemoteModels: true, localModelPath: null, webgpu: 'off' },
+      { model: 'm', dtype: 'q8', allowRemoteModels: false, localModelPath: '/app/models/', webgpu: 'auto' },
+      { model: 'm', allowRemoteModels: false, localModelPath: '/elsewhere/', webgpu: 'auto' },
+    ]);
+  });
+});
+
 describe('createModelLoader().call', () => {
   test('loads first, then asks; a failed answer throws its message', async () => {
     const { connect, log } = fakeWorker([ready]);
-    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect, config: () => ({ model: 'm', localModelPath: null }) });
+    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect, sources: { allowRemote: false, useLocal: false }, settings: {} });
     expect(await loader.call('echoing', undefined, (api) => api.echo('hi'))).toBe('HI');
     await expect(loader.call('echoing', undefined, (api) => api.echo(''))).rejects.toThrow('nothing to echo');
     expect(log).toEqual(['connect', 'init m', 'echo hi', 'echo ']);
@@ -110,10 +129,10 @@ describe('createModelLoader().call', () => {
     class LoadError extends Error {
       override name = 'LoadError';
     }
-    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect: failing.connect, config: () => ({ model: 'm', localModelPath: null }), loadError: (m) => new LoadError(m) });
+    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect: failing.connect, sources: { allowRemote: false, useLocal: false }, settings: {}, loadError: (m) => new LoadError(m) });
     await expect(loader.call('echoing', undefined, (api) => api.echo('hi'))).rejects.toThrow(LoadError);
     const fine = fakeWorker([ready]);
-    const other = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect: fine.connect, config: () => ({ model: 'm', localModelPath: null }) });
+    const other = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect: fine.connect, sources: { allowRemote: false, useLocal: false }, settings: {} });
     const aborted = AbortSignal.abort();
     await expect(other.call('echoing', aborted, (api) => api.echo('hi'))).rejects.toMatchObject({ name: 'AbortError', message: 'echoing was cancelled' });
     expect(fine.log).toEqual(['connect', 'init m']);
