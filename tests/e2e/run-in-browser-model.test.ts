@@ -62,7 +62,11 @@ test('no key: the in-page tiny model → entailment → alias grading → a repo
 
   await page.getByLabel('Provider').selectOption('in-browser');
   await page.getByLabel('Model', { exact: true }).selectOption('tiny-causal-lm');
-  expect(await page.getByTestId(/-local-size$/).textContent()).toContain('Shipped with the app: nothing is downloaded');
+  expect(await page.getByTestId(/-local-size$/).textContent()).toContain('"tiny-causal-lm" is shipped with this app: nothing is downloaded');
+  // Another listed model shows its download size before anything is fetched.
+  await page.getByLabel('Model', { exact: true }).selectOption('HuggingFaceTB/SmolLM2-135M-Instruct');
+  expect(await page.getByTestId(/-local-size$/).textContent()).toContain('about 200 MB from the Hugging Face hub');
+  await page.getByLabel('Model', { exact: true }).selectOption('tiny-causal-lm');
   // No address, no key, no connection test for a model in the page.
   expect(await page.getByLabel(/^API key/).count()).toBe(0);
   expect(await page.getByLabel('Base URL').count()).toBe(0);
@@ -75,6 +79,7 @@ test('no key: the in-page tiny model → entailment → alias grading → a repo
   await page.getByLabel('Use shipped models only (never download from the Hugging Face hub)').last().check();
   await next(page);
 
+  expect(await page.getByTestId('generation-review').textContent()).toContain('"tiny-causal-lm" is shipped with this app');
   await page.getByRole('button', { name: 'Start run' }).click();
   await page.waitForURL(/#\/run\//).catch(async (e) => {
     throw new Error(`${e.message}\n${await page.locator('main').innerText()}\n${consoleErrors.join('\n')}`);
