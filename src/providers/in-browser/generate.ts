@@ -211,19 +211,31 @@ export function drawToken(logits: Float32Array, temperature: number, topP: numbe
   return last;
 }
 
+/**
+ * Below the favourite's logit by more than this, a token's share is under e^-30 of it: even a
+ * 150,000-token vocabulary of such tokens holds under 2e-8 of the mass, so they are left out of
+ * the nucleus without sorting them (a sort of the whole vocabulary per row and token is slow).
+ */
+const NUCLEUS_MARGIN = 30;
+
 /** Sets to -Infinity, in place, every logit outside the nucleus of mass `topP`. */
 export function nucleus(logits: Float32Array, topP: number): void {
   if (!(topP < 1)) return;
   let max = -Infinity;
   for (const x of logits) if (x > max) max = x;
-  const order = Array.from(logits.keys()).sort((a, b) => logits[b] - logits[a]);
+  const candidates: number[] = [];
+  for (let i = 0; i < logits.length; i++) if (logits[i] > max - NUCLEUS_MARGIN) candidates.push(i);
+  candidates.sort((a, b) => logits[b] - logits[a]);
   let sum = 0;
-  for (const i of order) sum += Math.exp(logits[i] - max);
-  let kept = 0;
-  let k = 0;
+  for (const i of candidates) sum += Math.exp(logits[i] - max);
   // Tokens are kept while the mass before them is below top_p: the one that crosses it stays.
-  for (; k < order.length && kept < topP; k++) kept += Math.exp(logits[order[k]] - max) / sum;
-  for (let j = Math.max(1, k); j < order.length; j++) logits[order[j]] = -Infinity;
+  const keep = new Set<number>();
+  let kept = 0;
+  for (let k = 0; k < candidates.length && (kept < topP || keep.size === 0); k++) {
+    keep.add(candidates[k]);
+    kept += Math.exp(logits[candidates[k]] - max) / sum;
+  }
+  for (let i = 0; i < logits.length; i++) if (!keep.has(i)) logits[i] = -Infinity;
 }
 
 /** Holds every row whose reply has ended at its end token (see the file comment). */

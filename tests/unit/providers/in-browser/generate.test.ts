@@ -160,5 +160,9 @@ describe('nucleus', () => {
     const all = Float32Array.from([0, 0]);
     nucleus(all, 1);
     expect(Array.from(all)).toEqual([0, 0]);
+    // A token e^-35 below the favourite is never in a nucleus below 1 (its share is negligible).
+    const far = Float32Array.from([0, -35, -1]);
+    nucleus(far, 0.999999);
+    expect(Array.from(far, Number.isFinite)).toEqual([true, false, true]);
   });
 });
