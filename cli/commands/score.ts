@@ -102,6 +102,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       B: intOption(a.B, '--B', D.bootstrap.B, 1, MAX_BOOTSTRAP_B),
       bootstrapSeed: intOption(a['bootstrap-seed'], '--bootstrap-seed', D.bootstrap.seed, 0),
       samples: a.report ? 'raw' : 'none',
+      // The printed document has no regime intervals; a report document shows them, as the app's do.
+      regimeIntervals: Boolean(a.report),
       // The printed document holds the paper's three; a report document holds every signal, as the app's do.
       signals: a.report ? undefined : PAPER_SIGNALS,
     };

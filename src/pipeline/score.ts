@@ -45,6 +45,11 @@ export interface ScoreOptions {
   samples?: 'none' | 'answers' | 'raw';
   /** Compute smooth ECE (a few ms per signal; default true). */
   smooth?: boolean;
+  /**
+   * Give each margin regime its bias-corrected ECE interval (default true): B more resamples, as
+   * many again as the paired bootstrap costs; a caller that never shows them can skip them.
+   */
+  regimeIntervals?: boolean;
   /** Signals to score (default: every signal every question has; the paper's three always). */
   signals?: readonly SignalName[];
   /** Signals other than the paper's three, by question id (a multiple-choice run's stated probability, logprob). */
@@ -181,8 +186,10 @@ export function modelMetrics(
     const columns: Partial<Record<SignalName, number[]>> = {};
     for (const s of signals) ece[s] = eceEqualWidth((columns[s] = rows.map((i) => conf[s][i])), yy, bins);
     // Each regime's interval: the headline's bias-corrected bootstrap, resampling the regime's own rows.
-    const eceBiasCorrected = biasCorrectedEceIntervals(columns as Record<string, number[]>, yy, { B: b.B, seed: b.seed, bins });
-    byRegime[regime] = { count: rows.length, ece, eceBiasCorrected };
+    byRegime[regime] = { count: rows.length, ece };
+    if (options.regimeIntervals !== false) {
+      byRegime[regime].eceBiasCorrected = biasCorrectedEceIntervals(columns as Record<string, number[]>, yy, { B: b.B, seed: b.seed, bins });
+    }
   }
 
   return {

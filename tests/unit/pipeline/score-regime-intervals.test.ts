@@ -43,6 +43,16 @@ test('every regime stores, per signal, the bias-corrected ECE and interval from 
   expect(regimesWithRows).toBeGreaterThan(0);
 });
 
+test('a caller that never shows them can skip the regime intervals; everything else is the same', () => {
+  const rows = readAuthorsRows({ text: fixture('clustered.jsonl'), file: 'c' }, { text: fixture('graded.jsonl'), file: 'g' });
+  if (!rows.ok) throw new Error(rows.error.message);
+  const without = scoreAuthorsRows(rows.value, { samples: 'none', B: 300, regimeIntervals: false });
+  const full = report();
+  for (const cell of Object.values(without.metrics.byRegime)) expect(cell.eceBiasCorrected).toBeUndefined();
+  const strip = (m: typeof full.metrics) => ({ ...m, byRegime: Object.fromEntries(Object.entries(m.byRegime).map(([k, v]) => [k, { count: v.count, ece: v.ece }])) });
+  expect(strip(without.metrics)).toEqual(strip(full.metrics));
+});
+
 test('each signal keeps the bandwidth its smooth ECE was evaluated at', () => {
   const r = report();
   for (const s of Object.keys(r.metrics.signals) as SignalName[]) {

@@ -1,0 +1,39 @@
+/**
+ * `semece score` gives the margin regimes their intervals only in the report document it writes
+ * (--report), where the app shows them; its printed document, which has none, skips their cost.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import run from '../../../../cli/commands/score';
+import { parseReportFile } from '../../../../src/formats/report-schema';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const sample = (name: string) => join(root, 'tests/fixtures/reference-sample', name);
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'semece-score-regimes-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('the --report document holds each regime\'s interval; the printed document is the same with or without it', async () => {
+  const out = join(dir, 'report.json');
+  const args = ['--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl'), '--B', '60'];
+  const printed: string[] = [];
+  await run([...args, '--report', out], { out: (t) => printed.push(t), err: () => undefined });
+  const plain: string[] = [];
+  await run(args, { out: (t) => plain.push(t), err: () => undefined });
+  expect(JSON.parse(printed.join('\n'))).toEqual(JSON.parse(plain.join('\n')));
+  expect(printed.join('\n')).not.toContain('eceBiasCorrected');
+
+  const back = await parseReportFile(new File([await readFile(out)], 'report.json'));
+  if (!back.ok) throw new Error(back.error.message);
+  const regimes = Object.values(back.value.models[0].metrics.byRegime).filter((r) => r.count > 0);
+  expect(regimes.length).toBeGreaterThan(0);
+  for (const r of regimes) expect(r.eceBiasCorrected?.sem1).toHaveLength(3);
+});
