@@ -16,11 +16,18 @@ export function createLocalGenerator(source: GenerationSource, onProgress?: (p: 
   // With a seed, request k draws from seed + k: a whole run (its requests go in order, one at a
   // time) is reproducible, without every request repeating the first one's draws.
   let requests = 0;
+  let device: string | undefined;
   const ready = () => {
-    loading ??= loadGenerator(source, onProgress).catch((err) => {
-      loading = undefined;
-      throw err;
-    });
+    loading ??= loadGenerator(source, onProgress).then(
+      (g) => {
+        device = g.device;
+        return g;
+      },
+      (err) => {
+        loading = undefined;
+        throw err;
+      },
+    );
     return loading;
   };
   return {
@@ -31,7 +38,7 @@ export function createLocalGenerator(source: GenerationSource, onProgress?: (p: 
       const seeded = options.seed !== undefined && request.seed === undefined ? { ...request, seed: options.seed + k } : request;
       return generateReplies(g, seeded, { signal });
     },
-    notes: () => [],
+    notes: () => (device ? [`generated in this process with Transformers.js on ${device === 'cpu' ? 'onnxruntime-node (CPU)' : device}`] : []),
     async dispose() {
       const g = await loading?.catch(() => undefined);
       loading = undefined;

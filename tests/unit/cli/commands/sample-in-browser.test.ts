@@ -53,6 +53,7 @@ describe('semece sample --provider in-browser', () => {
     expect(summary.fetched).toBe(12 * topics.length);
     expect(summary.tokens.output).toBe(7 * 12 * topics.length);
     expect(summary.effective).toMatchObject({ n: 12, temperature: 1, maxTokens: 16 });
+    expect(summary.notes).toEqual(['generated in this process with Transformers.js on onnxruntime-node (CPU)']);
 
     // Repeating the command asks for nothing: every sample comes from OUT.cache.jsonl.
     const again = await cli(['--samples', '12', '--max-tokens', '16', '--sampling-seed', '7']);
