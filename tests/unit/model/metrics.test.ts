@@ -7,8 +7,10 @@ import { sampleReport } from '../share/report-fixture';
 describe('the metrics table', () => {
   const computed = signalMetrics([0.9, 0.2, 0.6, 0.6, 0.8], [1, 0, 1, 0, 1]);
 
-  test('one entry per metric the core computes (reliability bins apart), keys and CLI keys unique', () => {
-    const keys = Object.keys(computed).filter((k) => k !== 'bins' && k !== 'binsEqualMass');
+  test('one entry per metric the core computes (reliability bins and smooth ECE\'s bandwidth apart), keys and CLI keys unique', () => {
+    // The bandwidth is not a metric: it is where smooth ECE was evaluated, shown beside it.
+    const keys = Object.keys(computed).filter((k) => k !== 'bins' && k !== 'binsEqualMass' && k !== 'smoothEceBandwidth');
+    expect(Object.keys(computed)).toContain('smoothEceBandwidth');
     expect(METRICS.map((m) => m.key).sort()).toEqual(keys.sort());
     expect(new Set(METRICS.map((m) => m.cli)).size).toBe(METRICS.length);
     for (const m of METRICS) expect(m.cli).toMatch(/^[a-z]+(_[a-z]+)*$/);
