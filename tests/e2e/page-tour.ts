@@ -93,6 +93,10 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   await page.goto(`${appUrl}#/classroom`);
   await page.locator('[data-page="classroom"] [data-chart]').first().waitFor({ timeout: 60_000 });
   await at('classroom');
+  // Large text (for a projector) enlarges the page's and the charts' text.
+  await page.locator('[data-control="large-text"]').check();
+  await at('classroom large text');
+  await page.locator('[data-control="large-text"]').uncheck();
 
   await page.goto(`${appUrl}#/glossary`);
   await page.getByRole('heading', { level: 1 }).first().waitFor();

@@ -40,6 +40,15 @@ export interface FrameContext {
 
 const PLOT = Symbol('plot');
 const FRAME = Symbol('chart frame');
+const TEXT_SIZE = Symbol('chart text size');
+
+/**
+ * A page can draw its charts' text larger (the classroom's large text for a projector): the
+ * factor is read by every frame below it, which multiplies its text scale by it, so the charts'
+ * margins grow with their text as they do on a narrow screen.
+ */
+export const setChartTextSize = (factor: () => number): void => void setContext(TEXT_SIZE, factor);
+export const getChartTextSize = (): (() => number) => getContext<(() => number) | undefined>(TEXT_SIZE) ?? (() => 1);
 
 export const setPlot = (plot: PlotScales): PlotScales => setContext(PLOT, plot);
 /** The enclosing plot; a layer outside one is a mistake in the chart, so this throws. */
