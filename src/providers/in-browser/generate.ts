@@ -292,6 +292,10 @@ export async function generateReplies(g: LoadedGenerator, request: GenerateReque
       max_new_tokens: request.maxTokens,
       // Greedy in the library's eyes: the draw is ours (SamplingProcessor), after the finished rows are held.
       do_sample: false,
+      // A model's generation_config.json may ask for a repetition penalty (Qwen2.5: 1.1); the run's
+      // temperature and top_p are the whole sampling rule, as with the APIs, so it is turned off.
+      repetition_penalty: 1,
+      no_repeat_ngram_size: 0,
       logits_processor: [new FinishedRowsProcessor(promptLength, g.eos), ...(sample ? [new SamplingProcessor(request.temperature, request.topP ?? 1, uniform)] : [])],
       stopping_criteria: [stop],
     } as unknown as Parameters<PreTrainedModel['generate']>[0])) as Tensor;

@@ -4,6 +4,8 @@
  * error), the app's prompt and parser read its replies, a seed reproduces them, and temperature,
  * top_p, the token limit and cancelling do what they say.
  */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { distributionsAgree, drawToken, generateReplies, loadGenerator, nextTokenProbabilities, nucleus, PROBE_MESSAGES, type LoadedGenerator } from '../../../../src/providers/in-browser/generate';
@@ -105,6 +107,30 @@ describe('the tiny causal model', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(generateReplies(g, { messages: messagesFor('x'), n: 1, temperature: 1, maxTokens: 4 }, { signal: controller.signal })).rejects.toThrow(/cancelled/);
+  });
+});
+
+describe('the model’s own generation defaults', () => {
+  test('a repetition rule in generation_config.json is not applied: temperature and top_p are the whole sampling rule', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'tiny-causal-defaults-'));
+    try {
+      await cp(path.join(MODELS, TINY_CAUSAL_MODEL), path.join(dir, TINY_CAUSAL_MODEL), { recursive: true });
+      const file = path.join(dir, TINY_CAUSAL_MODEL, 'generation_config.json');
+      // no_repeat_ngram_size 1 would forbid the end token (it is in the prompt), so no reply could end.
+      await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), no_repeat_ngram_size: 1, repetition_penalty: 1.5 }));
+      const other = await loadGenerator({ model: TINY_CAUSAL_MODEL, localModelPath: dir + path.sep, allowRemoteModels: false });
+      try {
+        const r = await generateReplies(other, { messages: messagesFor(TINY_TOPICS[1].question), n: 4, temperature: 1, maxTokens: 12, seed: 2 });
+        for (const reply of r.replies) {
+          expect(reply.finishReason).toBe('stop');
+          expect(extractSample(reply.text).confidenceMethod).toBe('confidence-line');
+        }
+      } finally {
+        await other.dispose();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
