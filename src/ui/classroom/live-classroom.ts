@@ -21,9 +21,9 @@ import { splitSteps, type SplitStep } from './classroom-steps';
 /**
  * The built-in questions asked, in this order: capitals and counts a small model often gets
  * right (the tiny test model knows the first four), then questions with a close runner-up (two
- * rivers, two planets, two capitals), where a model's answers split and the curse shows.
+ * capitals, two rivers, two planets), where a model's answers split and the curse shows.
  */
-export const LIVE_QUESTION_IDS = ['demo-01', 'demo-04', 'demo-21', 'demo-33', 'demo-44', 'demo-56', 'demo-57', 'demo-59', 'demo-48', 'demo-45', 'demo-49', 'demo-52'] as const;
+export const LIVE_QUESTION_IDS = ['demo-01', 'demo-04', 'demo-21', 'demo-05', 'demo-33', 'demo-44', 'demo-56', 'demo-57', 'demo-59', 'demo-48', 'demo-45', 'demo-49'] as const;
 
 export interface LiveSettings {
   /** A generation model id (providers/in-browser/models.ts) or any hub id with ONNX weights. */

@@ -4,6 +4,7 @@ import { scoreAuthorsRows } from '../../../../src/pipeline/score';
 import { buildReport, importedSettings } from '../../../../src/pipeline/score-output';
 import { DEMO_QUESTIONS } from '../../../../src/demo/questions';
 import { sem2HeldOut } from '../../../../src/core/estimators';
+import { TINY_TOPICS } from '../../../../scripts/tiny-causal-lm-table';
 import {
   LIVE_DEFAULTS,
   LIVE_QUESTION_IDS,
@@ -28,6 +29,11 @@ describe('live classroom run', () => {
     expect(liveRunSpec({ ...LIVE_DEFAULTS, ...LIVE_SHIPPED }).clustering).toEqual({ method: 'entailment', model: 'tiny-nli' });
     expect(liveRunSpec({ ...LIVE_DEFAULTS, clustering: 'exact' }).clustering).toEqual({ method: 'exact' });
     expect(spec.grading).toEqual({ method: 'alias' });
+  });
+
+  it('begins with the questions the shipped tiny model knows, so a run on it answers them from its table', () => {
+    expect(LIVE_QUESTION_IDS.slice(0, 4)).toEqual(TINY_TOPICS.filter((t) => t.questionId.startsWith('demo-')).map((t) => t.questionId));
+    for (const id of LIVE_QUESTION_IDS) expect(DEMO_QUESTIONS.some((q) => q.id === id), id).toBe(true);
   });
 
   it('names each bad setting', () => {
