@@ -4,6 +4,7 @@
  * the run-time check in index.ts lowers the n limit when a provider returns fewer choices.
  */
 import type { GenerationSettings } from '../model/provider.ts';
+import { MAX_REPLIES_PER_CALL } from './in-browser/models.ts';
 
 export interface Capabilities {
   /** Replies one request can return (1 = no `n`, so parallel requests). */
@@ -60,8 +61,8 @@ const BY_PRESET: Record<string, (model: string) => Partial<Capabilities>> = {
   llamacpp: () => ({ maxN: 1, logprobs: true }),
   anthropic: () => ({ maxN: 1, temperatureRange: [0, 1], temperatureWithTopP: false }),
   gemini: geminiFamily,
-  // A batch of rows per question (providers/in-browser/models.ts MAX_REPLIES_PER_CALL).
-  'in-browser': () => ({ maxN: 16 }),
+  // A question's samples are rows of one batch.
+  'in-browser': () => ({ maxN: MAX_REPLIES_PER_CALL }),
 };
 
 /**
