@@ -79,6 +79,12 @@ test('live mode: a real model in the page, answers grouped by entailment, Sem1 a
   expect(running).toBe(`${(sem2 * 100).toFixed(1)}%`);
 
   await screenshot(page, 'classroom-live');
+  // At a phone's width in dark mode the live view scrolls no sideways (its table scrolls in its own box).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, 'classroom-live-390-dark');
+  await page.setViewportSize({ width: 1280, height: 900 });
   // The full report of the run opens like any other.
   await page.locator('[data-live-report]').click();
   await page.getByRole('heading', { level: 1 }).first().waitFor();
