@@ -19,7 +19,7 @@ export interface ChartFrameText {
   title: string;
   /** The line under it (e.g. "Sem1 ECE 0.081 (10 equal-width bins, 200 questions)"). */
   caption?: string;
-  legend?: readonly { label: string; color?: string; mark?: 'swatch' | 'dash' | 'rule' | 'ring'; shape?: MarkerShape }[];
+  legend?: readonly { label: string; color?: string; mark?: 'swatch' | 'dash' | 'rule' | 'ring' | 'line'; shape?: MarkerShape; dasharray?: string }[];
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -61,7 +61,7 @@ function framed(chart: SVGSVGElement, width: number, height: number, frame: Char
     for (const item of frame.legend) {
       if (item.color) {
         const c = resolvedColor(item.color);
-        const drawn = item.shape || item.mark === 'ring' ? 'path' : item.mark === 'dash' || item.mark === 'rule' ? 'line' : 'rect';
+        const drawn = item.shape || item.mark === 'ring' ? 'path' : item.mark === 'dash' || item.mark === 'rule' || item.mark === 'line' ? 'line' : 'rect';
         const mark = document.createElementNS(SVG_NS, drawn);
         if (drawn === 'path') {
           // A marker shape, or a ring (the hollow dot of an answer graded incorrect).
@@ -80,7 +80,8 @@ function framed(chart: SVGSVGElement, width: number, height: number, frame: Char
           mark.setAttribute('x2', String(upright ? x + 5 : x + 14));
           mark.setAttribute('y1', String(upright ? y - 11 : y - 5));
           mark.setAttribute('y2', String(upright ? y + 1 : y - 5));
-          mark.setAttribute('style', `stroke:${c};stroke-width:2${item.mark === 'dash' ? ';stroke-dasharray:4 3' : ''}`);
+          const dashes = item.mark === 'dash' ? '4 3' : item.mark === 'line' ? item.dasharray : undefined;
+          mark.setAttribute('style', `stroke:${c};stroke-width:2${dashes ? `;stroke-dasharray:${dashes}` : ''}`);
         }
         outer.appendChild(mark);
         x += 18;
