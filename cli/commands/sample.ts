@@ -5,7 +5,8 @@
  * beside --out as it arrives, so repeating the same command resumes instead of starting over.
  *
  * The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY,
- * never from the command line; it is never printed or written. Exit codes (cli/exit-codes.ts):
+ * never from the command line; it is never printed or written. `--provider in-browser` needs no
+ * key and no server: the model runs in this process (cli/in-browser-provider.ts). Exit codes (cli/exit-codes.ts):
  * 0 done, 1 a provider or cache error stopped the run, 3 interrupted or some questions still miss
  * samples (what arrived is cached: repeat the command to resume), 2 bad usage or input.
  */
