@@ -9,14 +9,16 @@ import { brierDecomposition } from './brier';
 import { eceFromBins, mceFromBins, reliabilityBins } from './ece';
 import { equalMassBins } from './equal-mass';
 import { pairwiseMean } from './pairwise';
-import { aurc, auroc } from './ranking';
+import { auroc } from './ranking';
+import { aurc } from './risk-coverage';
 import { smoothEceWithBandwidth } from './smooth-ece';
 import type { SignalMetrics } from './types';
 
 export { eceEqualWidth, mce, reliabilityBins, eceFromBins, mceFromBins, BinnedEceWorkspace } from './ece';
 export { eceEqualMass, equalMassBins } from './equal-mass';
 export { brierDecomposition, brierScore } from './brier';
-export { auroc, aurc } from './ranking';
+export { auroc } from './ranking';
+export { aurc, riskCoverageCurve } from './risk-coverage';
 export { smoothEce, smoothEceAt, smoothEceWithBandwidth } from './smooth-ece';
 export { equalWidthEdges, equalWidthBinOf } from './binning';
 

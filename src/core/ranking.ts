@@ -66,32 +66,3 @@ export function auroc(conf: ArrayLike<number>, y: ArrayLike<number>): number {
   }
   return (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);
 }
-
-/**
- * Area under the risk–coverage curve (Geifman, Uziel & El-Yaniv 2019): answer only the k most
- * confident rows, the selective risk is their error rate; AURC is the mean of that risk over the
- * coverage levels k/N, k = 1..N. Lower is better; its floor depends on accuracy.
- *
- * Ties: rows with equal confidence have no order, so the risk is averaged over every order of
- * each tie group. That expectation is exact and cheap: within a group of m rows with e errors,
- * taking j of them adds j·e/m expected errors. The result does not depend on input order.
- * NaN for empty input or a NaN confidence.
- */
-export function aurc(conf: ArrayLike<number>, y: ArrayLike<number>): number {
-  const n = Math.min(conf.length, y.length);
-  if (n === 0 || hasNaN(conf, n)) return NaN;
-  const order = ascending(conf, n).reverse();
-  let area = 0;
-  let errorsBefore = 0;
-  for (let start = 0; start < n; ) {
-    let end = start + 1;
-    while (end < n && conf[order[end]] === conf[order[start]]) end++;
-    const m = end - start;
-    let e = 0;
-    for (let p = start; p < end; p++) e += 1 - y[order[p]];
-    for (let j = 1; j <= m; j++) area += (errorsBefore + (j * e) / m) / (start + j);
-    errorsBefore += e;
-    start = end;
-  }
-  return area / n;
-}

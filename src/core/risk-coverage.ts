@@ -1,15 +1,15 @@
 /**
- * The risk–coverage curve (Geifman, Uziel & El-Yaniv 2019) whose mean is the report's AURC
- * (ranking.ts `aurc`): answer only the k most confident rows; the selective risk at coverage
- * k/N is their error rate. Kept as its own function, rather than drawn from a re-sort in the
- * view, so the curve the app draws is the very sequence of risks that `aurc` averages.
+ * The risk–coverage curve (Geifman, Uziel & El-Yaniv 2019) and its area, the report's AURC:
+ * answer only the k most confident rows; the selective risk at coverage k/N is their error rate,
+ * and AURC is the mean of that risk over k = 1..N. Lower is better; its floor depends on
+ * accuracy. One function computes both, so the curve the app draws is the very sequence of
+ * risks that AURC averages.
  *
- * Ties are handled exactly as `aurc` handles them: rows of equal confidence have no order, so
- * inside a tie group of m rows with e errors, taking j of them counts j·e/m expected errors.
- * The curve is therefore straight across a tie group and exact (a count of errors over k) at
- * each group's end, which is where a confidence threshold `conf ≥ t` can stop. Every risk is
- * computed with the same operations in the same order as in `aurc`, and `area` sums them in
- * the same order, so `area === aurc(conf, y)` bit for bit (tests/unit/core/risk-coverage.test.ts).
+ * Ties: rows of equal confidence have no order, so the risk is averaged over every order of
+ * each tie group. That expectation is exact and cheap: inside a group of m rows with e errors,
+ * taking j of them counts j·e/m expected errors. The curve is therefore straight across a tie
+ * group and exact (a count of errors over k) at each group's end, which is where a confidence
+ * threshold `conf ≥ t` can stop. The result does not depend on input order.
  */
 import { ascendingOrder } from './ranking';
 
@@ -24,11 +24,11 @@ export interface RiskCoverageCurve {
   threshold: Float64Array;
   /** Whether point k − 1 ends a tie group (its risk is then a plain count over k). */
   groupEnd: Uint8Array;
-  /** Mean of `risk`: the area under the curve, equal to `aurc(conf, y)`; NaN when empty. */
+  /** Mean of `risk`: the area under the curve (AURC); NaN when empty. */
   area: number;
 }
 
-/** The curve over the first min(conf.length, y.length) rows; empty (area NaN) for no rows or a NaN confidence, as `aurc`. */
+/** The curve over the first min(conf.length, y.length) rows; empty (area NaN) for no rows or a NaN confidence. */
 export function riskCoverageCurve(conf: ArrayLike<number>, y: ArrayLike<number>): RiskCoverageCurve {
   let n = Math.min(conf.length, y.length);
   for (let i = 0; i < n; i++) if (Number.isNaN(conf[i])) n = 0;
@@ -59,4 +59,9 @@ export function riskCoverageCurve(conf: ArrayLike<number>, y: ArrayLike<number>)
     start = end;
   }
   return { n, coverage, risk, threshold, groupEnd, area: area / n };
+}
+
+/** AURC: the area under the risk–coverage curve; NaN for empty input or a NaN confidence. */
+export function aurc(conf: ArrayLike<number>, y: ArrayLike<number>): number {
+  return riskCoverageCurve(conf, y).area;
 }

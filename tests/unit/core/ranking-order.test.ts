@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { equalMassBins } from '../../../src/core/equal-mass';
-import { ascendingOrder, aurc, auroc } from '../../../src/core/ranking';
+import { ascendingOrder, auroc } from '../../../src/core/ranking';
+import { aurc } from '../../../src/core/risk-coverage';
 import { pairwiseSum } from '../../../src/core/pairwise';
 
 /** Confidences with many ties (Sem1-like fractions), signed zeros, and arbitrary doubles. */
