@@ -4,8 +4,9 @@ import { describe, expect, test } from 'vitest';
 
 /**
  * tests/unit/ mirrors the code it tests, so the test of a module is found by its path:
- * tests/unit/<folder>/ tests src/<folder>/ (tests/unit/cli/ tests cli/, and tests/unit/mock/ and
- * tests/unit/e2e/ test the test tooling in tests/mock/ and tests/e2e/). Only the tests of the
+ * tests/unit/<folder>/ tests src/<folder>/ (tests/unit/cli/ tests cli/, tests/unit/scripts/ the
+ * model-making scripts in scripts/, and tests/unit/mock/ and tests/unit/e2e/ test the test
+ * tooling in tests/mock/ and tests/e2e/). Only the tests of the
  * tree as a whole sit at the top.
  */
 const UNIT = path.resolve('tests/unit');
@@ -16,7 +17,7 @@ const DATA_FOLDERS = new Set(['fixtures', 'helpers']);
 /** The folder, relative to the repository root, that tests/unit/<folder> mirrors. */
 function mirrored(folder: string): string {
   const [first, ...rest] = folder.split('/');
-  if (first === 'cli') return path.join('cli', ...rest);
+  if (first === 'cli' || first === 'scripts') return path.join(first, ...rest);
   if (first === 'mock' || first === 'e2e') return path.join('tests', folder);
   return path.join('src', folder);
 }
@@ -64,7 +65,7 @@ describe('tests/unit/ mirrors the source tree', () => {
     expect(files.filter((f) => !TOP_LEVEL.includes(f))).toEqual([]);
   });
 
-  test('every folder of tests/unit/ has its folder in src/, cli/ or the test tooling', () => {
+  test('every folder of tests/unit/ has its folder in src/, cli/, scripts/ or the test tooling', () => {
     expect(folders.filter((f) => !existsSync(path.resolve(mirrored(f)))).map((f) => `tests/unit/${f} (no ${mirrored(f)})`)).toEqual([]);
   });
 
