@@ -69,6 +69,12 @@ function measure(page: Page): Promise<Layout> {
         const inset = Math.min(r.width, r.height) * 0.2;
         return new DOMRect(r.left, r.top + inset, r.width, Math.max(0, r.height - 2 * inset));
       });
+      // Text outside the SVG's box is cut off or runs into the legend and caption.
+      const frame = chart.querySelector('.frame > svg')!.getBoundingClientRect();
+      for (let i = 0; i < labels.length; i++) {
+        const b = boxes[i];
+        if (b.left < frame.left - 2 || b.right > frame.right + 2 || b.top < frame.top - 2 || b.bottom > frame.bottom + 2) overlaps.push(`"${labels[i].textContent!.trim()}" outside its chart`);
+      }
       for (let i = 0; i < labels.length; i++) {
         const name = labels[i].textContent!.trim();
         if (labels[i].classList.contains('boundary-label') && marks.some((m) => hit(boxes[i], m))) overlaps.push(`"${name}" over a mark`);

@@ -44,7 +44,7 @@ const TEXT_SIZE = Symbol('chart text size');
 
 /**
  * A page can draw its charts' text larger (the classroom's large text for a projector): the
- * factor is read by every frame below it, which multiplies its text scale by it, so the charts'
+ * factor is read by every frame below it, whose text scale is at least that, so the charts'
  * margins grow with their text as they do on a narrow screen.
  */
 export const setChartTextSize = (factor: () => number): void => void setContext(TEXT_SIZE, factor);
