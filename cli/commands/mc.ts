@@ -117,6 +117,11 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       err(`semece mc: unknown provider ${JSON.stringify(a.provider)}`);
       return EXIT.badInput;
     }
+    if (preset.kind === 'in-browser') {
+      // The stated-probability baseline asks an API for one letter and its logprobs; the in-page model is offered for Sem-ECE sampling.
+      err('semece mc: --provider in-browser samples open answers only (semece sample); the multiple-choice baseline needs a model behind an API');
+      return EXIT.badInput;
+    }
     let text: Uint8Array;
     try {
       text = await readFile(a.dataset!);

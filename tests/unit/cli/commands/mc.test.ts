@@ -136,4 +136,12 @@ describe('semece mc', () => {
     expect(c.err.join('\n')).not.toContain('hunter2-secret');
     expect(mock.stats().requests).toBe(0);
   });
+
+  test('the in-browser provider is refused with what it is for, not a missing address', async () => {
+    const c = capture();
+    const code = await run(['--provider', 'in-browser', '--model', 'tiny-causal-lm', '--dataset', dataset, '--runs', '1'], c.io);
+    expect(code).toBe(2);
+    expect(c.err.join('\n')).toMatch(/in-browser samples open answers only/);
+    expect(c.err.join('\n')).not.toMatch(/base-url/);
+  });
 });
