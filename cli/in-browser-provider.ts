@@ -4,14 +4,12 @@
  * page's generation worker (src/providers/in-browser/). Shipped models are read from the
  * repository's public/models; a hub model is fetched only with --allow-remote-models.
  */
-import path from 'node:path';
+import { modelsFolder } from './models-folder.ts';
 import type { ProviderConfig, SamplingProvider } from '../src/model/provider.ts';
 import { createInBrowserProvider } from '../src/providers/in-browser/provider.ts';
 import { createLocalGenerator } from '../src/providers/in-browser/local-generator.ts';
 import { IN_BROWSER_PRESET, OFFERED_GENERATION_MODELS, SHIPPED_GENERATION_MODELS, isShippedGenerationModel } from '../src/providers/in-browser/models.ts';
 
-/** The repository's own models folder, wherever the command is run from. */
-export const REPOSITORY_MODELS = path.resolve(import.meta.dirname, '../public/models');
 
 export const IN_BROWSER_HELP = `--provider ${IN_BROWSER_PRESET} (no key, no server): the model runs in this process (Transformers.js, onnxruntime-node),
   the same code as the page's "In this browser (no key)" provider; one request at a time, a question's
@@ -34,7 +32,7 @@ export function inBrowserSamplingProvider(config: ProviderConfig, options: Local
   const generator = createLocalGenerator(
     {
       model: config.model,
-      localModelPath: path.resolve(options.modelDir ?? REPOSITORY_MODELS) + path.sep,
+      localModelPath: modelsFolder(options.modelDir),
       // A shipped model is never fetched, whatever the flag says.
       allowRemoteModels: !shipped && options.allowRemote,
     },

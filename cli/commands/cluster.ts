@@ -23,7 +23,7 @@
  * clustered, 3 some questions failed (rows written anyway), 1 a provider error stopped the judge,
  * 2 bad usage or input.
  */
-import path from 'node:path';
+import { modelsFolder } from '../models-folder.ts';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../../src/clustering/agglomerative.ts';
@@ -50,8 +50,8 @@ import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 export const USAGE = `usage: semece cluster --method judge|embedding|entailment|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
   judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
   embedding:  [--embedding-model ID] (default ${DEFAULT_EMBEDDING_MODEL}) [--threshold T] (default ${DEFAULT_SIMILARITY_THRESHOLD})
-              [--model-dir DIR] (default public/models) [--allow-remote-models]
-  entailment: [--model ID] (default ${DEFAULT_NLI_MODEL}) [--model-dir DIR] (default public/models) [--allow-remote-models]
+              [--model-dir DIR] (default: the repository's public/models) [--allow-remote-models]
+  entailment: [--model ID] (default ${DEFAULT_NLI_MODEL}) [--model-dir DIR] (default: the repository's public/models) [--allow-remote-models]
               two answers share a class when the NLI model says each entails the other, the question
               as context; each answer is compared with each class's first member (docs/CLUSTERING.md);
               the model's pair decisions are kept in OUT.cache.jsonl, so a repeated command asks none twice.
@@ -99,7 +99,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       if (!Number.isFinite(threshold) || threshold < -1 || threshold > 1) throw new Error(`--threshold must be a cosine similarity in [-1, 1], got ${JSON.stringify(a.threshold)}`);
       const embedder = createTransformersEmbedder({
         model: a['embedding-model'] ?? DEFAULT_EMBEDDING_MODEL,
-        localModelPath: path.resolve(a['model-dir'] ?? 'public/models') + path.sep,
+        localModelPath: modelsFolder(a['model-dir']),
         allowRemoteModels: a['allow-remote-models'] ?? false,
       });
       clusterer = createEmbeddingClusterer({ embedder, threshold, cache: new MemoryEmbeddingCache() });
@@ -107,7 +107,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     } else if (a.method === 'entailment') {
       nli = createTransformersDecider({
         model: a.model ?? DEFAULT_NLI_MODEL,
-        localModelPath: path.resolve(a['model-dir'] ?? 'public/models') + path.sep,
+        localModelPath: modelsFolder(a['model-dir']),
         allowRemoteModels: a['allow-remote-models'] ?? false,
       });
       // The clusterer itself is built once its cache file is loaded, beside the input (below).
@@ -136,7 +136,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         await nli.ready();
       } catch (e) {
         const remote = a['allow-remote-models'] ? '' : ' (pass --allow-remote-models to fetch a hub model)';
-        err(`semece cluster: could not load the NLI model "${nli.model}" from ${a['model-dir'] ?? 'public/models'}${remote}: ${(e as Error).message}`);
+        err(`semece cluster: could not load the NLI model "${nli.model}" from ${modelsFolder(a['model-dir'])}${remote}: ${(e as Error).message}`);
         return EXIT.badInput;
       }
     }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,10 +11,10 @@ const cache = join(root, 'node_modules/.cache', `semece-cli-test-${process.pid}`
 const manifestFile = join(cache, 'manifest.json');
 const sample = (name: string) => join(root, 'tests/fixtures/reference-sample', name);
 
-function run(args: string[], viaLauncher = true): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], viaLauncher = true, cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
   const argv = viaLauncher ? [join(root, 'cli/launcher.mjs'), ...args] : ['--import', 'tsx', join(root, 'cli/semece.ts'), ...args];
   return new Promise((resolve) => {
-    execFile(process.execPath, argv, { cwd: root, env: { ...process.env, SEMECE_CLI_CACHE: cache }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, argv, { cwd, env: { ...process.env, SEMECE_CLI_CACHE: cache }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
     });
   });
@@ -56,5 +57,20 @@ describe('npm run semece: the launcher runs the CLI from a bundle kept fresh', (
     expect(after.dir).not.toBe(before.dir);
     expect(after.inputs[file]).toBe(before.inputs[file]);
     expect(existsSync(join(after.dir, 'entry.js'))).toBe(true);
+  });
+
+  it('finds the shipped models from its bundle, run from another folder: a no-key sample and an entailment clustering', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'semece-launcher-models-'));
+    try {
+      writeFileSync(join(dir, 'q.jsonl'), JSON.stringify({ id: 'demo-04', question: 'How many sides does a hexagon have?', answer: '6' }) + '\n');
+      const sampled = await run(['sample', '--provider', 'in-browser', '--model', 'tiny-causal-lm', '--dataset', 'q.jsonl', '--samples', '4', '--out', 's.jsonl'], true, dir);
+      expect(sampled.stderr).not.toMatch(/could not load/);
+      expect(sampled.code).toBe(0);
+      const clustered = await run(['cluster', '--method', 'entailment', '--model', 'tiny-nli', '--in', 's.jsonl', '--out', 'c.jsonl'], true, dir);
+      expect(clustered.code).toBe(0);
+      expect(JSON.parse(readFileSync(join(dir, 'c.jsonl'), 'utf8').split('\n')[0]).n_samples).toBe(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
