@@ -1,18 +1,18 @@
 /**
  * The in-browser language model's module worker: Transformers.js text generation off the main
- * thread (and off the run worker's), for the 'in-browser' provider. Built like the embedding
- * worker: the model is created once, lazily (a cached promise per configuration); load progress
- * is forwarded through a callback; expected failures come back as values ({ok: false, error}),
- * over the one worker protocol (worker-connection.ts). A request can be cancelled by its id.
+ * thread (and off the run worker's), for the 'in-browser' provider. Built like the embedding and
+ * NLI workers, on model-worker.ts: the model is created once, lazily (a cached promise per
+ * configuration); load progress is forwarded through a callback; expected failures come back as
+ * values ({ok: false, error}), over the one worker protocol (worker-connection.ts). A request can
+ * be cancelled by its id.
  *
  * Backends: WASM always works. When `navigator.gpu` exists, WebGPU is tried too, and trusted only
  * if its next-token probabilities on a few probe prompts agree with the WASM ones (same most
  * likely token, total variation below 0.1); otherwise WASM runs the model and the reason is
- * reported. Both are held while WebGPU is checked (a large model needs the memory twice, briefly).
+ * reported. Both are held while WebGPU is checked (a large model needs the memory twice, briefly):
+ * after a WebGPU failure ONNX Runtime may not start its WASM backend again in this worker, so WASM
+ * is never given up first (not `oneAtATime`).
  */
-// ONNX Runtime's WASM binary, emitted into the build by Vite and served by the app itself; the
-// bundled runtime would otherwise be pointed at a CDN by Transformers.js.
-import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import {
   distributionsAgree,
   generateReplies,
@@ -28,34 +28,12 @@ import {
 import type { GenerationDtype } from '../providers/in-browser/models';
 import type { Result } from '../model/rows';
 import { WEBGPU_CHECK_GENERATION } from './model-load';
+import { chooseBackend, createModelHost, errorMessage, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
 import { exposeApi } from './worker-connection';
+import { workerModelSource } from './worker-model-source';
 
-export interface GenerationWorkerConfig {
-  model: string;
-  dtype?: GenerationDtype;
-  allowRemoteModels?: boolean;
-  /** Same-origin path of the app's models folder ('/models/'); null to skip local lookup. */
-  localModelPath: string | null;
-  /** 'auto': use WebGPU when present and verified; 'off': WASM only. */
-  webgpu?: 'auto' | 'off';
-}
-
-export interface GenerationBackendInfo {
-  model: string;
-  device: 'webgpu' | 'wasm';
-  /** Why WASM runs the model: WebGPU absent, turned off, failed, or disagreeing with WASM. */
-  note?: string;
-}
-
-interface Loaded {
-  generator: LoadedGenerator;
-  info: GenerationBackendInfo;
-}
-
-let loaded: Promise<Loaded> | undefined;
-let loadedKey = '';
-
-const message = (err: unknown) => (err as Error)?.message ?? String(err);
+export type GenerationWorkerConfig = ModelWorkerConfig<GenerationDtype>;
+export type GenerationBackendInfo = ModelBackendInfo;
 
 async function probe(g: LoadedGenerator): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
@@ -63,75 +41,45 @@ async function probe(g: LoadedGenerator): Promise<Float32Array[]> {
   return out;
 }
 
-async function load(config: GenerationWorkerConfig, onProgress?: (p: GenerationLoadProgress) => void): Promise<Loaded> {
-  const source: GenerationSource = {
-    model: config.model,
-    ...(config.dtype ? { dtype: config.dtype } : {}),
-    allowRemoteModels: config.allowRemoteModels ?? false,
-    localModelPath: config.localModelPath,
-    wasmPaths: { wasm: new URL(ortWasmUrl, self.location.href).href },
-  };
-  const wasm = await loadGenerator({ ...source, device: 'wasm' }, onProgress);
-  const info = (device: 'webgpu' | 'wasm', note?: string): GenerationBackendInfo => ({ model: config.model, device, ...(note ? { note } : {}) });
-  const gpu = (navigator as Navigator & { gpu?: unknown }).gpu;
-  if (!gpu) return { generator: wasm, info: info('wasm', 'WebGPU is not available in this browser; using WASM') };
-  if (config.webgpu === 'off') return { generator: wasm, info: info('wasm', 'WebGPU is turned off for the language model; using WASM') };
-  onProgress?.({ status: WEBGPU_CHECK_GENERATION });
-  // The WASM model stays loaded until WebGPU has proved itself: after a WebGPU failure ONNX
-  // Runtime may not start its WASM backend again in this worker, so it is never given up first.
-  try {
-    const webgpu = await loadGenerator({ ...source, device: 'webgpu' });
-    const check = distributionsAgree(await probe(wasm), await probe(webgpu));
-    if (check.agree) {
-      await wasm.dispose();
-      return { generator: webgpu, info: info('webgpu') };
-    }
-    await webgpu.dispose();
-    return { generator: wasm, info: info('wasm', `WebGPU's next-token probabilities disagree with WASM (total variation ${check.worst.toFixed(3)}); using WASM`) };
-  } catch (err) {
-    // The loader's own preamble (which model, where from) says nothing here: its cause does.
-    const cause = message(err).replace(/^could not load "[^"]*" from .*?: /, '');
-    return { generator: wasm, info: info('wasm', `WebGPU unavailable (${cause}); using WASM`) };
-  }
+function load(config: GenerationWorkerConfig, onProgress?: (p: GenerationLoadProgress) => void) {
+  // No dtype: the model list's (models.ts).
+  const source: GenerationSource = { ...workerModelSource(config), ...(config.dtype ? { dtype: config.dtype } : {}) };
+  return chooseBackend<LoadedGenerator, Float32Array[]>(
+    {
+      model: config.model,
+      webgpu: config.webgpu,
+      load: (device, progress) => loadGenerator({ ...source, device }, progress),
+      probe,
+      agree: (reference, candidate) => distributionsAgree(reference, candidate),
+      dispose: (g) => g.dispose(),
+      turnedOffFor: 'the language model',
+      disagreement: (worst) => `WebGPU's next-token probabilities disagree with WASM (total variation ${worst.toFixed(3)})`,
+      checkStatus: WEBGPU_CHECK_GENERATION,
+      // The loader's own preamble (which model, where from) says nothing here: its cause does.
+      failureCause: (err) => errorMessage(err).replace(/^could not load "[^"]*" from .*?: /, ''),
+    },
+    onProgress,
+  );
 }
 
-function ready(config: GenerationWorkerConfig, onProgress?: (p: GenerationLoadProgress) => void): Promise<Loaded> {
-  const key = JSON.stringify(config);
-  if (!loaded || key !== loadedKey) {
-    loadedKey = key;
-    loaded = load(config, onProgress).catch((err) => {
-      loaded = undefined;
-      throw err;
-    });
-  }
-  return loaded;
-}
-
-let current: GenerationWorkerConfig | undefined;
+const host = createModelHost(load, (_config, message) => ({ kind: 'model-load', message, where: 'generation worker' }));
 const running = new Map<number, AbortController>();
 
 const api = {
   /** Loads (once) and reports the backend chosen. */
-  async init(config: GenerationWorkerConfig, onProgress?: (p: GenerationLoadProgress) => void): Promise<Result<GenerationBackendInfo>> {
-    current = config;
-    try {
-      return { ok: true, value: (await ready(config, onProgress)).info };
-    } catch (err) {
-      return { ok: false, error: { kind: 'model-load', message: message(err), where: 'generation worker' } };
-    }
-  },
+  init: (config: GenerationWorkerConfig, onProgress?: (p: GenerationLoadProgress) => void): Promise<Result<GenerationBackendInfo>> => host.init(config, onProgress),
 
   /** Request `id`'s replies; `cancel(id)` stops it at the next token. */
   async generate(id: number, request: GenerateRequest): Promise<Result<GenerateResult>> {
-    if (!current) return { ok: false, error: { kind: 'generation', message: 'generate called before init', where: 'generation worker' } };
+    const use = host.use();
+    if (!use) return { ok: false, error: { kind: 'generation', message: 'generate called before init', where: 'generation worker' } };
     const controller = new AbortController();
     running.set(id, controller);
     try {
-      const { generator } = await ready(current);
-      return { ok: true, value: await generateReplies(generator, request, { signal: controller.signal }) };
+      return { ok: true, value: await generateReplies((await use.loaded).instance, request, { signal: controller.signal }) };
     } catch (err) {
       const cancelled = controller.signal.aborted;
-      return { ok: false, error: { kind: cancelled ? 'aborted' : 'generation', message: cancelled ? 'generation was cancelled' : message(err), where: 'generation worker' } };
+      return { ok: false, error: { kind: cancelled ? 'aborted' : 'generation', message: cancelled ? 'generation was cancelled' : errorMessage(err), where: 'generation worker' } };
     } finally {
       running.delete(id);
     }

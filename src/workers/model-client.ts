@@ -1,8 +1,8 @@
 /**
- * What the clients of the in-page model workers share (embedding-client.ts, nli-client.ts;
- * written so that a generation client can use it too): where the worker looks for a model's
- * files, and the model's loading: the worker started on first use, its load followed as one
- * ModelLoadProgress for whoever watches, a failed load not cached.
+ * What the clients of the in-page model workers share (embedding-client.ts, nli-client.ts,
+ * generation-client.ts): where the worker looks for a model's files, and the model's loading:
+ * the worker started on first use, its load followed as one ModelLoadProgress for whoever
+ * watches, a failed load not cached.
  */
 import * as Comlink from 'comlink';
 import type { ModelProgress } from '../clustering/embedding-models';
@@ -90,7 +90,8 @@ export interface ModelLoader<Api> {
   backend(): ModelBackendInfo | undefined;
   /**
    * Loads (once), then asks the worker: a failed load or a failed answer throws its message, a
-   * signal aborted before the request goes out an AbortError ("<what> was cancelled").
+   * signal aborted before the request goes out an AbortError ("<what> was cancelled"), and so
+   * does an answer of kind 'aborted' (with its message).
    */
   call<T>(what: string, signal: AbortSignal | undefined, ask: (api: Comlink.Remote<Api>) => Promise<Result<T>>): Promise<T>;
 }
@@ -169,7 +170,8 @@ export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoa
       if (!ready.ok) throw options.loadError ? options.loadError(ready.error.message) : new Error(ready.error.message);
       if (signal?.aborted) throw new DOMException(`${what} was cancelled`, 'AbortError');
       const r = await ask(worker!.api);
-      if (!r.ok) throw new Error(r.error.message);
+      // A worker that stopped on a cancel (the generation worker) says so by its kind.
+      if (!r.ok) throw r.error.kind === 'aborted' ? new DOMException(r.error.message, 'AbortError') : new Error(r.error.message);
       return r.value;
     },
   };

@@ -1,7 +1,7 @@
 /**
- * What the in-page model workers share (embedding.worker.ts, nli.worker.ts; written so that a
- * generation worker can use it too): the configuration a client sends and the backend it learns,
- * the model loaded once per configuration, and the backend choice.
+ * What the in-page model workers share (embedding.worker.ts, nli.worker.ts, generation.worker.ts):
+ * the configuration a client sends and the backend it learns, the model loaded once per
+ * configuration, and the backend choice.
  *
  * Backends: WASM always works. When `navigator.gpu` exists and WebGPU is not turned off, WebGPU is
  * tried too, and trusted only if its outputs on a few probe inputs agree with the WASM ones (each
@@ -61,9 +61,13 @@ export interface BackendChoice<M, P> {
   checkStatus: string;
   /**
    * Never hold two copies of the model (a large one): probe WASM and dispose it before loading
-   * WebGPU, and load WASM again (from the browser's cache) when WebGPU is not trusted.
+   * WebGPU, and load WASM again (from the browser's cache) when WebGPU is not trusted. Not for a
+   * model whose WASM runtime cannot start again after a failed WebGPU attempt in the same worker
+   * (ONNX Runtime's, for the language model: generation.worker.ts keeps WASM loaded).
    */
   oneAtATime?: boolean;
+  /** What a failed WebGPU attempt's error says in the note (default: its message). */
+  failureCause?(err: unknown): string;
   /** Whether WebGPU exists here (default: `navigator.gpu`). */
   gpuPresent?: boolean;
 }
@@ -71,6 +75,7 @@ export interface BackendChoice<M, P> {
 /** The model on the backend to run it, and why, as above. */
 export async function chooseBackend<M, P>(choice: BackendChoice<M, P>, onProgress?: OnProgress): Promise<LoadedModel<M>> {
   const info = (device: ModelDevice, note?: string): ModelBackendInfo => ({ model: choice.model, device, ...(note ? { note } : {}) });
+  const unavailable = (err: unknown) => `WebGPU unavailable (${choice.failureCause ? choice.failureCause(err) : errorMessage(err)})`;
   const wasm = await choice.load('wasm', onProgress);
   if (!(choice.gpuPresent ?? hasWebGpu())) return { instance: wasm, info: info('wasm', 'WebGPU is not available in this browser; using WASM') };
   if (choice.webgpu === 'off') return { instance: wasm, info: info('wasm', `WebGPU is turned off for ${choice.turnedOffFor}; using WASM`) };
@@ -86,7 +91,7 @@ export async function chooseBackend<M, P>(choice: BackendChoice<M, P>, onProgres
       await choice.dispose(webgpu);
       why = choice.disagreement(check.worst);
     } catch (err) {
-      why = `WebGPU unavailable (${errorMessage(err)})`;
+      why = unavailable(err);
     }
     return { instance: await choice.load('wasm'), info: info('wasm', `${why}; using WASM`) };
   }
@@ -101,7 +106,7 @@ export async function chooseBackend<M, P>(choice: BackendChoice<M, P>, onProgres
     await choice.dispose(webgpu);
     return { instance: wasm, info: info('wasm', `${choice.disagreement(check.worst)}; using WASM`) };
   } catch (err) {
-    return { instance: wasm, info: info('wasm', `WebGPU unavailable (${errorMessage(err)}); using WASM`) };
+    return { instance: wasm, info: info('wasm', `${unavailable(err)}; using WASM`) };
   }
 }
 

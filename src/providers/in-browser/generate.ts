@@ -1,7 +1,8 @@
 /**
  * Text generation with Transformers.js, shared by the browser's generation worker and by Node
  * (CLI, tests, benchmarks): the model and tokenizer loaded once, the chat template applied, and
- * a question's n replies generated together as n rows of one batch.
+ * a question's n replies generated together as n rows of one batch. Transformers.js's settings,
+ * progress events and load options are transformers-env.ts's, as for every model the app runs.
  *
  * What the library's generate() does not do for us, done here:
  * - sampling: its multinomial sampler keeps only the top 50 tokens by default, has no top_p (its
@@ -21,37 +22,28 @@ import {
   AutoTokenizer,
   InterruptableStoppingCriteria,
   LogitsProcessor,
-  env,
   random,
   type PreTrainedModel,
   type PreTrainedTokenizer,
-  type ProgressInfo,
   type Tensor,
 } from '@huggingface/transformers';
+import type { ModelProgress } from '../../clustering/embedding-models.ts';
+import { applyEnv, loadOptions, type TransformersSource } from '../../clustering/transformers-env.ts';
 import type { ChatMessage } from '../../model/provider.ts';
+import { ModelLoadError } from './model-load-error.ts';
 import { generationDtypeFor, type GenerationDevice, type GenerationDtype } from './models.ts';
 
-export interface GenerationSource {
-  model: string;
+export { ModelLoadError };
+
+/** Where the model's files come from (transformers-env.ts), its dtype and its device. */
+export interface GenerationSource extends TransformersSource {
   /** Default: the model list's (models.ts). */
   dtype?: GenerationDtype;
   device?: GenerationDevice;
-  /** Ask the Hugging Face hub for files not found locally (default false: tests never do). */
-  allowRemoteModels?: boolean;
-  /** Folder or same-origin path that holds `<model id>/config.json` …; null: do not look locally. */
-  localModelPath?: string | null;
-  /** ONNX Runtime WASM files, served by the app itself (browser only). */
-  wasmPaths?: string | { wasm: string; mjs?: string };
 }
 
-/** Model download / load progress as plain data (it crosses the worker boundary). */
-export interface GenerationLoadProgress {
-  status: string;
-  file?: string;
-  progress?: number;
-  loaded?: number;
-  total?: number;
-}
+/** Model download / load progress as plain data (it crosses the worker boundary), as for every model. */
+export type GenerationLoadProgress = ModelProgress;
 
 export interface LoadedGenerator {
   model: string;
@@ -63,31 +55,7 @@ export interface LoadedGenerator {
   dispose(): Promise<void>;
 }
 
-function applyEnv(source: GenerationSource): void {
-  env.allowRemoteModels = source.allowRemoteModels ?? false;
-  env.allowLocalModels = source.localModelPath !== null;
-  // Downloaded files stay in the browser's Cache API, so a model is fetched once, not per run.
-  env.useBrowserCache = typeof caches !== 'undefined';
-  if (source.localModelPath) env.localModelPath = source.localModelPath;
-  const wasm = env.backends.onnx?.wasm;
-  if (source.wasmPaths && wasm) wasm.wasmPaths = source.wasmPaths;
-}
-
-function toProgress(p: ProgressInfo): GenerationLoadProgress {
-  const out: GenerationLoadProgress = { status: p.status };
-  if ('file' in p) out.file = p.file;
-  if ('progress' in p) out.progress = p.progress;
-  if ('loaded' in p) out.loaded = p.loaded;
-  if ('total' in p) out.total = p.total;
-  return out;
-}
-
 const asIds = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : typeof v === 'number' || typeof v === 'bigint' ? [Number(v)] : []).filter((x) => Number.isInteger(x));
-
-/** The model could not be loaded (missing files, no chat template …): every request would fail the same way. */
-export class ModelLoadError extends Error {
-  override name = 'ModelLoadError';
-}
 
 /** Where a model was looked for, in words, for a load error. */
 function lookedIn(source: GenerationSource): string {
@@ -110,13 +78,10 @@ export async function loadGenerator(source: GenerationSource, onProgress?: (p: G
 
 async function load(source: GenerationSource, onProgress?: (p: GenerationLoadProgress) => void): Promise<LoadedGenerator> {
   applyEnv(source);
-  const progress_callback = onProgress ? (p: ProgressInfo) => onProgress(toProgress(p)) : undefined;
-  const tokenizer = await AutoTokenizer.from_pretrained(source.model, { progress_callback });
-  const lm = await AutoModelForCausalLM.from_pretrained(source.model, {
-    dtype: source.dtype ?? generationDtypeFor(source.model),
-    ...(source.device ? { device: source.device } : {}),
-    progress_callback,
-  });
+  const options = loadOptions(source.dtype ?? generationDtypeFor(source.model), source.device, onProgress);
+  // The tokenizer has no dtype or device: it reports its files' progress only.
+  const tokenizer = await AutoTokenizer.from_pretrained(source.model, { progress_callback: options.progress_callback });
+  const lm = await AutoModelForCausalLM.from_pretrained(source.model, options);
   if (!tokenizer.chat_template) {
     await lm.dispose();
     throw new ModelLoadError(`"${source.model}" has no chat template in its tokenizer_config.json, so it is not an instruct (chat) model`);

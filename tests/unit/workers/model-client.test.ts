@@ -137,4 +137,12 @@ describe('createModelLoader().call', () => {
     await expect(other.call('echoing', aborted, (api) => api.echo('hi'))).rejects.toMatchObject({ name: 'AbortError', message: 'echoing was cancelled' });
     expect(fine.log).toEqual(['connect', 'init m']);
   });
+
+  test('an answer of kind aborted (a request the worker stopped on a cancel) is an AbortError with its message; another kind a plain Error', async () => {
+    const { connect } = fakeWorker([ready]);
+    const loader = createModelLoader<Api>({ model: 'm', where: 'fake worker', connect, sources: { allowRemote: false, useLocal: false }, settings: {} });
+    const answer = (kind: string) => async (): Promise<Result<string>> => ({ ok: false, error: { kind, message: 'generation was cancelled' } });
+    await expect(loader.call('generation', undefined, answer('aborted'))).rejects.toMatchObject({ name: 'AbortError', message: 'generation was cancelled' });
+    await expect(loader.call('generation', undefined, answer('generation'))).rejects.toMatchObject({ name: 'Error', message: 'generation was cancelled' });
+  });
 });

@@ -66,6 +66,17 @@ describe('chooseBackend', () => {
     const failing = fakeChoice({ oneAtATime: true, gpuFails: 'lost device' });
     expect(await chooseBackend(failing.choice)).toEqual({ instance: 'wasm#2', info: { model: 'm', device: 'wasm', note: 'WebGPU unavailable (lost device); using WASM' } });
   });
+
+  test('a failed WebGPU attempt is told in the kind’s own words when it gives them, both ways of trying', async () => {
+    const failureCause = (err: unknown) => (err as Error).message.replace(/^could not load "m": /, '');
+    for (const oneAtATime of [false, true]) {
+      const failing = fakeChoice({ oneAtATime, gpuFails: 'could not load "m": no adapter', failureCause });
+      const chosen = await chooseBackend(failing.choice);
+      expect(chosen.info.note).toBe('WebGPU unavailable (no adapter); using WASM');
+      // Kept loaded, or loaded again after it was let go.
+      expect(chosen.instance).toBe(oneAtATime ? 'wasm#2' : 'wasm#1');
+    }
+  });
 });
 
 describe('createModelHost', () => {
