@@ -2,7 +2,8 @@
  * The cluster and grade stages of a run, question by question: cached results are taken as
  * they are, missing ones computed with bounded concurrency and written back in batches. Only
  * successes are cached, so a question that failed (a judge that never gave a valid partition, a
- * dropped connection) is tried again on resume.
+ * dropped connection) is tried again on resume. Exact clustering and alias grading skip the
+ * cache altogether (no key hashed, nothing read or written: stage-cache-keys.ts `cachesClustering`).
  */
 import pLimit from 'p-limit';
 import { classesToRowFields } from '../clustering/row-fields';
@@ -12,7 +13,7 @@ import type { StageCache } from '../store/stage-cache';
 import type { RunMeter } from './run-meter';
 import { BatchWriter } from '../model/write-batcher';
 import type { RunSpec } from '../model/run-spec';
-import { clusteringKey, gradeKey } from './stage-cache-keys';
+import { cachesClustering, cachesGrading, clusteringKey, gradeKey } from './stage-cache-keys';
 import type { Grader } from '../grading/types';
 import { firstRowPerId, gradeToY, type ClusteredRow, type GradedRow, type Question, type SampledRow } from '../model/rows';
 
@@ -49,8 +50,10 @@ function batchedPut<T>(put: (items: T[]) => Promise<void>) {
 
 export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer: Clusterer, cache: StageCache, meter: RunMeter, notify: () => void, signal: AbortSignal): Promise<ClusterResult> {
   const byId = questionsById(spec);
-  const keys = await Promise.all(rows.map((r) => clusteringKey(byId.get(r.id) ?? { id: r.id, question: r.question, answer: r.gold_answer }, r.answer_extracted, spec.clustering)));
-  const cached = await cache.getClusterings(keys);
+  // A clusterer cheaper than its cache (exact) hashes no key and reads and writes nothing.
+  const cacheable = cachesClustering(spec.clustering);
+  const keys = cacheable ? await Promise.all(rows.map((r) => clusteringKey(byId.get(r.id) ?? { id: r.id, question: r.question, answer: r.gold_answer }, r.answer_extracted, spec.clustering))) : [];
+  const cached = cacheable ? await cache.getClusterings(keys) : [];
   const writer = batchedPut<StoredClustering>((items) => cache.putClusterings(items));
   const limit = pLimit(Math.max(1, spec.sampling.concurrency));
   const out: (ClusteredRow | null)[] = new Array(rows.length).fill(null);
@@ -80,7 +83,7 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
         const outcome = await clusterer.cluster(row.question, row.answer_extracted, signal, { options: q?.options });
         if (outcome.usage && judge) meter.addUsage(judge, outcome.usage);
         if (outcome.ok) {
-          writer.add({ key: keys[i], result: { ok: true, classes: outcome.value }, storedAt: Date.now() });
+          if (cacheable) writer.add({ key: keys[i], result: { ok: true, classes: outcome.value }, storedAt: Date.now() });
           finish(i, outcome.value);
         } else if (!signal.aborted) {
           excluded.push({ id: row.id, reason: outcome.error.message });
@@ -106,8 +109,10 @@ export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Gr
   const excluded: GradeResult['excluded'] = [];
   const byId = questionsById(spec);
   const questionOf = (r: ClusteredRow): Question => byId.get(r.id) ?? { id: r.id, question: r.question, answer: r.gold_answer, aliases: r.gold_answer_aliases };
-  const keys = await Promise.all(rows.map((r) => gradeKey(questionOf(r), r.modal_cluster_label, spec.grading)));
-  const cached = await cache.getGrades(keys);
+  // A grader cheaper than its cache (alias) hashes no key and reads and writes nothing.
+  const cacheable = cachesGrading(spec.grading);
+  const keys = cacheable ? await Promise.all(rows.map((r) => gradeKey(questionOf(r), r.modal_cluster_label, spec.grading))) : [];
+  const cached = cacheable ? await cache.getGrades(keys) : [];
   const writer = batchedPut<StoredGrade>((items) => cache.putGrades(items));
   const limit = pLimit(Math.max(1, spec.sampling.concurrency));
   const judge = spec.grading.method === 'judge' ? spec.grading.judge : null;
@@ -135,7 +140,7 @@ export async function gradeStage(rows: ClusteredRow[], spec: RunSpec, grader: Gr
           }
           return { ...base, grade: null, Y: null };
         }
-        writer.add({ key: keys[i], result: { ok: true, grade: outcome.value }, storedAt: Date.now() });
+        if (cacheable) writer.add({ key: keys[i], result: { ok: true, grade: outcome.value }, storedAt: Date.now() });
         return { ...base, grade: outcome.value, Y: gradeToY(outcome.value) };
       });
     }),

@@ -1,7 +1,8 @@
 /**
  * Walks a run through its stages: dataset → sample → cluster → grade → score → report.
  * Every stage first looks in its cache (samples by sample key, clusterings and grades by the
- * keys of runner-keys.ts), so a resumed run — after a pause, a crash or a reload — recomputes
+ * keys of stage-cache-keys.ts; exact clustering and alias grading, cheaper than a cache look-up,
+ * are recomputed instead), so a resumed run — after a pause, a crash or a reload — recomputes
  * only what is missing, and changing the clusterer recomputes clustering, grading and scoring
  * but never sampling. Pure of DOM: it runs in the run worker and in Node tests alike.
  */

@@ -36,6 +36,22 @@ export function graderIdentity(spec: GradingSpec): unknown {
   return spec.method === 'alias' ? { method: 'alias' } : { method: 'judge', judge: modelIdentity(spec.judge), prompt: spec.prompt ?? null, promptVersion: GRADER_PROMPT_VERSION };
 }
 
+/**
+ * Whether a clusterer's results go through the stage cache. Exact-match clustering is a cheap,
+ * deterministic function of the answers: hashing its key and reading and writing the cache cost
+ * more than clustering again (issue 16: about 10 s of a 40,000-question first report for exact and
+ * alias together), so it is recomputed every time. The judge costs requests and money, and the
+ * embedding and entailment clusterers run a model: theirs are cached.
+ */
+export function cachesClustering(spec: ClusteringSpec): boolean {
+  return spec.method !== 'exact';
+}
+
+/** Whether a grader's results go through the stage cache: the alias grader is recomputed, for the reason above; the judge is cached. */
+export function cachesGrading(spec: GradingSpec): boolean {
+  return spec.method !== 'alias';
+}
+
 export async function clusteringKey(question: Question, answers: string[], spec: ClusteringSpec): Promise<string> {
   return `c1:${await sha256Hex(canonicalJson({ q: question.question, options: question.options ?? null, answers, by: clustererIdentity(spec) }))}`;
 }

@@ -8,6 +8,8 @@ import type { RunnerStages, ScoreInput } from '../../../src/pipeline/stage-ports
 import type { ReportDocument } from '../../../src/model/report';
 import { scoreRun } from '../../../src/pipeline/runner-score';
 import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
+import type { StageCache } from '../../../src/store/stage-cache';
+import type { StoredClustering, StoredGrade } from '../../../src/store/schema';
 
 const SECRET = 'sk-test-DO-NOT-STORE-0123456789';
 const QUESTIONS: { id: string; question: string; answer: string; answers: Record<string, number> }[] = [
@@ -123,29 +125,53 @@ describe('executeRun against the loopback mock', () => {
     keyed.resetStats();
     const s = await setup();
     const log = newLog();
+    // Every read and write of the stage cache, by store.
+    const touched = { clusterings: 0, grades: 0 };
+    const stages: StageCache = Object.assign(Object.create(s.stages) as StageCache, {
+      getClusterings: (k: string[]) => ((touched.clusterings += k.length), s.stages.getClusterings(k)),
+      putClusterings: (items: StoredClustering[]) => ((touched.clusterings += items.length), s.stages.putClusterings(items)),
+      getGrades: (k: string[]) => ((touched.grades += k.length), s.stages.getGrades(k)),
+      putGrades: (items: StoredGrade[]) => ((touched.grades += items.length), s.stages.putGrades(items)),
+    });
     const runOnce = async (over: Partial<RunSpec>) => {
       const r = newRun(spec(over));
       await s.runs.saveRun(r);
-      return executeRun(r.id, keys(), deps(s, counted(log)), go());
+      return executeRun(r.id, keys(), deps(s, counted(log), { stages }), go());
     };
-    await runOnce({});
+    const first = await runOnce({});
     expect([log.clusterCalls, log.gradeCalls, log.scored]).toEqual([3, 3, 1]);
     const requestsAfterSampling = keyed.stats().requests;
 
+    // Exact clustering and alias grading are cheaper than their cache: computed again, identically, and the cache never touched.
     const again = await runOnce({});
-    expect([log.clusterCalls, log.gradeCalls, log.scored]).toEqual([3, 3, 2]);
-    expect(again.progress.stages.cluster.cached).toBe(3);
+    expect([log.clusterCalls, log.gradeCalls, log.scored]).toEqual([6, 6, 2]);
+    expect(again.progress.stages.cluster).toMatchObject({ status: 'done', done: 3, cached: 0 });
+    expect(again.progress.stages.grade).toMatchObject({ status: 'done', done: 3, cached: 0 });
+    expect(touched).toEqual({ clusterings: 0, grades: 0 });
+    const questionsOf = async (id: string) => (await s.runs.getReport(id))?.models[0].questions.map(({ id, grade, sem1, sem2 }) => ({ id, grade, sem1, sem2 }));
+    expect(await questionsOf(again.id)).toEqual(await questionsOf(first.id));
     expect(keyed.stats().requests).toBe(requestsAfterSampling);
 
     open.resetStats();
-    const judged = await runOnce({ clustering: { method: 'judge', judge: modelOn(open, 'vllm', 'judge-model') } });
+    const judge = { method: 'judge' as const, judge: modelOn(open, 'vllm', 'judge-model') };
+    const judged = await runOnce({ clustering: judge });
     expect(judged.status).toBe('done');
-    expect(log.clusterCalls).toBe(6);
-    expect(log.scored).toBe(3);
+    expect([log.clusterCalls, log.gradeCalls, log.scored]).toEqual([9, 9, 3]);
     // Only judge calls went out (to the judge's server, at most one per question): no sample was requested again.
     expect(keyed.stats().requests).toBe(requestsAfterSampling);
-    expect(open.stats().requests).toBeGreaterThan(0);
-    expect(open.stats().requests).toBeLessThanOrEqual(3);
+    const judgeRequests = open.stats().requests;
+    expect(judgeRequests).toBeGreaterThan(0);
+    expect(judgeRequests).toBeLessThanOrEqual(3);
+    // The judge's clusterings were looked up (3 misses) and stored (3); grading by alias still touches nothing.
+    expect(touched).toEqual({ clusterings: 6, grades: 0 });
+
+    // The judge is cached: the same clustering again asks it nothing and clusters nothing.
+    const rejudged = await runOnce({ clustering: judge });
+    expect(rejudged.status).toBe('done');
+    expect(rejudged.progress.stages.cluster.cached).toBe(3);
+    expect([log.clusterCalls, log.gradeCalls, log.scored]).toEqual([9, 12, 4]);
+    expect(open.stats().requests).toBe(judgeRequests);
+    expect(touched).toEqual({ clusterings: 9, grades: 0 });
   });
 
   test('cancel stops a run as cancelled; a bad key fails it with the cause, and the key appears nowhere', async () => {
