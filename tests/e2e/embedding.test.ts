@@ -3,13 +3,13 @@
  * from /models/ through Transformers.js (remote models off) and runs it on ONNX Runtime WASM
  * served by the app itself. The page must request nothing off loopback.
  */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openPage } from './chromium';
+import { launchChromium } from './chromium';
+import { expectLoadedOnWasm, expectServedByAppAndClose, openModelWorkerPage } from './model-worker-page';
 
 interface Hook {
   progress: { status: string; file?: string }[];
-  init(): Promise<{ ok: boolean; value?: { device: string; model: string; note?: string }; error?: { message: string } }>;
   embed(texts: string[]): Promise<number[][]>;
   cluster(answers: string[], threshold: number): Promise<{ ok: boolean; value?: { label: string; members: number[] }[] }>;
 }
@@ -26,18 +26,9 @@ afterAll(async () => {
 const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 
 test('tiny model in the browser worker: loads from the app, embeds, clusters, stays on loopback', async () => {
-  const { page, consoleErrors, offLoopback, context } = await openPage(browser);
-  const requested: string[] = [];
-  page.on('request', (r) => requested.push(r.url()));
-  await page.goto(new URL('tests/e2e/embedding-page/index.html', inject('appUrl')).href);
-  await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 60_000 });
-
-  const init = await page.evaluate(() => __semece.init());
-  expect(init.error?.message).toBeUndefined();
-  expect(init).toMatchObject({ ok: true, value: { model: 'tiny-embedder', device: 'wasm' } });
-  // This Chromium runs with --disable-gpu: where navigator.gpu exists, WebGPU must have been
-  // tried, failed or disagreed, and WASM chosen with the reason.
-  if (await page.evaluate(() => 'gpu' in navigator)) expect(init.value?.note).toMatch(/WebGPU/);
+  const opened = await openModelWorkerPage(browser, 'embedding-page');
+  const { page } = opened;
+  await expectLoadedOnWasm(page, 'tiny-embedder');
   const progress = await page.evaluate(() => __semece.progress);
   expect(progress.some((p) => p.status === 'ready')).toBe(true);
 
@@ -58,11 +49,5 @@ test('tiny model in the browser worker: loads from the app, embeds, clusters, st
     ],
   });
 
-  // Model files and the ONNX Runtime binary came from the app itself.
-  const appOrigin = new URL(inject('appUrl')).origin;
-  expect(requested.some((u) => u.startsWith(`${appOrigin}/models/tiny-embedder/onnx/model_quantized.onnx`))).toBe(true);
-  expect(requested.some((u) => u.startsWith(appOrigin) && /ort-wasm-simd-threaded.*\.wasm$/.test(u))).toBe(true);
-  expect(offLoopback).toEqual([]);
-  expect(consoleErrors).toEqual([]);
-  await context.close();
+  await expectServedByAppAndClose(opened, 'tiny-embedder');
 });

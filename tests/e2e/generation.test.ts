@@ -3,18 +3,19 @@
  * repo's tiny causal model from /models/ through Transformers.js (remote models off), generates a
  * question's replies as one batch on ONNX Runtime WASM served by the app itself, in the reply
  * format the app's parser reads, the same again for the same seed; a request cancelled as it is
- * sent ends with an AbortError and the worker goes on serving. The page must request nothing off loopback.
+ * sent ends with an AbortError and the worker goes on serving. The model's files and ONNX Runtime come
+ * from the app, and the page requests nothing off loopback (model-worker-page.ts).
  */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openPage } from './chromium';
+import { launchChromium } from './chromium';
+import { expectLoadedOnWasm, expectServedByAppAndClose, openModelWorkerPage } from './model-worker-page';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages } from '../../src/pipeline/prompts';
 import { TINY_TOPICS, answerText } from '../../scripts/tiny-causal-lm-table';
 
 interface Reply { text: string; finishReason: string; tokens: number }
 interface Hook {
   loads: { status: string; role?: string; device?: string }[];
-  init(): Promise<{ ok: boolean; value?: { device: string; model: string; note?: string }; error?: { message: string } }>;
   generate(request: unknown): Promise<{ replies: Reply[]; inputTokens: number; outputTokens: number }>;
   cancelled(request: unknown): Promise<{ thrown: string; after: number }>;
   notes(): string[];
@@ -30,15 +31,9 @@ afterAll(async () => {
 });
 
 test('tiny causal model in the generation worker: loads from the app, generates a batch in the app’s format, cancels, stays on loopback', async () => {
-  const { page, consoleErrors, offLoopback, context } = await openPage(browser);
-  await page.goto(new URL('tests/e2e/generation-page/index.html', inject('appUrl')).href);
-  await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 60_000 });
-
-  const init = await page.evaluate(() => __semece.init());
-  expect(init.error?.message).toBeUndefined();
-  expect(init).toMatchObject({ ok: true, value: { model: 'tiny-causal-lm', device: 'wasm' } });
-  // Where navigator.gpu exists (this Chromium has no GPU), WebGPU was tried and WASM chosen with the reason.
-  if (await page.evaluate(() => 'gpu' in navigator)) expect(init.value?.note).toMatch(/WebGPU/);
+  const opened = await openModelWorkerPage(browser, 'generation-page');
+  const { page } = opened;
+  await expectLoadedOnWasm(page, 'tiny-causal-lm');
   expect((await page.evaluate(() => __semece.loads)).at(-1)).toMatchObject({ status: 'ready', role: 'generation', device: 'wasm' });
   expect(await page.evaluate(() => __semece.notes())).toEqual([expect.stringMatching(/^generated in this browser on WASM/)]);
 
@@ -58,7 +53,5 @@ test('tiny causal model in the generation worker: loads from the app, generates 
 
   expect(await page.evaluate((req) => __semece.cancelled(req), request)).toEqual({ thrown: 'AbortError', after: 16 });
 
-  expect(offLoopback).toEqual([]);
-  expect(consoleErrors).toEqual([]);
-  await context.close();
+  await expectServedByAppAndClose(opened, 'tiny-causal-lm');
 });
