@@ -79,9 +79,10 @@ self.onmessage = async (e: MessageEvent) => {
   writeFileSync(path.join(ROOT, 'main.ts'), `
 import * as Comlink from 'comlink';
 import type { RunWorkerApi, RunUpdate } from '${src}/workers/protocol';
+import { packRunSpec } from '${src}/workers/run-spec-transfer';
 const longtasks: { start: number; duration: number }[] = [];
 new PerformanceObserver((l) => { for (const e of l.getEntries()) longtasks.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask', buffered: true });
-// The task that calls the bench (the driver's argument decoded, the spec posted to the worker) apart from the rest.
+// The task that calls the bench (the driver's argument decoded, the first part of the spec packed) apart from the rest.
 const longest = (t0: number) => ({
   longestMainTask: Math.max(0, ...longtasks.filter((t) => t.start > t0 || t.start + t.duration < t0).map((t) => t.duration)),
   callingTask: Math.max(0, ...longtasks.filter((t) => t.start <= t0 && t.start + t.duration >= t0).map((t) => t.duration)),
@@ -118,7 +119,8 @@ w.__bench = {
         if (u.status === 'done') resolve({ ms: performance.now() - t0, reportId: u.reportId, requests: u.progress.requests, ...longest(t0), stages });
         else if (u.status === 'failed' || u.status === 'cancelled') reject(new Error(u.error?.message ?? u.status));
       });
-      api.start(runSpec as never, {}, onProgress).then((r) => { if (!r.ok) reject(new Error(r.error.message)); });
+      // Packed as the app's run client packs it (JSON parts, the page's thread given back between them).
+      packRunSpec(runSpec as never).then((packed) => api.start(packed, {}, onProgress)).then((r) => { if (!r.ok) reject(new Error(r.error.message)); }, reject);
     });
   },
 };
@@ -372,7 +374,7 @@ export default async function batchIngestBench(): Promise<void> {
         clustering: { method: 'exact' }, grading: { method: 'alias' },
       };
       const report = (await page.evaluate((s) => (window as unknown as { __bench: { report(s: unknown): Promise<unknown> } }).__bench.report(s), runSpec)) as { ms: number; requests: { done: number; failed: number }; longestMainTask: number; callingTask: number; stages: [string, number][] };
-      console.log(`first report (run worker: samples from the cache → exact clustering → alias grading → score): ${(report.ms / 1000).toFixed(1)} s (before the by-question layout: ${BEFORE.firstReportSeconds} s); provider requests ${report.requests.done + report.requests.failed}; longest main-thread task while the workers ran ${report.longestMainTask.toFixed(0)} ms (the bench's own calling task, the driver's argument and the spec posted to the run worker: ${report.callingTask.toFixed(0)} ms)`);
+      console.log(`first report (run worker: samples from the cache → exact clustering → alias grading → score): ${(report.ms / 1000).toFixed(1)} s (before the by-question layout: ${BEFORE.firstReportSeconds} s); provider requests ${report.requests.done + report.requests.failed}; longest main-thread task while the workers ran ${report.longestMainTask.toFixed(0)} ms (the bench's own calling task, the driver's argument and the first part of the spec packed for the run worker: ${report.callingTask.toFixed(0)} ms)`);
       console.log(`  stages first seen at: ${report.stages.map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
       if (profileTo && profiled) {
         const id = ++msgId;

@@ -9,6 +9,7 @@ import type { PriceTable } from '../model/cost';
 import type { ReportDocument } from '../model/report';
 import type { GradeOverride, ProgressListener, RunWorkerApi, StorageApi } from '../workers/protocol';
 import { connectApi } from '../workers/worker-connection';
+import { packRunSpec } from '../workers/run-spec-transfer';
 
 const connection = connectApi<RunWorkerApi>(() => new Worker(new URL('../workers/run.worker.ts', import.meta.url), { type: 'module', name: 'semece-run' }), {
   name: 'run',
@@ -34,7 +35,8 @@ function flushWhenLeaving(worker: Comlink.Remote<RunWorkerApi>) {
 const proxied = (listener?: ProgressListener) => (listener ? Comlink.proxy(listener) : undefined);
 
 export const runClient = {
-  start: (spec: RunSpec, keys: RunKeys, onProgress?: ProgressListener) => worker.start(spec, keys, proxied(onProgress)),
+  // Packed (run-spec-transfer.ts): a structured clone of a large dataset would hold the page's thread for one long task.
+  start: async (spec: RunSpec, keys: RunKeys, onProgress?: ProgressListener) => worker.start(await packRunSpec(spec), keys, proxied(onProgress)),
   resume: (runId: string, keys: RunKeys, onProgress?: ProgressListener) => worker.resume(runId, keys, proxied(onProgress)),
   scorePartial: (runId: string, keys: RunKeys, onProgress?: ProgressListener) => worker.scorePartial(runId, keys, proxied(onProgress)),
   watch: (runId: string, onProgress: ProgressListener) => worker.watch(runId, Comlink.proxy(onProgress)),

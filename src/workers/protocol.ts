@@ -8,6 +8,7 @@
 import type { PriceTable } from '../model/cost';
 import type { ReportDocument } from '../model/report';
 import type { RunKeys, RunProgress, RunRecord, RunSpec, RunStatus, ModelSpec } from '../model/run-spec';
+import type { PackedRunSpec } from './run-spec-transfer';
 import type { Grade, Result } from '../model/rows';
 import type { SavedReportSummary } from '../store/report-records';
 import type { UnreadableRecord } from '../store/runs';
@@ -78,8 +79,11 @@ export interface ConnectionCheck {
 }
 
 export interface RunWorkerApi extends StorageApi {
-  /** Stores a new run and starts it; resolves with its id as soon as it is stored. */
-  start(spec: RunSpec, keys: RunKeys, onProgress?: ProgressListener): Promise<Result<{ runId: string }>>;
+  /**
+   * Stores a new run and starts it; resolves with its id as soon as it is stored. The page sends
+   * the spec packed (run-spec-transfer.ts), so a large dataset does not block its main thread.
+   */
+  start(spec: RunSpec | PackedRunSpec, keys: RunKeys, onProgress?: ProgressListener): Promise<Result<{ runId: string }>>;
   /** Continues a paused, failed or interrupted run from its caches. */
   resume(runId: string, keys: RunKeys, onProgress?: ProgressListener): Promise<Result<{ runId: string }>>;
   /** A report of a paused, cancelled or failed run over its complete questions (nothing is sampled); the run keeps its status. */

@@ -4,7 +4,8 @@
  * API runs in the module worker (run.worker.ts) and in Node tests over a MessageChannel.
  */
 import { executeRun, newRun, type ExecuteOptions } from '../pipeline/runner';
-import type { RunKeys, RunProgress, RunRecord } from '../model/run-spec';
+import type { RunKeys, RunProgress, RunRecord, RunSpec } from '../model/run-spec';
+import { unpackRunSpec } from './run-spec-transfer';
 import { flushWrites, openStores, type Stores } from '../store';
 import { DEFAULT_PRICES, type PriceTable } from '../model/cost';
 import { checkConnection, runnerStages } from './real-stages';
@@ -160,7 +161,13 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
 
   return {
     ...createStorageApi(stores),
-    async start(spec, keys, onProgress) {
+    async start(sent, keys, onProgress) {
+      let spec: RunSpec;
+      try {
+        spec = unpackRunSpec(sent);
+      } catch (e) {
+        return { ok: false, error: { kind: 'bad-request', message: (e as Error).message, where: 'run settings' } };
+      }
       // Refused before the run is stored: a base URL with a password in it would be kept with the run.
       const badUrl = runBaseUrlProblem(spec);
       if (badUrl) return { ok: false, error: { kind: 'bad-request', message: badUrl, where: 'run settings' } };
