@@ -68,6 +68,10 @@ export async function openSemeceDb(name: string = DB_NAME): Promise<SemeceDataba
             });
           }
         }
+        if (oldVersion < 7) {
+          // A run's questions apart from its record, so a checkpoint rewrites progress only (run-records.ts).
+          db.createObjectStore('runQuestions', { keyPath: 'runId' });
+        }
       },
       blocking() {
         // Another tab (or worker) wants a newer schema: step aside rather than block its upgrade.

@@ -8,10 +8,10 @@ import { storageWriteError } from './write-errors';
 import type { ReportDocument } from '../model/report';
 import { fitReportLimits } from '../formats/report-limits';
 import { withoutKey, type RunRecord } from '../model/run-spec';
-import type { Grade } from '../model/rows';
+import type { Grade, Question } from '../model/rows';
 import type { SemeceDatabase } from './db';
 import { readStoredReport, storedReportSummary, type SavedReportSummary } from './report-records';
-import { readStoredRun, toStoredRun } from './run-records';
+import { questionsApart, readStoredRun, toStoredRun } from './run-records';
 import type { StoredGradeOverride } from './schema';
 import { StoredRecordError } from './stored-records';
 
@@ -32,33 +32,60 @@ export interface UnreadableRecord {
 const GRADES: readonly Grade[] = ['CORRECT', 'INCORRECT', 'NOT_ATTEMPTED'];
 
 export class RunStore {
+  /**
+   * The questions list this store last wrote (or read) for each run. A run's questions never
+   * change once it is stored, so a save that carries the same list writes the record alone:
+   * the runner's checkpoint every second no longer rewrites every question (issue 16).
+   */
+  private readonly storedQuestions = new Map<string, readonly Question[]>();
+
   constructor(private readonly db: SemeceDatabase) {}
 
   async saveRun(run: RunRecord): Promise<void> {
     try {
-      await this.db.put('runs', toStoredRun(sanitizeRun(run)));
+      const clean = sanitizeRun(run);
+      const questions = clean.spec.dataset.questions;
+      const record = toStoredRun(clean);
+      if (this.storedQuestions.get(run.id) === questions) {
+        await this.db.put('runs', record);
+        return;
+      }
+      // The first save (or a new list): record and questions in one transaction, never one without the other.
+      const tx = this.db.transaction(['runs', 'runQuestions'], 'readwrite');
+      void tx.objectStore('runs').put(record);
+      void tx.objectStore('runQuestions').put({ runId: run.id, questions });
+      await tx.done;
+      this.storedQuestions.set(run.id, questions);
     } catch (e) {
       throw await storageWriteError(e, "the run's progress");
     }
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
-    const stored = await this.db.get('runs', id);
-    return stored === undefined ? undefined : readStoredRun(id, stored);
+    const tx = this.db.transaction(['runs', 'runQuestions'], 'readonly');
+    const [stored, apart] = await Promise.all([tx.objectStore('runs').get(id), tx.objectStore('runQuestions').get(id)]);
+    await tx.done;
+    if (stored === undefined) return undefined;
+    const run = readStoredRun(id, stored, apart);
+    // Questions read from their own record are stored already; a version-1 record's inline ones are not, so its next save moves them apart.
+    if (questionsApart(stored)) this.storedQuestions.set(id, run.spec.dataset.questions);
+    return run;
   }
 
   /** Newest first; a record that cannot be read is listed apart, with why, so it can be deleted. */
   async listRuns(): Promise<{ runs: RunRecord[]; unreadable: UnreadableRecord[] }> {
     const runs: RunRecord[] = [];
     const unreadable: UnreadableRecord[] = [];
-    const tx = this.db.transaction('runs', 'readonly');
-    let cursor = await tx.store.index('byCreated').openCursor(null, 'prev');
+    const tx = this.db.transaction(['runs', 'runQuestions'], 'readonly');
+    const questions = tx.objectStore('runQuestions');
+    let cursor = await tx.objectStore('runs').index('byCreated').openCursor(null, 'prev');
     while (cursor) {
+      const id = String(cursor.primaryKey);
       try {
-        runs.push(readStoredRun(String(cursor.primaryKey), cursor.value));
+        runs.push(readStoredRun(id, cursor.value, questionsApart(cursor.value) ? await questions.get(id) : undefined));
       } catch (e) {
         if (!(e instanceof StoredRecordError)) throw e;
-        unreadable.push({ id: String(cursor.primaryKey), message: e.message });
+        unreadable.push({ id, message: e.message });
       }
       cursor = await cursor.continue();
     }
@@ -66,14 +93,16 @@ export class RunStore {
     return { runs, unreadable };
   }
 
-  /** Deletes a run, its report and its overrides. Samples stay: other runs may share them. */
+  /** Deletes a run, its questions, its report and its overrides. Samples stay: other runs may share them. */
   async deleteRun(id: string): Promise<void> {
-    const tx = this.db.transaction(['runs', 'reports', 'gradeOverrides'], 'readwrite');
+    const tx = this.db.transaction(['runs', 'runQuestions', 'reports', 'gradeOverrides'], 'readwrite');
     void tx.objectStore('runs').delete(id);
+    void tx.objectStore('runQuestions').delete(id);
     void tx.objectStore('reports').delete(id);
     const overrides = tx.objectStore('gradeOverrides');
     for (const key of await overrides.index('byRun').getAllKeys(id)) void overrides.delete(key);
     await tx.done;
+    this.storedQuestions.delete(id);
   }
 
   /** Cut to the limits it is read back with (report-limits.ts), so a saved report always opens again. */

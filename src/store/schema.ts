@@ -7,18 +7,30 @@ import type { DBSchema } from 'idb';
 import type { ReportDocument } from '../model/report';
 import type { RunRecord } from '../model/run-spec';
 import type { UsageTotals } from '../model/sample-cache';
-import type { Grade, Sample, SemanticClass, StageError } from '../model/rows';
+import type { Grade, Question, Sample, SemanticClass, StageError } from '../model/rows';
 
 export const DB_NAME = 'semece';
 /**
  * 1: the first schema; 2: the unused `datasets` store dropped (db.ts); 3: `hubFiles` added; 4: `usage` added;
  * 5: `entailment` added; 6: samples stored by question (`questionSamples`, `questionSlots`) instead of one
- * record per sample (`samples`, migrated and dropped: db.ts, sample-migration.ts).
+ * record per sample (`samples`, migrated and dropped: db.ts, sample-migration.ts); 7: `runQuestions` added, a
+ * run's questions kept apart from its record (run-records.ts).
  */
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
-/** A run record as stored: the record and the version of its shape (absent in version 1). */
-export type StoredRun = RunRecord & { version?: number };
+/**
+ * A run record as stored: the record and the version of its shape (absent in version 1). From
+ * version 2 the dataset's questions are kept apart (`runQuestions`, written once) and the record
+ * holds an empty list and their count, so the runner's checkpoint every second rewrites progress,
+ * not 40,000 questions.
+ */
+export type StoredRun = RunRecord & { version?: number; questionCount?: number };
+
+/** A run's dataset questions, stored once when the run is first saved (record version 2 on). */
+export interface StoredRunQuestions {
+  runId: string;
+  questions: Question[];
+}
 
 /**
  * One sampled reply as versions 1–5 stored it, one record per sample (the `samples` store): read
@@ -113,6 +125,8 @@ export interface SemeceDB extends DBSchema {
   questionSamples: { key: string; value: StoredQuestionSamples };
   questionSlots: { key: string; value: StoredQuestionSlots };
   runs: { key: string; value: StoredRun; indexes: { byCreated: string } };
+  /** The questions of each run, apart from its record (StoredRun). */
+  runQuestions: { key: string; value: StoredRunQuestions };
   clusterings: { key: string; value: StoredClustering };
   grades: { key: string; value: StoredGrade };
   gradeOverrides: { key: [string, string, string]; value: StoredGradeOverride; indexes: { byRun: string } };

@@ -82,7 +82,9 @@ test('a corrupt run record is listed apart with why; reading it alone names the 
 test('run records are written with their version and read back without it', async () => {
   const { stores } = await fresh();
   await stores.runs.saveRun(run('r'));
-  expect((await stores.db.get('runs', 'r'))?.version).toBe(1);
+  // Version 2: the questions in their own record, the run record counting them.
+  expect(await stores.db.get('runs', 'r')).toMatchObject({ version: 2, questionCount: 1, spec: { dataset: { questions: [] } } });
+  expect(await stores.db.get('runQuestions', 'r')).toEqual({ runId: 'r', questions: run('r').spec.dataset.questions });
   expect(await stores.runs.getRun('r')).toEqual(run('r'));
 });
 
