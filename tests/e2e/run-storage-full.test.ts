@@ -22,11 +22,12 @@ test('storage full: the run stops saying how full and what to do; what was store
   const appUrl = inject('appUrl');
   await page.goto(`${appUrl}#/runs`);
   await page.getByRole('heading', { name: 'Runs' }).first().waitFor();
-  // The browser's own quota, made small for this origin: a little more than it uses now.
+  // The browser's own quota, made small for this origin: a little more than it uses now, less than
+  // the run's 1,000 samples need (stored by question they take about 80 KB).
   const cdp = await context.newCDPSession(page);
   const origin = new URL(appUrl).origin;
   const used = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: used + 100_000 });
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: used + 40_000 });
 
   await startRunThroughWizard(page, appUrl, { demoCount: QUESTIONS.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: KEY, n: N, concurrency: 2 });
   const alert = page.getByRole('alert');
