@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Result, StageError } from '../model/rows';
 import { MAX_THRESHOLD_BYTES, THRESHOLD_FORMAT, THRESHOLD_VERSION, type ThresholdDocument } from './abstention-threshold';
 import { count, expect, rateInterval, seed, signalName, text, unit } from './report-schema-fields';
+import { formatPath } from './field-path';
 
 const counts = z
   .object({
@@ -42,13 +43,6 @@ export const thresholdDocumentSchema = z.object({
 // The schema's output must be usable wherever a ThresholdDocument is expected.
 const _assignable = (p: z.output<typeof thresholdDocumentSchema>): ThresholdDocument => p;
 void _assignable;
-
-/** "evaluation.coverage[1]" from zod's path (report-schema.ts words paths the same way; not imported, as it carries the whole report schema). */
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
-  return out || '(document)';
-}
 
 function refuse(message: string, where?: string): Result<ThresholdDocument> {
   const error: StageError = { kind: 'threshold-import', message, ...(where ? { where } : {}) };

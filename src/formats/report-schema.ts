@@ -1,7 +1,8 @@
 /**
- * The zod schema of the report document (report-document.ts) and the importer every way in uses
- * (Open report, a share link, the offline HTML viewer). A file from anywhere is untrusted: it is
- * refused with a message naming the first bad field, never half-loaded.
+ * The zod schema of the report document (model/report.ts), which the importer every way in uses
+ * (report-import.ts: Open report, a share link, the offline HTML viewer, stored reports). A file
+ * from anywhere is untrusted: it is refused with a message naming the first bad field, never
+ * half-loaded.
  *
  * Limits and null handling (documented here because users meet them as messages):
  * - a report file may be at most MAX_REPORT_BYTES (200 MB); any one string at most
@@ -22,12 +23,7 @@
  *   and non-negative, every list of bounded length. A message names the field and the value.
  */
 import { z } from 'zod';
-import {
-  REPORT_FORMAT,
-  REPORT_VERSION,
-  type ReportDocument,
-} from '../model/report';
-import type { Result, StageError } from '../model/rows';
+import { REPORT_FORMAT, REPORT_VERSION, type ReportDocument } from '../model/report';
 import { METRICS, type MetricKey } from '../model/metrics';
 import { SIGNAL_NAMES, type SignalName } from '../model/signals';
 import {
@@ -44,7 +40,6 @@ import {
 } from '../model/scoring-limits';
 
 import { MAX_REPORT_BYTES, MAX_STRING_LENGTH } from './report-limits';
-import type { OnImportProgress } from './import-progress';
 import {
   shown,
   expect,
@@ -303,129 +298,3 @@ export const reportDocumentSchema = z.object({
 type Parsed = z.output<typeof reportDocumentSchema>;
 const _assignable = (p: Parsed): ReportDocument => p;
 void _assignable;
-
-/** "models[0].questions[12].sem1" from zod's path array. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || '(document)';
-}
-
-function refuse(message: string, where?: string): Result<ReportDocument> {
-  const error: StageError = { kind: 'report-import', message, ...(where ? { where } : {}) };
-  return { ok: false, error };
-}
-
-function describeSize(chars: number): string {
-  return `${(chars / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** Checks the envelope first, so an unknown version gets its own message rather than a list of field errors. */
-function checkEnvelope(value: unknown): Result<ReportDocument> | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return refuse('Not a Sem-ECE report: expected a JSON object at the top level.');
-  }
-  const { format, version } = value as Record<string, unknown>;
-  if (format !== REPORT_FORMAT) {
-    return refuse(`Not a Sem-ECE report: "format" must be "${REPORT_FORMAT}".`, 'format');
-  }
-  if (version !== REPORT_VERSION) {
-    const shown = typeof version === 'number' || typeof version === 'string' ? JSON.stringify(version) : 'missing';
-    return refuse(
-      `Unsupported report version ${shown}: this app reads version ${REPORT_VERSION}. ` +
-        (typeof version === 'number' && version > REPORT_VERSION ? 'The file was made by a newer version of the app.' : ''),
-      'version',
-    );
-  }
-  return null;
-}
-
-/** The question rows of a not yet validated document, for the progress line (0 where it has none). */
-function rowCount(value: unknown): number {
-  const models = (value as { models?: unknown }).models;
-  if (!Array.isArray(models)) return 0;
-  let rows = 0;
-  for (const m of models) {
-    const questions = (m as { questions?: unknown } | null)?.questions;
-    if (Array.isArray(questions)) rows += questions.length;
-  }
-  return rows;
-}
-
-/**
- * Validates a report from JSON text or an already parsed value. Returns the document (nulls read
- * back as NaN where allowed) or a typed error whose message starts with the path of the first bad field.
- */
-export function parseReport(input: string | unknown, onProgress?: OnImportProgress): Result<ReportDocument> {
-  let value: unknown = input;
-  if (typeof input === 'string') {
-    // A UTF-16 length bounds the UTF-8 size from below, so this refuses only what is over the limit.
-    if (input.length > MAX_REPORT_BYTES) {
-      return refuse(`The report is ${describeSize(input.length)}; the limit is ${describeSize(MAX_REPORT_BYTES)}.`);
-    }
-    onProgress?.({ phase: 'parsing', total: input.length, unit: 'bytes' });
-    try {
-      value = JSON.parse(input);
-    } catch (e) {
-      return refuse(`The file is not valid JSON: ${(e as Error).message}`);
-    }
-  }
-  const envelope = checkEnvelope(value);
-  if (envelope) return envelope;
-  onProgress?.({ phase: 'validating', total: rowCount(value), unit: 'rows' });
-  let parsed;
-  try {
-    parsed = reportDocumentSchema.safeParse(value, {
-      error: (iss) => (iss.code === 'invalid_type' && iss.input === undefined ? `missing (expected ${iss.expected})` : undefined),
-    });
-  } catch (e) {
-    // Only absurd inputs (nesting deep enough to exhaust the stack) get here.
-    return refuse(`The report could not be checked: ${(e as Error).message}`);
-  }
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issues = parsed.error.issues;
-  const first = issues[0];
-  const where = formatPath(first.path);
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  return refuse(`${where}: ${first.message}${more}`, where);
-}
-
-/** The file's text, read in parts so the bytes read so far can be reported. */
-async function readText(file: Blob, onProgress: OnImportProgress): Promise<string> {
-  const reader = file.stream().getReader();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
-  let done = 0;
-  onProgress({ phase: 'reading', done, total: file.size, unit: 'bytes' });
-  for (;;) {
-    const chunk = await reader.read();
-    if (chunk.done) break;
-    done += chunk.value.length;
-    parts.push(decoder.decode(chunk.value, { stream: true }));
-    onProgress({ phase: 'reading', done, total: file.size, unit: 'bytes' });
-  }
-  parts.push(decoder.decode());
-  return parts.join('');
-}
-
-/**
- * Reads a user's file, refusing one over the size limit before reading a byte of it. With
- * `onProgress` (the import worker) the file is read in parts and every phase is reported.
- */
-export async function parseReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress): Promise<Result<ReportDocument>> {
-  if (file.size > MAX_REPORT_BYTES) {
-    return refuse(`${file.name ?? 'The file'} is ${describeSize(file.size)}; the limit is ${describeSize(MAX_REPORT_BYTES)}.`);
-  }
-  let content: string;
-  try {
-    content = onProgress ? await readText(file, onProgress) : await file.text();
-  } catch (e) {
-    return refuse(`${file.name ?? 'The file'} could not be read: ${(e as Error).message}`);
-  }
-  const result = parseReport(content, onProgress);
-  if (!result.ok && file.name) result.error.message = `${file.name}: ${result.error.message}`;
-  return result;
-}

@@ -15,7 +15,7 @@
  */
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
 import type { ReportDocument } from '../model/report';
-import { parseReport } from '../formats/report-schema';
+import { parseReport } from '../formats/report-import';
 import { reportToJson } from '../formats/report-export';
 import type { Result } from '../model/rows';
 import type { OnImportProgress } from '../formats/import-progress';

@@ -5,7 +5,8 @@
  * same rules as a file or a share link.
  */
 import { z } from 'zod';
-import { formatPath, parseReport } from '../formats/report-schema';
+import { formatPath } from '../formats/field-path';
+import { parseReport } from '../formats/report-import';
 import { REPORT_VERSION, type ReportDocument } from '../model/report';
 import { isRecord, StoredRecordError, upgradeToCurrent, type DocumentVersions } from './stored-records';
 

@@ -5,7 +5,7 @@
  * the dataset's questions are stored apart (`runQuestions`) and joined in here.
  */
 import { z } from 'zod';
-import { formatPath } from '../formats/report-schema';
+import { formatPath } from '../formats/field-path';
 import { STAGES, type RunRecord } from '../model/run-spec';
 import { isRecord, StoredRecordError, upgradeToCurrent, type DocumentVersions } from './stored-records';
 import type { StoredRun, StoredRunQuestions } from './schema';

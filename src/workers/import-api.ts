@@ -10,7 +10,7 @@
 import type { ReportDocument } from '../model/report';
 import type { Result } from '../model/rows';
 import { decodePayload, type SharedReport } from '../share/codec';
-import { parseReportFile } from '../formats/report-schema';
+import { parseReportFile } from '../formats/report-import';
 import type { ImportProgress, OnImportProgress } from '../formats/import-progress';
 import { throttle } from './throttle';
 import { sendRows, type OnRows } from './import-rows';

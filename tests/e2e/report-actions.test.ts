@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { demoDocument, openHome } from './report-fixture';
-import { parseReport } from '../../src/formats/report-schema';
+import { parseReport } from '../../src/formats/report-import';
 import type { ReportDocument } from '../../src/model/report';
 import { expectHeadlineNumbers } from './share-report-checks';
 

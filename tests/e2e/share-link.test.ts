@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { SHARE_ROUTE, encodePayload, makeShareLink, reduceReport } from '../../src/share/codec';
-import { parseReport } from '../../src/formats/report-schema';
+import { parseReport } from '../../src/formats/report-import';
 import { sampleReport } from '../unit/share/report-fixture';
 import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';
 

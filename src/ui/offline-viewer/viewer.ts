@@ -4,7 +4,7 @@
  */
 import { mount } from 'svelte';
 import ViewerApp from './ViewerApp.svelte';
-import { parseReport } from '../../formats/report-schema';
+import { parseReport } from '../../formats/report-import';
 
 const element = document.getElementById('semece-report');
 const result = element

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOLD_WRITE_ENV, HOLD_WRITE_MESSAGE } from '../../../cli/command-io';
 import { EXIT } from '../../../cli/exit-codes';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { MockProviderServer } from '../../mock/provider-server';
 import { semece, spawnSemece, until, type CliResult } from './run-cli';
 

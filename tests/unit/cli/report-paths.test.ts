@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSource } from '../../../cli/report-paths';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { root, semece } from './run-cli';
 
 let dir: string;

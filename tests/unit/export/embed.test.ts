@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { REPORT_MARKER, embedReport, escapeJsonForHtml } from '../../../src/export/embed';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { MAX_STRING_LENGTH, fitReportLimits, reportAtDetail, truncationMarker } from '../../../src/formats/report-limits';
 import { reportToJson } from '../../../src/formats/report-export';
 import { utf8Length } from '../../../src/formats/utf8-length';

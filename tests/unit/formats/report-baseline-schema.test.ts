@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { mcReportDocument } from '../../../src/multiple-choice/report-document';
 import { mcOutcome } from '../../../src/multiple-choice/outcome';
 import { mcRunScores } from '../../../src/multiple-choice/brier-scoring';

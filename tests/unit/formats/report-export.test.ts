@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import Papa from 'papaparse';
 import { CSV_DECIMALS, csvColumns, reportFileName, reportToCsv, reportToJson } from '../../../src/formats/report-export';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { sampleReport } from '../share/report-fixture';
 
 describe('reportToJson', () => {

@@ -11,7 +11,8 @@ import {
 } from '../../../src/formats/report-limits';
 import { utf8Length } from '../../../src/formats/utf8-length';
 import { reportJsonFile, reportToJson } from '../../../src/formats/report-export';
-import { MAX_STRING_LENGTH as SCHEMA_LIMIT, parseReport, parseReportFile } from '../../../src/formats/report-schema';
+import { MAX_STRING_LENGTH as SCHEMA_LIMIT } from '../../../src/formats/report-schema';
+import { parseReport, parseReportFile } from '../../../src/formats/report-import';
 import { buildReport, importedSettings } from '../../../src/pipeline/score-output';
 import { sampleReport } from '../share/report-fixture';
 

@@ -1,7 +1,7 @@
 /** A partial report's counts and a drawn subset survive the JSON round trip; impossible counts are refused by name. */
 import { expect, test } from 'vitest';
 import { demoDocument } from '../../e2e/report-fixture';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { reportToJson } from '../../../src/formats/report-export';
 
 test('partial and subset fields round-trip through the JSON export', () => {

@@ -2,7 +2,7 @@
 import { expect, test } from 'vitest';
 import Papa from 'papaparse';
 import { demoDocument } from '../../e2e/report-fixture';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { CSV_DECIMALS, reportToCsv, reportToJson } from '../../../src/formats/report-export';
 import { MAX_SHARE_URL_LENGTH, decodePayload, makeShareLink, reduceReport } from '../../../src/share/codec';
 

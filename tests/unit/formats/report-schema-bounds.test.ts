@@ -3,7 +3,7 @@
  * number within its mathematical range, refused with the field's path and the value found.
  */
 import { describe, expect, test } from 'vitest';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SEED } from '../../../src/model/scoring-limits';
 import { sampleReport } from '../share/report-fixture';
 

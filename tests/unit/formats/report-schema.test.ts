@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { MAX_REPORT_BYTES, MAX_STRING_LENGTH, parseReport, parseReportFile } from '../../../src/formats/report-schema';
+import { MAX_REPORT_BYTES, MAX_STRING_LENGTH } from '../../../src/formats/report-schema';
+import { parseReport, parseReportFile } from '../../../src/formats/report-import';
 import { sampleReport } from '../share/report-fixture';
 import type { ReportDocument } from '../../../src/model/report';
 import { scoreAuthorsRows } from '../../../src/pipeline/score';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { HEADLINE_METRICS, METRICS, metricValue } from '../../../src/model/metrics';
 import { signalMetrics } from '../../../src/core/calibration';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { sampleReport } from '../share/report-fixture';
 
 describe('the metrics table', () => {

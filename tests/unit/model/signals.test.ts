@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { EXTRA_SIGNALS, PAPER_SIGNALS, SIGNAL_ABBR, SIGNAL_LABEL, SIGNAL_NAMES, SIGNAL_ORDER, SIGNAL_SHORT, SIGNALS, isPaperSignal, signalValue } from '../../../src/model/signals';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { csvColumns } from '../../../src/formats/report-export';
 import { sampleReport } from '../share/report-fixture';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eceEqualWidth } from '../../../src/core/calibration';
 import { readAuthorsRows, type AuthorsRows } from '../../../src/formats/authors-rows';
 import { PAPER_SIGNALS, scoreAuthorsRows, modelMetrics } from '../../../src/pipeline/score';
-import { parseReport } from '../../../src/formats/report-schema';
+import { parseReport } from '../../../src/formats/report-import';
 import { reportToJson } from '../../../src/formats/report-export';
 import { buildReport, importedSettings, pooledEce, scoreCliDocument } from '../../../src/pipeline/score-output';
 

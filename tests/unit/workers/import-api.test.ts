@@ -7,7 +7,7 @@ import { openReportFile, openSharedLink } from '../../../src/workers/import-api'
 import { ROWS_PER_PART, rowCollector } from '../../../src/workers/import-rows';
 import type { ReportQuestion } from '../../../src/model/report';
 import { decodePayload, encodePayload } from '../../../src/share/codec';
-import { parseReportFile } from '../../../src/formats/report-schema';
+import { parseReportFile } from '../../../src/formats/report-import';
 import { reportToJson } from '../../../src/formats/report-export';
 import type { ImportProgress } from '../../../src/formats/import-progress';
 import { sampleReport } from '../share/report-fixture';

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { importClient } from '../../../src/workers/import-client';
 import { decodePayload, encodePayload } from '../../../src/share/codec';
-import { parseReportFile } from '../../../src/formats/report-schema';
+import { parseReportFile } from '../../../src/formats/report-import';
 import { sampleReport } from '../share/report-fixture';
 
 /** The modules `file` imports for their values (type-only imports and lazy import() left out). */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockProviderServer } from '../../../mock/provider-server';
 import run from '../../../../cli/commands/mc';
 import { COLOUR_QUESTIONS, COLOUR_REPLIES } from './colour-questions';
-import { parseReport } from '../../../../src/formats/report-schema';
+import { parseReport } from '../../../../src/formats/report-import';
 
 const DATASET = COLOUR_QUESTIONS;
 const REPLIES = COLOUR_REPLIES;

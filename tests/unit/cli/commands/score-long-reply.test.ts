@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import run from '../../../../cli/commands/score';
-import { parseReportFile } from '../../../../src/formats/report-schema';
+import { parseReportFile } from '../../../../src/formats/report-import';
 import { MAX_STRING_LENGTH, truncationMarker } from '../../../../src/formats/report-limits';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import run from '../../../../cli/commands/score';
-import { parseReportFile } from '../../../../src/formats/report-schema';
+import { parseReportFile } from '../../../../src/formats/report-import';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const sample = (name: string) => join(root, 'tests/fixtures/reference-sample', name);
