@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
+import { readAppDatabase } from './run-helpers';
 import { LIVE_QUESTION_IDS } from '../../src/ui/classroom/live-classroom';
 import { TINY_TOPICS } from '../../scripts/tiny-causal-lm-table';
 import { DEMO_QUESTIONS } from '../../src/demo/questions';
@@ -38,14 +39,9 @@ test('live mode: a real model in the page, answers grouped by entailment, Sem1 a
 
   await page.locator('[data-live-caption], [data-live-error]').first().waitFor({ timeout: 180_000 }).catch(async (e) => {
     await screenshot(page, 'classroom-live-stuck');
-    const runs = await page.evaluate(() => new Promise((resolve) => {
-      const open = indexedDB.open('semece');
-      open.onsuccess = () => {
-        const req = open.result.transaction('runs').objectStore('runs').getAll();
-        req.onsuccess = () => resolve(JSON.stringify(req.result.map((r: { status: string; error?: unknown; progress?: { stage: string; errors: unknown[] } }) => ({ status: r.status, error: r.error, stage: r.progress?.stage, errors: r.progress?.errors }))));
-      };
-      open.onerror = () => resolve(String(open.error));
-    }));
+    // What the stored runs say, so a run that never started or failed names why.
+    const stored = (await readAppDatabase(page, { all: ['runs'] })).all.runs as { status: string; error?: unknown; progress?: { stage: string; errors: unknown[] } }[];
+    const runs = JSON.stringify(stored.map((r) => ({ status: r.status, error: r.error, stage: r.progress?.stage, errors: r.progress?.errors })));
     throw new Error(`${(e as Error).message}\n${await live.innerText()}\nconsole: ${consoleErrors.join("\n")}\nruns: ${runs}`);
   });
   expect(await page.locator('[data-live-error]').count(), await live.innerText()).toBe(0);

@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { openPage, screenshot } from './chromium';
 import { capitalsCsv, capitalsMockQuestions, closeWithMock, launchWithMock, type Capital } from './wizard-helpers';
 import type { MockProviderServer } from '../mock/provider-server';
+import { readAppDatabase } from './run-helpers';
 
 const CAPITALS: Capital[] = [
   ['France', 'Paris', { Paris: 0.5, 'Paris, France': 0.3, Lyon: 0.2 }],
@@ -28,27 +29,6 @@ const next = (page: Page) => page.getByRole('button', { name: /^Next:/ }).click(
 type SavedQuestion = { id: string; samples?: { answer: string; cls: number }[]; classes?: { label: string }[] };
 type Saved = { document: { settings: { clustering: { method: string; detail?: string } }; models: { questions: SavedQuestion[] }[] } };
 
-/** The saved report and the number of stored entailment decisions, read from the app's database. */
-function readDatabase(page: Page): Promise<{ reports: Saved[]; decisions: number }> {
-  return page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('semece');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction(['reports', 'entailment'], 'readonly');
-          const reports = tx.objectStore('reports').getAll();
-          const decisions = tx.objectStore('entailment').count();
-          tx.oncomplete = () => {
-            db.close();
-            resolve({ reports: reports.result as Saved[], decisions: decisions.result });
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
-}
 
 test('a run clustered by entailment in the browser: NLI model loaded, classes by mutual entailment, decisions stored', async () => {
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);
@@ -86,7 +66,9 @@ test('a run clustered by entailment in the browser: NLI model loaded, classes by
   expect(await panel.getAttribute('data-status')).toBe('ready');
   expect(await panel.locator('.backend').getAttribute('data-device')).toBe('wasm');
 
-  const { reports, decisions } = await readDatabase(page);
+  const read = await readAppDatabase(page, { all: ['reports'], count: ['entailment'] });
+  const reports = read.all.reports as Saved[];
+  const decisions = read.count.entailment;
   expect(reports).toHaveLength(1);
   const doc = reports[0].document;
   expect(doc.settings.clustering.method).toBe('entailment');

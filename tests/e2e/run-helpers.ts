@@ -84,3 +84,32 @@ export function storedSamplesByQuestion(page: Page): Promise<Record<string, numb
       }),
   );
 }
+
+/**
+ * Stores of the app's database read in one transaction, as the page sees them: every record of
+ * each store listed in `all`, and the record count of each listed in `count`.
+ */
+export function readAppDatabase(page: Page, { all = [], count = [] }: { all?: string[]; count?: string[] }): Promise<{ all: Record<string, unknown[]>; count: Record<string, number> }> {
+  return page.evaluate(
+    ({ all, count }) =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('semece');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction([...all, ...count], 'readonly');
+          const records = all.map((name) => [name, tx.objectStore(name).getAll()] as const);
+          const counts = count.map((name) => [name, tx.objectStore(name).count()] as const);
+          tx.oncomplete = () => {
+            db.close();
+            resolve({
+              all: Object.fromEntries(records.map(([name, r]) => [name, r.result as unknown[]])),
+              count: Object.fromEntries(counts.map(([name, r]) => [name, r.result])),
+            });
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    { all, count },
+  );
+}

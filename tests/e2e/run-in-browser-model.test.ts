@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { TINY_TOPICS, answerText, modalFrequencyMoments, probabilities } from '../../scripts/tiny-causal-lm-table';
+import { readAppDatabase } from './run-helpers';
 
 const N = 20;
 const COPIES = 3;
@@ -30,26 +31,6 @@ type SavedQuestion = { id: string; sem1: number; nClasses: number; samples?: { a
 type Saved = { document: { settings: { clustering: { method: string } }; models: { model: string; questions: SavedQuestion[] }[] } };
 type SavedRun = { progress: { notes: string[]; tokens: { output: number } }; status: string };
 
-function readDatabase(page: Page): Promise<{ reports: Saved[]; runs: SavedRun[] }> {
-  return page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('semece');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction(['reports', 'runs'], 'readonly');
-          const reports = tx.objectStore('reports').getAll();
-          const runs = tx.objectStore('runs').getAll();
-          tx.oncomplete = () => {
-            db.close();
-            resolve({ reports: reports.result as Saved[], runs: runs.result as SavedRun[] });
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
-}
 
 test('no key: the in-page tiny model → entailment → alias grading → a report whose Sem1 matches the model’s table', async () => {
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);
@@ -88,7 +69,9 @@ test('no key: the in-page tiny model → entailment → alias grading → a repo
     throw new Error(`${e.message}\n${await page.locator('main').innerText()}\n${consoleErrors.join('\n')}`);
   });
 
-  const { reports, runs } = await readDatabase(page);
+  const { all } = await readAppDatabase(page, { all: ['reports', 'runs'] });
+  const reports = all.reports as Saved[];
+  const runs = all.runs as SavedRun[];
   expect(reports).toHaveLength(1);
   const doc = reports[0].document;
   expect(doc.settings.clustering.method).toBe('entailment');
