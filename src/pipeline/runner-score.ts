@@ -11,8 +11,9 @@
 import type { AuthorsRows, JoinedQuestion } from '../formats/authors-rows';
 import type { ReportDocument } from '../model/report';
 import { firstRowPerId } from '../model/rows';
-import { scoreAuthorsRows, scoreOptionsFor, scoringUsed, type ScoreOptions } from './score';
+import { scoreAuthorsRows, scoreOptionsFor, scoringUsed, type SampleDetail, type ScoreOptions } from './score';
 import { buildReport } from './score-output';
+import { reportDetail } from './report-detail';
 import type { ScoreInput, ScoreModelInput } from './stage-ports';
 
 function authorsRows(m: ScoreModelInput): AuthorsRows {
@@ -32,13 +33,19 @@ function authorsRows(m: ScoreModelInput): AuthorsRows {
   return { questions, excluded, duplicates: [], unmatchedGraded: [] };
 }
 
+const DETAIL: SampleDetail[] = ['none', 'answers', 'raw'];
+const leastDetail = (...levels: SampleDetail[]): SampleDetail => DETAIL[Math.min(...levels.map((l) => DETAIL.indexOf(l)))];
+
 export function scoreRun(input: ScoreInput, options: ScoreOptions = { samples: 'raw' }, now: () => Date = () => new Date()): ReportDocument {
   const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const scoring: ScoreOptions = { ...scoreOptionsFor(input.settings), ...defined };
   const models = input.models.map((m) => {
-    // A large run's rows carry no raw replies (sample-stage.ts, RAW_REPLIES_LIMIT): its report keeps answers only, not empty raws.
+    // A large run keeps less of each sample (report-detail.ts): its rows carry no raw replies
+    // (the sample stage counted the whole run, a partial report may score fewer), so its report
+    // keeps answers only, not empty raws; a larger one keeps classes only.
+    const samples = m.clustered.reduce((sum, r) => sum + r.n_samples, 0);
     const rawLess = m.clustered.some((r) => r.results.length === 0 && r.n_samples > 0);
-    const detail = scoring.samples === 'raw' && rawLess ? { ...scoring, samples: 'answers' as const } : scoring;
+    const detail = { ...scoring, samples: leastDetail(scoring.samples ?? 'answers', reportDetail(samples).detail, rawLess ? 'answers' : 'raw') };
     const report = scoreAuthorsRows(authorsRows(m), detail, m.model);
     const overridden = new Set(m.overridden);
     for (const q of report.questions) if (overridden.has(q.id)) q.overridden = true;

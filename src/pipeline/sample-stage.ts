@@ -9,11 +9,28 @@ import type { ProviderConfig, RequestEvent, SamplingProvider } from '../model/pr
 import { questionKeyBase, runSampling, type StoredReply } from './sampling';
 import { readQuestions } from '../model/sample-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
+import { reportDetail } from './report-detail';
 import type { SampleStage, SampleStageArgs } from './stage-ports';
 import { firstRowPerId, type Sample, type SampledRow } from '../model/rows';
 
 /** What a row keeps of a sample. */
 type RowSample = Pick<Sample, 'raw' | 'answer' | 'confidence'>;
+
+/**
+ * The same strings with each distinct one held once: answers read back from IndexedDB are each
+ * a fresh copy, and a question's 50 samples have a handful of distinct answers, so at paper
+ * scale this keeps a few hundred thousand strings in the run worker instead of 2 million.
+ */
+function oneCopyEach(values: string[]): string[] {
+  const held = new Map<string, string>();
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    const first = held.get(v);
+    if (first === undefined) held.set(v, v);
+    else values[i] = first;
+  }
+  return values;
+}
 
 /** Passes every request event to `listen` as well as to the orchestrator. */
 function listening(provider: SamplingProvider, listen: (e: RequestEvent) => void): SamplingProvider {
@@ -33,13 +50,6 @@ function listening(provider: SamplingProvider, listen: (e: RequestEvent) => void
       }),
   };
 }
-
-/**
- * Above this many samples per model, a run's rows (and so its report) keep each sample's
- * extracted answer and confidence but not the raw reply: at 40,000 × 50 the raw texts alone are
- * hundreds of megabytes in the worker and in the stored report. They stay in the sample cache.
- */
-export const RAW_REPLIES_LIMIT = 100_000;
 
 /** Questions read back from the cache at once (one range read each, one transaction). */
 const READ_CHUNK = 256;
@@ -62,7 +72,8 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
 
   const label = `${args.model.preset}/${args.model.model}`;
   const unique = firstRowPerId(dataset.questions);
-  const keepRaw = unique.length * sampling.n <= RAW_REPLIES_LIMIT;
+  const detail = reportDetail(unique.length * sampling.n);
+  const keepRaw = detail.detail === 'raw';
   // What this execution fetched, as the rows need it, so a question sampled wholly now is not
   // read back from the cache; only questions with samples from an earlier execution are.
   const fetched = new Map<string, { samples: RowSample[]; count: number }>();
@@ -117,7 +128,7 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   }
   const failedIds = new Set((args.cachedOnly ? result.incomplete.map((x) => x.questionId) : failed.map((f) => f.id)));
 
-  if (!keepRaw) args.onNote(`raw replies are not kept in the report of a run over ${RAW_REPLIES_LIMIT.toLocaleString('en')} samples per model; answers and confidences are`);
+  if (detail.note) args.onNote(detail.note);
   const template = sampling.prompt ?? DEFAULT_GENERATION_PROMPT;
   const rows: SampledRow[] = [];
   // A question fetched wholly in this execution is built from memory; any other has each stored
@@ -132,7 +143,7 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
     model: label,
     n_samples: samples.length,
     results: keepRaw ? samples.map((s) => s.raw) : [],
-    answer_extracted: samples.map((s) => s.answer),
+    answer_extracted: oneCopyEach(samples.map((s) => s.answer)),
     confidence_verbalized: samples.map((s) => s.confidence),
   });
   const rowAt: SampledRow[] = new Array(sampledOnes.length);

@@ -28,6 +28,9 @@ import { comparedColumns, compareScoredSignals } from './signal-comparison';
 
 export { PAPER_SIGNALS } from '../model/signals';
 
+/** Per-sample detail of a report: none (classes only), answers and confidences, or those with raw replies. */
+export type SampleDetail = 'none' | 'answers' | 'raw';
+
 export interface ScoreOptions {
   /** Sem2 splits per question (default SCORING_DEFAULTS). */
   R?: number;
@@ -42,7 +45,7 @@ export interface ScoreOptions {
   /** Seed of the bootstrap stream. */
   bootstrapSeed?: number;
   /** Per-sample detail kept in the report: none, answers (default), or answers with raw replies. */
-  samples?: 'none' | 'answers' | 'raw';
+  samples?: SampleDetail;
   /** Compute smooth ECE (a few ms per signal; default true). */
   smooth?: boolean;
   /**

@@ -6,7 +6,7 @@ import { realStages } from '../../../src/workers/real-stages';
 import { scoreRun } from '../../../src/pipeline/runner-score';
 import type { RunSpec } from '../../../src/model/run-spec';
 import { MemorySampleCache, type SampleCache } from '../../../src/model/sample-cache';
-import { RAW_REPLIES_LIMIT } from '../../../src/pipeline/sample-stage';
+import { RAW_REPLIES_LIMIT } from '../../../src/pipeline/report-detail';
 import { questionKeyBase } from '../../../src/pipeline/sampling';
 import { extractSample } from '../../../src/pipeline/extract';
 import { MockProviderServer } from '../../mock/provider-server';

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { reportSettings } from '../../../src/pipeline/runner-report';
 import { scoreRun } from '../../../src/pipeline/runner-score';
 import { scoreAuthorsRows } from '../../../src/pipeline/score';
+import { RAW_REPLIES_LIMIT, SAMPLE_DETAIL_LIMIT, reportDetail } from '../../../src/pipeline/report-detail';
 import { SCORING_DEFAULTS, type RunSpec, type ScoringSpec } from '../../../src/model/run-spec';
 import type { ClusteredRow, GradedRow } from '../../../src/model/rows';
 import type { ScoreInput } from '../../../src/pipeline/stage-ports';
@@ -68,5 +69,58 @@ describe('scoring settings from the run spec to the report', () => {
     const two = scoreRun(input(reportSettings(spec({ ...SCORING_DEFAULTS, sem2: { R: 10, seed: 0, selection: 2 } }))), { samples: 'none', B: 50, smooth: false }).models[0];
     expect(two.questions.map((q) => q.sem1)).toEqual(half.questions.map((q) => q.sem1));
     expect(two.questions.map((q) => q.sem2)).not.toEqual(half.questions.map((q) => q.sem2));
+  });
+});
+
+/** `count` questions of `n` samples each, answers alternating over two classes (class 0 the larger), raw replies kept unless `raw` is false. */
+function sized(count: number, n: number, raw = true): ScoreInput {
+  const clustered: ClusteredRow[] = [];
+  const graded: GradedRow[] = [];
+  for (let i = 0; i < count; i++) {
+    const a = Array.from({ length: n }, (_, j) => (j % 3 === 2 ? 1 : 0));
+    const sizes = [a.filter((x) => x === 0).length, a.filter((x) => x === 1).length];
+    clustered.push({
+      id: `q${i}`, question: `Q${i}`, gold_answer: 'x', model: 'm', n_samples: n, results: raw ? a.map((k) => `Answer: ${k}`) : [], answer_extracted: a.map(String),
+      confidence_verbalized: a.map(() => 0.7), n_clusters: 2, cluster_labels: ['0', '1'], cluster_assignments: a,
+      cluster_sizes: sizes, modal_cluster: 0, modal_cluster_label: '0',
+    });
+    graded.push({ id: `q${i}`, model: 'm', question: `Q${i}`, gold_answer: 'x', modal_cluster_label: '0', grade: i % 2 ? 'CORRECT' : 'INCORRECT', Y: i % 2 ? 1 : 0 });
+  }
+  return { title: 't', dataset: { name: 'd', questions: count }, settings: reportSettings(spec()), models: [{ model: 'm', provider: 'openai', clustered, graded, excluded: [], overridden: [] }] };
+}
+
+describe('how much of each sample a run report keeps (report-detail.ts)', () => {
+  test('the levels switch just above each limit, with a note naming what is left out', () => {
+    expect(reportDetail(RAW_REPLIES_LIMIT)).toEqual({ detail: 'raw', note: null });
+    expect(reportDetail(RAW_REPLIES_LIMIT + 1).detail).toBe('answers');
+    expect(reportDetail(RAW_REPLIES_LIMIT + 1).note).toMatch(/raw replies are not kept/);
+    expect(reportDetail(SAMPLE_DETAIL_LIMIT).detail).toBe('answers');
+    expect(reportDetail(SAMPLE_DETAIL_LIMIT + 1).detail).toBe('none');
+    expect(reportDetail(SAMPLE_DETAIL_LIMIT + 1).note).toMatch(/keeps each question's classes/);
+  });
+
+  test('a report over more than SAMPLE_DETAIL_LIMIT samples keeps classes, not samples, and the same numbers', () => {
+    const n = SAMPLE_DETAIL_LIMIT / 4 + 1;
+    const big = scoreRun(sized(4, n), { samples: 'raw', B: 20, smooth: false }).models[0];
+    expect(big.questions.every((q) => q.samples === undefined)).toBe(true);
+    expect(big.questions[0].classes).toEqual([{ label: '0', size: Math.ceil((2 * n) / 3) }, { label: '1', size: n - Math.ceil((2 * n) / 3) }]);
+    const whole = scoreAuthorsRows(
+      { questions: sized(4, n).models[0].clustered.map((c, i) => ({ clustered: c, graded: { ...sized(4, n).models[0].graded[i], Y: (i % 2) as 0 | 1 }, clusteredLine: i + 1, gradedLine: i + 1 })), excluded: [], duplicates: [], unmatchedGraded: [] },
+      { samples: 'answers', B: 20, smooth: false },
+    );
+    expect(whole.questions[0].samples).toHaveLength(n);
+    expect(big.metrics).toEqual(whole.metrics);
+  });
+
+  test('between the limits it keeps answers without raw replies; under them, raw replies too, unless the rows carry none', () => {
+    const answers = scoreRun(sized(2, RAW_REPLIES_LIMIT / 2 + 1), { samples: 'raw', B: 20, smooth: false }).models[0];
+    expect(answers.questions[0].samples?.[2]).toEqual({ answer: '1', confidence: 0.7, cls: 1 });
+    const raw = scoreRun(sized(2, 30), { samples: 'raw', B: 20, smooth: false }).models[0];
+    expect(raw.questions[0].samples?.[2]).toEqual({ answer: '1', confidence: 0.7, cls: 1, raw: 'Answer: 1' });
+    // A partial report of a large run scores few rows, whose raw replies the sample stage left out.
+    const partial = scoreRun(sized(2, 30, false), { samples: 'raw', B: 20, smooth: false }).models[0];
+    expect(partial.questions[0].samples?.[2]).toEqual({ answer: '1', confidence: 0.7, cls: 1 });
+    // A caller asking for less gets less.
+    expect(scoreRun(sized(2, 30), { samples: 'none', B: 20, smooth: false }).models[0].questions[0].samples).toBeUndefined();
   });
 });
