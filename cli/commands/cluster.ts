@@ -25,7 +25,6 @@
  */
 import { modelsFolder } from '../models-folder.ts';
 import { parseArgs } from 'node:util';
-import pLimit from 'p-limit';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../../src/clustering/agglomerative.ts';
 import { clusterRow, readSampledJsonl, type ClusteredRowOut } from '../../src/clustering/cluster-rows.ts';
 import { createEmbeddingClusterer } from '../../src/clustering/embedding.ts';
@@ -45,6 +44,7 @@ import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { cachingClusterer, clusteringCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
+import { runRowStage } from '../row-stage.ts';
 import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|entailment|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
@@ -154,24 +154,10 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       stage = cachingClusterer(clusterer, { method: 'judge', judge: judgeSpec(judge.config) }, cache, counts);
     }
 
-    const limit = pLimit(concurrency);
-    const usage = { inputTokens: 0, outputTokens: 0 };
-    let calls = 0;
-    let done = 0;
-    const results = await Promise.all(
-      rows.value.map((row) =>
-        limit(async () => {
-          // After a refused key or an exhausted quota nothing more is sent.
-          if (judge?.fatal) return undefined;
-          const r = await clusterRow(row, stage, judge?.signal);
-          usage.inputTokens += r.usage?.inputTokens ?? 0;
-          usage.outputTokens += r.usage?.outputTokens ?? 0;
-          calls += r.calls ?? 0;
-          done++;
-          if (done % 50 === 0 || done === rows.value.length) err(`clustered ${done}/${rows.value.length}`);
-          return r;
-        }),
-      ),
+    const { results, usage, calls } = await runRowStage(
+      rows.value,
+      { concurrency, judge, onDone: (done, total) => (done % 50 === 0 || done === total) && err(`clustered ${done}/${total}`) },
+      (row, signal) => clusterRow(row, stage, signal),
     );
     if (judge?.fatal) {
       err(stoppedLine('cluster', judge.fatal.message, { what: 'Clusterings', path: cachePath }));

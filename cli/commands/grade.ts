@@ -17,7 +17,6 @@
  * 1 a provider error stopped the judge, 2 bad usage or input.
  */
 import { parseArgs } from 'node:util';
-import pLimit from 'p-limit';
 import { readJsonlObjects } from '../../src/clustering/cluster-rows.ts';
 import { FieldError } from '../../src/formats/authors-fields.ts';
 import { readClusteredRow } from '../../src/formats/authors-rows.ts';
@@ -30,6 +29,7 @@ import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { cachingGrader, gradeCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
+import { runRowStage } from '../row-stage.ts';
 import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
@@ -109,25 +109,12 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       stage = cachingGrader(grader, { method: 'judge', judge: judgeSpec(judge.config) }, cache, cachedCount);
     }
 
-    const limit = pLimit(concurrency);
-    const usage = { inputTokens: 0, outputTokens: 0 };
-    const results = await Promise.all(
-      rows.map((row) =>
-        limit(async () => {
-          // After a refused key or an exhausted quota nothing more is sent.
-          if (judge?.fatal) return undefined;
-          const r = await gradeRow(row, stage, judge?.signal);
-          usage.inputTokens += r.usage?.inputTokens ?? 0;
-          usage.outputTokens += r.usage?.outputTokens ?? 0;
-          return r.row;
-        }),
-      ),
-    );
+    const { results, usage } = await runRowStage(rows, { concurrency, judge }, (row, signal) => gradeRow(row, stage, signal));
     if (judge?.fatal) {
       err(stoppedLine('grade', judge.fatal.message, { what: 'Grades', path: cachePath }));
       return EXIT.failed;
     }
-    const graded = results.filter((r): r is GradedRowOut => r !== undefined);
+    const graded = results.flatMap((r): GradedRowOut[] => (r ? [r.row] : []));
     await writeJsonl(outFile, graded);
     const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
     for (const r of graded) counts[r.grade ?? 'ungraded']++;

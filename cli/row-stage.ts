@@ -1,0 +1,43 @@
+/**
+ * The loop `semece cluster` and `semece grade` share: every row through the stage, `concurrency`
+ * at a time, each result kept in input order with the tokens it used summed, and nothing more
+ * sent once the judge hit an error that stops the command (provider-stop.ts); the rows not
+ * reached then come back undefined, and the caller says why and where its cache is.
+ */
+import pLimit from 'p-limit';
+import type { Usage } from '../src/model/provider.ts';
+import type { StopOnFatal } from './provider-stop.ts';
+
+export interface RowStageResults<T> {
+  /** One per row, in the rows' order; undefined for rows not reached after a fatal error. */
+  results: (T | undefined)[];
+  usage: { inputTokens: number; outputTokens: number };
+  /** Model calls the stage reported (a judge may call more than once per row). */
+  calls: number;
+}
+
+export async function runRowStage<R, T extends { usage?: Usage; calls?: number }>(
+  rows: readonly R[],
+  options: { concurrency: number; judge?: StopOnFatal; onDone?: (done: number, total: number) => void },
+  stage: (row: R, signal: AbortSignal | undefined) => Promise<T>,
+): Promise<RowStageResults<T>> {
+  const limit = pLimit(options.concurrency);
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let calls = 0;
+  let done = 0;
+  const { judge } = options;
+  const results = await Promise.all(
+    rows.map((row) =>
+      limit(async () => {
+        if (judge?.fatal) return undefined;
+        const r = await stage(row, judge?.signal);
+        usage.inputTokens += r.usage?.inputTokens ?? 0;
+        usage.outputTokens += r.usage?.outputTokens ?? 0;
+        calls += r.calls ?? 0;
+        options.onDone?.(++done, rows.length);
+        return r;
+      }),
+    ),
+  );
+  return { results, usage, calls };
+}
