@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, screenshot } from './chromium';
+import { launchChromium, openPage, screenshot } from './chromium';
+import { reportToJson } from '../../src/formats/report-export';
+import { SAMPLE_DETAIL_LIMIT } from '../../src/pipeline/report-detail';
 import { demoDocument, openHome } from './report-fixture';
 import { applyGradeOverride } from '../../src/pipeline/overrides-recompute';
 
@@ -45,6 +47,26 @@ test('overriding a grade in the drill-down changes the ECE shown to the value re
   expect(page.workers().some((w) => w.url().includes('recompute.worker'))).toBe(true);
   expect(await page.locator(`tr[data-id="${target.id}"] .grade`).textContent()).toContain('CORRECT');
   await screenshot(page, 'report-override');
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
+
+test("a report that keeps classes, not samples (a run over SAMPLE_DETAIL_LIMIT), shows each class's size in the drill-down and says why the samples are absent", async () => {
+  const demo = demoDocument();
+  const doc = { ...demo, models: demo.models.map((m) => ({ ...m, questions: m.questions.map(({ samples: _samples, ...q }) => q) })) };
+  const target = doc.models[0].questions.find((q) => (q.classes?.length ?? 0) > 1)!;
+  const { page, context, consoleErrors } = await openPage(browser);
+  await page.goto(`${inject('appUrl')}#/open`);
+  await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'classes-only.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) });
+  await page.locator('button[data-view="questions"]').click();
+  await page.locator('input[data-control="search"]').fill(target.id);
+  await page.locator(`[data-table="questions"] tr[data-id="${target.id}"] button.open`).click();
+  const drill = page.locator(`[data-drill="${target.id}"]`);
+  await drill.waitFor();
+  const heads = await drill.locator('.classes > li .class-head > span.muted:not(.small)').allTextContents();
+  expect(heads.map((t) => Number(t.split(' of ')[0]))).toEqual(target.classes!.map((c) => c.size));
+  expect(await drill.locator('table.samples').count()).toBe(0);
+  expect(await drill.locator('[data-no-samples]').textContent()).toContain(SAMPLE_DETAIL_LIMIT.toLocaleString('en'));
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
