@@ -111,10 +111,12 @@ async function wholeProcess(clustered: string, graded: string, dir: string): Pro
   // Warm-up: the CLI bundle, the page cache, Python's bytecode.
   await timeProcess('npm', ours, oursOut);
   await timeProcess('python3', theirs, theirsOut);
-  const t = { ours: [] as number[], numpy: [] as number[] };
+  const direct = ['cli/launcher.mjs', ...ours.slice(ours.indexOf('--') + 1)];
+  const t = { ours: [] as number[], numpy: [] as number[], direct: [] as number[] };
   for (let r = 0; r < ROUNDS; r++) {
     t.ours.push(await timeProcess('npm', ours, oursOut));
     t.numpy.push(await timeProcess('python3', theirs, theirsOut));
+    t.direct.push(await timeProcess(process.execPath, direct, path.join(dir, 'direct.json')));
   }
   const a = JSON.parse(readFileSync(oursOut, 'utf8'));
   const b = JSON.parse(readFileSync(theirsOut, 'utf8'));
@@ -128,7 +130,8 @@ async function wholeProcess(clustered: string, graded: string, dir: string): Pro
   console.log(`whole process, ${QUESTIONS} questions × ${SAMPLES} samples, B = 1000 (median of ${ROUNDS}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores):`);
   console.log(`  npm run --silent semece -- score      ${ms(median(t.ours)).padStart(8)}   (runs: ${t.ours.map(ms).join(', ')})`);
   console.log(`  python3 bench/score-numpy.py          ${ms(median(t.numpy)).padStart(8)}   (runs: ${t.numpy.map(ms).join(', ')}; numpy ${numpy}, ${b.parser})`);
-  console.log(`  RATIO numpy / ours                    ${ratio.toFixed(2)}×   (goal: at least 4×)`);
+  console.log(`  node cli/launcher.mjs score (no npm)   ${ms(median(t.direct)).padStart(8)}   (runs: ${t.direct.map(ms).join(', ')}; npm's own start is the difference)`);
+  console.log(`  RATIO numpy / ours                    ${ratio.toFixed(2)}×   (goal: at least 4×; without npm's start ${(median(t.numpy) / median(t.direct)).toFixed(2)}×)`);
   console.log(`  same work: questions differ by at most ${same.diff.toExponential(1)}, metrics by ${metrics.diff.toExponential(1)} (${metrics.where || '-'}), smooth ECE by ${smooth.diff.toExponential(1)}`);
 }
 

@@ -1,6 +1,5 @@
 /** The page's handle on the batch worker, started on first use (pages that never batch never load it). */
 import * as Comlink from 'comlink';
-import type { RunSpec } from '../model/run-spec.ts';
 import type { BatchProgress, BatchWorkerApi } from './batch.worker.ts';
 import { connectApi } from './worker-connection.ts';
 
@@ -9,11 +8,11 @@ const worker = connectApi<BatchWorkerApi>(() => new Worker(new URL('./batch.work
 const proxied = (f?: (p: BatchProgress) => void) => (f ? Comlink.proxy(f) : undefined);
 
 export const batchClient = {
-  requestFiles: (spec: RunSpec, modelIndex: number) => worker.requestFiles(spec, modelIndex),
-  readResults: (spec: RunSpec, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void) => worker.readResults(spec, modelIndex, files, proxied(onProgress)),
-  submit: (spec: RunSpec, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void) =>
-    worker.submit(spec, modelIndex, apiKey, retryInteractively, proxied(onProgress)),
-  judgeRequestFiles: (spec: RunSpec) => worker.judgeRequestFiles(spec),
-  readJudgeResults: (spec: RunSpec, files: File[]) => worker.readJudgeResults(spec, files),
-  submitJudge: (spec: RunSpec, apiKey: string | undefined, onProgress?: (p: BatchProgress) => void) => worker.submitJudge(spec, apiKey, proxied(onProgress)),
+  requestFiles: (runId: string, modelIndex: number) => worker.requestFiles(runId, modelIndex),
+  readResults: (runId: string, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void) => worker.readResults(runId, modelIndex, files, proxied(onProgress)),
+  submit: (runId: string, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void) =>
+    worker.submit(runId, modelIndex, apiKey, retryInteractively, proxied(onProgress)),
+  judgeRequestFiles: (runId: string) => worker.judgeRequestFiles(runId),
+  readJudgeResults: (runId: string, files: File[]) => worker.readJudgeResults(runId, files),
+  submitJudge: (runId: string, apiKey: string | undefined, onProgress?: (p: BatchProgress) => void) => worker.submitJudge(runId, apiKey, proxied(onProgress)),
 };

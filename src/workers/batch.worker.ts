@@ -42,14 +42,19 @@ export interface SubmitSummary {
   missing: number;
 }
 
+/**
+ * Each method names a stored run by its id and reads the run's spec here: a run of 40,000
+ * questions posted from the page would structured-clone every question on the page's main
+ * thread (85–161 ms, run-spec-transfer.ts), and the page never needs the questions itself.
+ */
 export interface BatchWorkerApi {
-  requestFiles(spec: RunSpec, modelIndex: number): Promise<Result<RequestFiles>>;
-  readResults(spec: RunSpec, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void): Promise<Result<ReadSummary>>;
-  submit(spec: RunSpec, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void): Promise<Result<SubmitSummary>>;
+  requestFiles(runId: string, modelIndex: number): Promise<Result<RequestFiles>>;
+  readResults(runId: string, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void): Promise<Result<ReadSummary>>;
+  submit(runId: string, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void): Promise<Result<SubmitSummary>>;
   /** The judge clustering stage: request file, result files, or submit and wait (judge runs only). */
-  judgeRequestFiles(spec: RunSpec): Promise<Result<RequestFiles>>;
-  readJudgeResults(spec: RunSpec, files: File[]): Promise<Result<ReadSummary>>;
-  submitJudge(spec: RunSpec, apiKey: string | undefined, onProgress?: (p: BatchProgress) => void): Promise<Result<SubmitSummary>>;
+  judgeRequestFiles(runId: string): Promise<Result<RequestFiles>>;
+  readJudgeResults(runId: string, files: File[]): Promise<Result<ReadSummary>>;
+  submitJudge(runId: string, apiKey: string | undefined, onProgress?: (p: BatchProgress) => void): Promise<Result<SubmitSummary>>;
 }
 
 function judgeLines(r: JudgeStoreReport, name: string): string[] {
@@ -58,6 +63,12 @@ function judgeLines(r: JudgeStoreReport, name: string): string[] {
 
 let storesValue: Promise<Stores> | undefined;
 const stores = () => (storesValue ??= openStores());
+
+/** The stored run's spec, questions included. */
+async function specOf(runId: string): Promise<Result<RunSpec>> {
+  const run = await (await stores()).runs.getRun(runId);
+  return run ? { ok: true, value: run.spec } : { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.`, where: 'batch' } };
+}
 
 /** A failure as a value, with its kind, status and retryability where the error has them ('batch' otherwise). */
 function fail(e: unknown, where: string, apiKey?: string): { ok: false; error: StageError } {
@@ -76,8 +87,11 @@ function eventText(e: BatchEvent): string {
 }
 
 const api: BatchWorkerApi = {
-  async requestFiles(spec, modelIndex) {
+  async requestFiles(runId, modelIndex) {
     try {
+      const stored = await specOf(runId);
+      if (!stored.ok) return stored;
+      const spec = stored.value;
       const made = await requestSetForRun(spec, modelIndex);
       if (!made.ok) return made;
       const set = made.value;
@@ -92,8 +106,11 @@ const api: BatchWorkerApi = {
     }
   },
 
-  async readResults(spec, modelIndex, files, onProgress) {
+  async readResults(runId, modelIndex, files, onProgress) {
     try {
+      const stored = await specOf(runId);
+      if (!stored.ok) return stored;
+      const spec = stored.value;
       const made = await requestSetForRun(spec, modelIndex);
       if (!made.ok) return made;
       const { samples } = await stores();
@@ -118,8 +135,11 @@ const api: BatchWorkerApi = {
     }
   },
 
-  async submit(spec, modelIndex, apiKey, retryInteractively, onProgress) {
+  async submit(runId, modelIndex, apiKey, retryInteractively, onProgress) {
     try {
+      const stored = await specOf(runId);
+      if (!stored.ok) return stored;
+      const spec = stored.value;
       const made = await requestSetForRun(spec, modelIndex);
       if (!made.ok) return made;
       const set = made.value;
@@ -144,8 +164,11 @@ const api: BatchWorkerApi = {
     }
   },
 
-  async judgeRequestFiles(spec) {
+  async judgeRequestFiles(runId) {
     try {
+      const stored = await specOf(runId);
+      if (!stored.ok) return stored;
+      const spec = stored.value;
       const { samples, stages } = await stores();
       const plan = await planRunJudge(spec, samples, stages);
       if (!plan.ok) return plan;
@@ -163,8 +186,11 @@ const api: BatchWorkerApi = {
     }
   },
 
-  async readJudgeResults(spec, files) {
+  async readJudgeResults(runId, files) {
     try {
+      const stored = await specOf(runId);
+      if (!stored.ok) return stored;
+      const spec = stored.value;
       const { samples, stages } = await stores();
       const plan = await planRunJudge(spec, samples, stages);
       if (!plan.ok) return plan;
@@ -182,8 +208,11 @@ const api: BatchWorkerApi = {
     }
   },
 
-  async submitJudge(spec, apiKey, onProgress) {
+  async submitJudge(runId, apiKey, onProgress) {
     try {
+      const stored = await specOf(runId);
+      if (!stored.ok) return stored;
+      const spec = stored.value;
       const { samples, stages } = await stores();
       const plan = await planRunJudge(spec, samples, stages);
       if (!plan.ok) return plan;

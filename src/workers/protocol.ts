@@ -32,7 +32,11 @@ export type ProgressListener = (update: RunUpdate) => void;
 /** A run as listed: its record plus whether this worker is running it right now. */
 export interface RunListing extends RunRecord {
   live: boolean;
-  /** Questions in the run's dataset (listRuns leaves the questions themselves out, to stay small). */
+  /**
+   * Questions in the run's dataset. A listing leaves the questions themselves out (spec.dataset.
+   * questions is empty): 40,000 of them would take the page's main thread 50–100 ms to receive,
+   * and the page needs only their number; the workers read them from the stored run.
+   */
   questionCount: number;
 }
 
@@ -92,6 +96,7 @@ export interface RunWorkerApi extends StorageApi {
   watch(runId: string, onProgress: ProgressListener): Promise<Result<RunUpdate>>;
   pause(runId: string): Promise<Result<RunStatus>>;
   cancel(runId: string): Promise<Result<RunStatus>>;
+  /** The run as listed (without its questions; see RunListing). */
   status(runId: string): Promise<Result<RunListing>>;
   listRuns(): Promise<Result<RunList>>;
   deleteRun(runId: string): Promise<Result<true>>;

@@ -153,10 +153,9 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
     return job;
   }
 
-  function listing(run: RunRecord, withQuestions = true): RunListing {
+  function listing(run: RunRecord): RunListing {
     const questionCount = run.spec.dataset.questions.length;
-    const spec = withQuestions ? run.spec : { ...run.spec, dataset: { ...run.spec.dataset, questions: [] } };
-    return { ...run, spec, live: jobs.has(run.id), questionCount };
+    return { ...run, spec: { ...run.spec, dataset: { ...run.spec.dataset, questions: [] } }, live: jobs.has(run.id), questionCount };
   }
 
   return {
@@ -241,7 +240,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
     async listRuns() {
       try {
         const { runs, unreadable } = await (await stores()).runs.listRuns();
-        return { ok: true, value: { runs: runs.map((r) => listing(r, false)), unreadable } };
+        return { ok: true, value: { runs: runs.map((r) => listing(r)), unreadable } };
       } catch (e) {
         return fail(e, 'listing runs');
       }

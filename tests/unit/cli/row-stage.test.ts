@@ -35,9 +35,9 @@ test('after the judge hits an error that stops the command, rows not started com
     } catch {
       // The stage records the failure in its row; the loop reads the judge's state.
     }
-    return { value: row };
+    return { value: row, calls: 1 };
   });
   expect(sent).toBe(1);
-  expect(results).toEqual([{ value: 1 }, undefined, undefined, undefined]);
+  expect(results).toEqual([{ value: 1, calls: 1 }, undefined, undefined, undefined]);
   expect(judge.fatal?.kind).toBe('auth');
 });

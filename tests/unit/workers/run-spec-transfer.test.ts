@@ -4,6 +4,7 @@ import { afterAll, expect, test } from 'vitest';
 import * as Comlink from 'comlink';
 import { isPackedRunSpec, packRunSpec, unpackRunSpec } from '../../../src/workers/run-spec-transfer';
 import { createRunWorkerApi } from '../../../src/workers/run-worker-api';
+import { openStores } from '../../../src/store';
 import type { RunWorkerApi } from '../../../src/workers/protocol';
 import type { RunSpec } from '../../../src/model/run-spec';
 
@@ -58,13 +59,18 @@ afterAll(() => ports.forEach((p) => p.close()));
 test('the run worker stores the run a packed spec describes, and answers a damaged one with why', async () => {
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
-  Comlink.expose(createRunWorkerApi({ dbName: `spec-transfer-${Math.random()}`, crossTab: null }), port1);
+  const dbName = `spec-transfer-${Math.random()}`;
+  Comlink.expose(createRunWorkerApi({ dbName, crossTab: null }), port1);
   const remote = Comlink.wrap<RunWorkerApi>(port2);
   const original = spec(1200);
   const started = await remote.start(await packRunSpec(original, { partQuestions: 250 }), {});
   expect(started.ok).toBe(true);
   const status = started.ok ? await remote.status(started.value.runId) : undefined;
-  expect(status?.ok && status.value.spec).toEqual(original);
+  // The stored run holds every question; its listing, which the page receives, only their number.
+  const stored = started.ok ? await (await openStores(dbName)).runs.getRun(started.value.runId) : undefined;
+  expect(stored?.spec).toEqual(original);
+  expect(status?.ok && status.value.spec).toEqual({ ...original, dataset: { ...original.dataset, questions: [] } });
+  expect(status?.ok && status.value.questionCount).toBe(1200);
   // Its provider is a closed port: stopped here rather than left failing requests after the test.
   if (started.ok) await remote.cancel(started.value.runId);
   const packed = await packRunSpec(original);
