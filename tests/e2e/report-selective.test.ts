@@ -236,3 +236,31 @@ test('the offline HTML report has the view too: from file://, the same threshold
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
+
+test('a report whose stored AURC is not its curve’s area says so; overriding a grade does not, once its recompute is done', async () => {
+  const doc = fixtureDocument();
+  const sem1 = doc.models[0].metrics.signals.sem1!;
+  const edited = { ...doc, models: [{ ...doc.models[0], metrics: { ...doc.models[0].metrics, signals: { ...doc.models[0].metrics.signals, sem1: { ...sem1, aurc: sem1.aurc + 0.125 } } } }] };
+  const { page, context, consoleErrors } = await openDocument(edited, 1280);
+  await openSelectiveTab(page);
+  const panel = page.locator('[data-panel="selective"]');
+  expect(await panel.locator('[data-aurc-mismatch]').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-aurc-mismatch')))).toEqual(['sem1']);
+  await context.close();
+
+  // The untouched report, a grade overridden: the rows change at once and the stored AURCs follow from the worker.
+  const opened = await openDocument(doc, 1280);
+  const target = doc.models[0].questions[0];
+  await opened.page.locator('button[data-view="questions"]').click();
+  await opened.page.locator(`[data-table="questions"] tr[data-id="${target.id}"] button.open`).click();
+  await opened.page.locator(`[data-drill="${target.id}"] select[data-control="grade"]`).selectOption(target.correct ? 'INCORRECT' : 'CORRECT');
+  await openSelectiveTab(opened.page);
+  const after = opened.page.locator('[data-panel="selective"]');
+  // At any moment, recomputing or done, no note: during the recompute the panel knows why they differ.
+  expect(await after.locator('[data-aurc-mismatch]').count()).toBe(0);
+  await opened.page.locator('[data-recomputing="false"]').waitFor({ state: 'attached' });
+  expect(await after.locator('[data-aurc-mismatch]').count()).toBe(0);
+  const rows = await aurcRows(opened.page);
+  for (const r of rows) expect(r.area, r.signal!).toBe(r.stored);
+  expect([...consoleErrors, ...opened.consoleErrors]).toEqual([]);
+  await opened.context.close();
+});
