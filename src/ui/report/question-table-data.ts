@@ -33,13 +33,35 @@ export interface TableQuery {
 /** Document order by default: no sort at all, so opening the table on 40,000 rows costs only the filter. */
 export const DEFAULT_QUERY: TableQuery = { search: '', outcome: 'all', regime: 'all', sort: 'order', descending: false };
 
+const ZEROS = '0000000000000000';
+
 /**
- * A key that sorts "naturally" under plain string comparison: case folded, digit runs padded
- * so q2 < q10. Intl.Collator with numeric collation does the same but takes ~300 ms on 40,000
- * ids; these keys sort in ~40 ms.
+ * A key that sorts "naturally" under plain string comparison: case folded, each run of ASCII
+ * digits without its leading zeros (one kept) padded to 16 digits, so q2 < q10. Intl.Collator
+ * with numeric collation does the same but takes ~300 ms on 40,000 ids; a regex replace with a
+ * callback per digit run took ~35 ms; this scan takes ~5 ms (the first sort by id of a 40,000-
+ * question table runs in one task on the page).
  */
 export function naturalKey(s: string): string {
-  return s.toLowerCase().replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, '').padStart(16, '0'));
+  const lower = s.toLowerCase();
+  const n = lower.length;
+  let out = '';
+  let from = 0;
+  let i = 0;
+  while (i < n) {
+    const c = lower.charCodeAt(i);
+    if (c < 48 || c > 57) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < n && lower.charCodeAt(end) >= 48 && lower.charCodeAt(end) <= 57) end++;
+    let digits = i;
+    while (digits < end - 1 && lower.charCodeAt(digits) === 48) digits++;
+    out += lower.slice(from, i) + ZEROS.slice(0, Math.max(0, 16 - (end - digits))) + lower.slice(digits, end);
+    from = i = end;
+  }
+  return from === 0 ? lower : out + lower.slice(from);
 }
 
 // Natural keys per row object, so sorting 40,000 rows by text again costs only the sort.
@@ -86,17 +108,19 @@ function matchesSearch(q: ReportQuestion, needle: string): boolean {
 
 /** The rows that pass the query, in its order; the input is not modified. */
 export function queryRows(rows: readonly ReportQuestion[], query: TableQuery): ReportQuestion[] {
-  const needle = query.search.trim().toLowerCase();
+  // Read once: the UI's query is reactive state, where each field read in the loop would be a
+  // tracked read (about 70 ms over 40,000 rows).
+  const { search, outcome, regime, descending, sort: key } = query;
+  const needle = search.trim().toLowerCase();
   const kept = rows.filter((q) => {
-    if (query.outcome === 'correct' && q.correct !== 1) return false;
-    if (query.outcome === 'incorrect' && q.correct !== 0) return false;
-    if (query.outcome === 'overridden' && !q.overridden) return false;
-    if (query.regime !== 'all' && q.regime !== query.regime) return false;
+    if (outcome === 'correct' && q.correct !== 1) return false;
+    if (outcome === 'incorrect' && q.correct !== 0) return false;
+    if (outcome === 'overridden' && !q.overridden) return false;
+    if (regime !== 'all' && q.regime !== regime) return false;
     return needle === '' || matchesSearch(q, needle);
   });
-  const dir = query.descending ? -1 : 1;
-  const key = query.sort;
-  if (key === 'order') return query.descending ? kept.reverse() : kept;
+  const dir = descending ? -1 : 1;
+  if (key === 'order') return descending ? kept.reverse() : kept;
   // Sort an index array over precomputed keys: ~4× faster than sorting row objects on 40,000 rows.
   const n = kept.length;
   const order = new Uint32Array(n);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
 import { DEFAULT_QUERY, naturalKey, pageOf, queryRows } from '../../../../src/ui/report/question-table-data';
 import type { ReportQuestion } from '../../../../src/model/report';
 
@@ -46,6 +47,13 @@ describe('naturalKey', () => {
   test('orders digit runs by value and ignores case and leading zeros', () => {
     const ids = ['Q10', 'q2', 'q02b', 'a100', 'a99', 'q1'];
     expect([...ids].sort((a, b) => (naturalKey(a) < naturalKey(b) ? -1 : naturalKey(a) > naturalKey(b) ? 1 : 0))).toEqual(['a99', 'a100', 'q1', 'q2', 'q02b', 'Q10']);
+  });
+
+  test('is the regex definition, written as a scan: on any text, digits and zeros especially', () => {
+    const byRegex = (s: string) => s.toLowerCase().replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, '').padStart(16, '0'));
+    for (const s of ['', '0', '00', '007', 'q007x', 'a0b00c000', '12345678901234567890', 'İstanbul 12', 'x1y22z333'] ) expect(naturalKey(s), s).toBe(byRegex(s));
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('0', '0', '1', '9', 'a', 'Q', ' ', '-', 'İ', 'ß') }), (s) => naturalKey(s) === byRegex(s)), { numRuns: 2000 });
+    fc.assert(fc.property(fc.string(), (s) => naturalKey(s) === byRegex(s)), { numRuns: 500 });
   });
 });
 
