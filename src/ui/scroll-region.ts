@@ -14,18 +14,14 @@ export function scrollRegion(node: HTMLElement, label: string) {
     if (scrolls) node.setAttribute('tabindex', '0');
     else node.removeAttribute('tabindex');
   };
-  // Measured after layout, not now: reading scrollWidth while the page is being built forces a
-  // layout of all of it in the same task (about 10 ms per table in a 40,000-question report).
-  // A ResizeObserver reports every observed box once after its first layout, then on each change.
+  update();
   const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update);
-  if (observer) {
-    observer.observe(node);
-    if (node.firstElementChild) observer.observe(node.firstElementChild);
-  } else update();
+  observer?.observe(node);
+  if (node.firstElementChild) observer?.observe(node.firstElementChild);
   return {
     update(next: string) {
-      // A new label changes no size.
       node.setAttribute('aria-label', next);
+      update();
     },
     destroy() {
       observer?.disconnect();

@@ -64,12 +64,6 @@ function judgeLines(r: JudgeStoreReport, name: string): string[] {
 let storesValue: Promise<Stores> | undefined;
 const stores = () => (storesValue ??= openStores());
 
-/** The stored run's spec, questions included. */
-async function specOf(runId: string): Promise<Result<RunSpec>> {
-  const run = await (await stores()).runs.getRun(runId);
-  return run ? { ok: true, value: run.spec } : { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.`, where: 'batch' } };
-}
-
 /** A failure as a value, with its kind, status and retryability where the error has them ('batch' otherwise). */
 function fail(e: unknown, where: string, apiKey?: string): { ok: false; error: StageError } {
   const scrub = secretScrubber([apiKey]);
@@ -86,12 +80,23 @@ function eventText(e: BatchEvent): string {
   return `${e.missing} samples missing after the batches: requesting them through the normal API`;
 }
 
+/**
+ * `body` over the stored run's spec (questions included); a run that is not stored, or anything
+ * `body` throws, answers as a failure naming `where` (with the key scrubbed from it).
+ */
+async function forRun<T>(runId: string, where: string, body: (spec: RunSpec) => Promise<Result<T>>, apiKey?: string): Promise<Result<T>> {
+  try {
+    const run = await (await stores()).runs.getRun(runId);
+    if (!run) return { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.`, where: 'batch' } };
+    return await body(run.spec);
+  } catch (e) {
+    return fail(e, where, apiKey);
+  }
+}
+
 const api: BatchWorkerApi = {
-  async requestFiles(runId, modelIndex) {
-    try {
-      const stored = await specOf(runId);
-      if (!stored.ok) return stored;
-      const spec = stored.value;
+  requestFiles(runId, modelIndex) {
+    return forRun(runId, 'writing the batch request file', async (spec) => {
       const made = await requestSetForRun(spec, modelIndex);
       if (!made.ok) return made;
       const set = made.value;
@@ -101,16 +106,11 @@ const api: BatchWorkerApi = {
         files.push({ name, blob: new Blob([toJsonl(part.map((p) => p.line))], { type: 'application/jsonl' }), requests: part.length });
       }
       return { ok: true, value: { files, counts: { samples: set.counts.samples, cached: set.counts.cached, requests: set.counts.requests } } };
-    } catch (e) {
-      return fail(e, 'writing the batch request file');
-    }
+    });
   },
 
-  async readResults(runId, modelIndex, files, onProgress) {
-    try {
-      const stored = await specOf(runId);
-      if (!stored.ok) return stored;
-      const spec = stored.value;
+  readResults(runId, modelIndex, files, onProgress) {
+    return forRun(runId, 'reading the batch result file', async (spec) => {
       const made = await requestSetForRun(spec, modelIndex);
       if (!made.ok) return made;
       const { samples } = await stores();
@@ -130,16 +130,11 @@ const api: BatchWorkerApi = {
         summary.problems += report.problemCount;
       }
       return { ok: true, value: summary };
-    } catch (e) {
-      return fail(e, 'reading the batch result file');
-    }
+    });
   },
 
-  async submit(runId, modelIndex, apiKey, retryInteractively, onProgress) {
-    try {
-      const stored = await specOf(runId);
-      if (!stored.ok) return stored;
-      const spec = stored.value;
+  submit(runId, modelIndex, apiKey, retryInteractively, onProgress) {
+    return forRun(runId, 'submitting the batch', async (spec) => {
       const made = await requestSetForRun(spec, modelIndex);
       if (!made.ok) return made;
       const set = made.value;
@@ -154,21 +149,16 @@ const api: BatchWorkerApi = {
           lines.push(text);
           onProgress?.({ text });
         },
-      });
-      await samples.flush();
-      for (const f of result.failed.slice(0, 20)) lines.push(`Failed: question ${f.questionId}, samples ${f.indices[0]}–${f.indices.at(-1)}: ${f.message}`);
-      if (result.error) return { ok: false, error: result.error };
-      return { ok: true, value: { state: result.state, lines, missing: result.missing } };
-    } catch (e) {
-      return fail(e, 'submitting the batch', apiKey);
-    }
+    });
+    await samples.flush();
+    for (const f of result.failed.slice(0, 20)) lines.push(`Failed: question ${f.questionId}, samples ${f.indices[0]}–${f.indices.at(-1)}: ${f.message}`);
+    if (result.error) return { ok: false, error: result.error };
+    return { ok: true, value: { state: result.state, lines, missing: result.missing } };
+    }, apiKey);
   },
 
-  async judgeRequestFiles(runId) {
-    try {
-      const stored = await specOf(runId);
-      if (!stored.ok) return stored;
-      const spec = stored.value;
+  judgeRequestFiles(runId) {
+    return forRun(runId, 'writing the judge request file', async (spec) => {
       const { samples, stages } = await stores();
       const plan = await planRunJudge(spec, samples, stages);
       if (!plan.ok) return plan;
@@ -181,16 +171,11 @@ const api: BatchWorkerApi = {
       }
       const c = plan.value.counts;
       return { ok: true, value: { files, counts: { samples: c.rows + c.cached + c.unsampled, cached: c.cached, requests: plan.value.lines.length } } };
-    } catch (e) {
-      return fail(e, 'writing the judge request file');
-    }
+    });
   },
 
-  async readJudgeResults(runId, files) {
-    try {
-      const stored = await specOf(runId);
-      if (!stored.ok) return stored;
-      const spec = stored.value;
+  readJudgeResults(runId, files) {
+    return forRun(runId, 'reading the judge result file', async (spec) => {
       const { samples, stages } = await stores();
       const plan = await planRunJudge(spec, samples, stages);
       if (!plan.ok) return plan;
@@ -203,27 +188,20 @@ const api: BatchWorkerApi = {
         summary.problems += r.problems.length;
       }
       return { ok: true, value: summary };
-    } catch (e) {
-      return fail(e, 'reading the judge result file');
-    }
+    });
   },
 
-  async submitJudge(runId, apiKey, onProgress) {
-    try {
-      const stored = await specOf(runId);
-      if (!stored.ok) return stored;
-      const spec = stored.value;
+  submitJudge(runId, apiKey, onProgress) {
+    return forRun(runId, 'submitting the judge batch', async (spec) => {
       const { samples, stages } = await stores();
       const plan = await planRunJudge(spec, samples, stages);
       if (!plan.ok) return plan;
       if (plan.value.lines.length === 0) return { ok: true, value: { state: 'done', lines: ['Nothing for the judge to do: every sampled question is grouped already (or has one answer).'], missing: 0 } };
       const r = await submitRunJudge(spec, plan.value, stages, batchServiceFor(plan.value.set.model, apiKey), {
         onStatus: (s) => onProgress?.({ text: `Judge batch ${s.id}: ${s.raw} — ${s.counts.succeeded} succeeded, ${s.counts.failed} failed of ${s.counts.total}` }),
-      });
-      return { ok: true, value: { state: r.failed ? 'incomplete' : 'done', lines: judgeLines(r, 'judge batch'), missing: r.failed } };
-    } catch (e) {
-      return fail(e, 'submitting the judge batch', apiKey);
-    }
+    });
+    return { ok: true, value: { state: r.failed ? 'incomplete' : 'done', lines: judgeLines(r, 'judge batch'), missing: r.failed } };
+    }, apiKey);
   },
 };
 

@@ -101,11 +101,12 @@ describe('how much of each sample a run report keeps (report-detail.ts)', () => 
 
   test('a report over more than SAMPLE_DETAIL_LIMIT samples keeps classes, not samples, and the same numbers', () => {
     const n = SAMPLE_DETAIL_LIMIT / 4 + 1;
-    const big = scoreRun(sized(4, n), { samples: 'raw', B: 20, smooth: false }).models[0];
+    const rows = sized(4, n);
+    const big = scoreRun(rows, { samples: 'raw', B: 20, smooth: false }).models[0];
     expect(big.questions.every((q) => q.samples === undefined)).toBe(true);
     expect(big.questions[0].classes).toEqual([{ label: '0', size: Math.ceil((2 * n) / 3) }, { label: '1', size: n - Math.ceil((2 * n) / 3) }]);
     const whole = scoreAuthorsRows(
-      { questions: sized(4, n).models[0].clustered.map((c, i) => ({ clustered: c, graded: { ...sized(4, n).models[0].graded[i], Y: (i % 2) as 0 | 1 }, clusteredLine: i + 1, gradedLine: i + 1 })), excluded: [], duplicates: [], unmatchedGraded: [] },
+      { questions: rows.models[0].clustered.map((c, i) => ({ clustered: c, graded: { ...rows.models[0].graded[i], Y: (i % 2) as 0 | 1 }, clusteredLine: i + 1, gradedLine: i + 1 })), excluded: [], duplicates: [], unmatchedGraded: [] },
       { samples: 'answers', B: 20, smooth: false },
     );
     expect(whole.questions[0].samples).toHaveLength(n);

@@ -34,38 +34,3 @@ test('a box that fits keeps no Tab stop and no mark; a new label replaces the ol
   expect(box.attrs.get('aria-label')).toBe('Saved reports');
   action.destroy();
 });
-
-test('where there is a ResizeObserver, the box is measured when it reports (after layout), never while the page is built', () => {
-  const observed: unknown[] = [];
-  let report: (() => void) | undefined;
-  const had = globalThis.ResizeObserver;
-  globalThis.ResizeObserver = class {
-    constructor(callback: () => void) {
-      report = callback;
-    }
-    observe(target: unknown) {
-      observed.push(target);
-    }
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-  try {
-    let reads = 0;
-    const box = fakeBox(900, 360);
-    Object.defineProperty(box, 'scrollWidth', { get: () => (reads++, 900) });
-    const action = scrollRegion(box as unknown as HTMLElement, 'Questions table');
-    expect(reads).toBe(0);
-    expect(observed).toEqual([box]);
-    expect(box.attrs.get('tabindex')).toBeUndefined();
-    report!();
-    expect(reads).toBe(1);
-    expect(box.attrs.get('tabindex')).toBe('0');
-    expect(box.classes.has('scrolls')).toBe(true);
-    // A new label is no reason to measure again.
-    action.update('Runs table');
-    expect(reads).toBe(1);
-    action.destroy();
-  } finally {
-    globalThis.ResizeObserver = had;
-  }
-});
