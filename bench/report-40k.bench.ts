@@ -8,7 +8,7 @@
  * 'longtask' entry (Chromium reports tasks over 50 ms; none means every task was under 50 ms).
  * Figures are printed, not asserted. Measured on this 2-core machine, before and after the
  * changes of commit "40,000-question report: view switches and overrides under 50 ms" (profiled
- * with CDP): Questions view 156 → under 50 ms (scroll regions measured after layout, the table's
+ * with CDP): Questions view 156 → about 100 ms (the table's
  * query read once per filter), sort by Id 93–135 → about 50 ms (natural keys by a scan), grade
  * override 148–220 → under 50 ms (rows packed in one loop, no 40,000-entry position map);
  * opening the file still has one task of 70–85 ms (the report's first render).
