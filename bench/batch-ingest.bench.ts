@@ -280,6 +280,15 @@ export default async function batchIngestBench(): Promise<void> {
   const bytes = await writeResults(file, made.value);
   console.log(`measured: ${replies.toLocaleString('en')} replies = ${count.toLocaleString('en')} questions × ${N} (OpenAI output format, n=${N} per line); file ${mb(bytes)}, generated in ${((performance.now() - tGen) / 1000).toFixed(1)} s`);
 
+  if (process.env.SEMECE_BENCH_NODE_ONLY) {
+    // Only the CLI's half (the browser's takes minutes more).
+    try {
+      await nodeIngest(dir, file, questions, replies);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   pageFiles();
   if (!process.env.SEMECE_SKIP_BUILD || !existsSync(path.join(ROOT, 'dist/index.html'))) {
     await build({ configFile: false, root: ROOT, base: './', logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', minify: !process.env.SEMECE_BENCH_PROFILE }, worker: { format: 'es' } });

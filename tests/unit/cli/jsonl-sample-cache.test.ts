@@ -94,3 +94,36 @@ describe('JsonlSampleCache', () => {
     expect((await (await new JsonlSampleCache(file).load()).get(['s1:q#0']))[0]?.answer).toBe('replaced');
   });
 });
+
+describe('JsonlSampleCache keeps an index, not the samples', () => {
+  const sample = (raw: string): Sample => ({ raw, answer: raw, answerMethod: 'answer-line', confidence: null, confidenceMethod: 'missing', finishReason: 'stop' });
+
+  it('reads back multi-byte replies across the read stream’s chunk boundaries, from the same cache and a reloaded one', async () => {
+    const file = join(dir, 'c.jsonl');
+    const cache = await new JsonlSampleCache(file).load();
+    // 300 questions of about 1 KB each with 2- to 4-byte characters: offsets are in bytes, and
+    // lines straddle the 64 KB chunks the file is read in.
+    const raw = (q: number, i: number) => `Zürich ${q}/${i} — 東京 🚀 ${'é'.repeat((q * 7 + i) % 200)}`;
+    for (let from = 0; from < 300; from += 100) {
+      const entries = [];
+      for (let q = from; q < from + 100; q++) for (let i = 0; i < 3; i++) entries.push({ key: `s1:q${q}#${i}`, sample: sample(raw(q, i)) });
+      await cache.put(entries);
+    }
+    expect((await stat(file)).size).toBeGreaterThan(3 * 65_536);
+    const bases = Array.from({ length: 300 }, (_, q) => `s1:q${q}`);
+    const expected = bases.map((_, q) => [0, 1, 2].map((i) => raw(q, i)));
+    expect((await cache.getQuestions(bases, 3)).map((qs) => qs.map((s) => s?.raw))).toEqual(expected);
+    const again = await new JsonlSampleCache(file).load();
+    expect(again.size).toBe(900);
+    expect((await again.getQuestions(bases, 3)).map((qs) => qs.map((s) => s?.raw))).toEqual(expected);
+    expect((await again.get(['s1:q299#2', 's1:q0#0', 's1:q5#9'])).map((s) => s?.raw)).toEqual([raw(299, 2), raw(0, 0), undefined]);
+  });
+
+  it('a file another program shortened after loading is named in the error, not read as missing samples', async () => {
+    const file = join(dir, 'c.jsonl');
+    const cache = await new JsonlSampleCache(file).load();
+    await cache.put([{ key: 's1:q#0', sample: sample('kept on disk') }]);
+    await writeFile(file, '');
+    await expect(cache.get(['s1:q#0'])).rejects.toThrow(/c\.jsonl is shorter than when it was read/);
+  });
+});
