@@ -19,7 +19,16 @@
  * Then the same file in Node: `semece sample --batch read` (the CLI's launcher, a child process)
  * stores it in OUT.cache.jsonl and writes the rows; its replies/s and peak resident size are
  * printed, and `semece cluster` (exact), `grade` (alias) and `score` over those 40,000 rows are
- * timed after it (SEMECE_BENCH_SKIP_SCORE=1 leaves them out).
+ * timed after it (SEMECE_BENCH_SKIP_SCORE=1 leaves them out). SEMECE_BENCH_NODE_ONLY=1 runs only
+ * this Node half; with it, SEMECE_BENCH_KEEP=1 keeps the files (and says where) to run the
+ * commands again by hand.
+ *
+ * Node figures (peak resident of the command's process tree): the sample cache kept every reply
+ * in memory until commit e1b5bf0 (1.19 GB for `sample --batch read`; 760 MB after, most of it
+ * garbage not yet collected: it runs in 325 MB with --max-old-space-size=200); cluster and grade
+ * read their whole --in file and held every row until the next commit (cluster exact 1.24 GB,
+ * grade alias 641 MB; streamed a window of 2,000 rows at a time: 256 MB and 210 MB). An earlier
+ * version of this bench counted the child's resident size twice.
  *
  * Before the by-question layout (DB version 5, one record per sample; commit af836c2) this bench
  * measured, on this 2-core machine shared with other work, 2,093 replies/s for the ingest and
@@ -220,19 +229,12 @@ async function semece(args: string[]): Promise<{ ms: number; code: number | null
   child.stdout.on('data', (d) => (stdout = (stdout + d).slice(-4000)));
   let peakRss = 0;
   const sampler = setInterval(() => {
-    if (child.pid) peakRss = Math.max(peakRss, treeRss(child.pid) + procRss(child.pid));
+    // The tree includes the child itself.
+    if (child.pid) peakRss = Math.max(peakRss, treeRss(child.pid));
   }, 250);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearInterval(sampler);
   return { ms: performance.now() - t0, code, stderr, stdout, peakRss };
-}
-
-function procRss(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
-  } catch {
-    return 0;
-  }
 }
 
 /** The Node half: the same result file through `semece sample --batch read`, then cluster, grade and score. */
@@ -285,7 +287,8 @@ export default async function batchIngestBench(): Promise<void> {
     try {
       await nodeIngest(dir, file, questions, replies);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      if (process.env.SEMECE_BENCH_KEEP) console.log(`files kept in ${dir}`);
+      else rmSync(dir, { recursive: true, force: true });
     }
     return;
   }

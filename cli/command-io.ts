@@ -30,16 +30,6 @@ export function resolveIo(io: Io): { out: (s: string) => void; err: (s: string) 
   };
 }
 
-/** The command's --in file as text, or undefined once an unreadable file is reported (a usage error, exit 2). */
-export async function readInputText(command: string, file: string, err: (s: string) => void): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (e) {
-    err(`semece ${command}: cannot read --in ${file}: ${(e as Error).message}`);
-    return undefined;
-  }
-}
-
 /** The temporary file process `pid` writes `file` through (a killed process's is removed by cli/output-lock.ts). */
 export const temporaryFile = (file: string, pid: number): string => `${file}.${pid}.tmp`;
 
@@ -73,11 +63,6 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     await rm(temporary, { force: true });
     throw e;
   }
-}
-
-/** One JSON object per line, with a trailing newline unless there are no rows; written atomically. */
-export async function writeJsonl(file: string, rows: readonly unknown[]): Promise<void> {
-  await writeFileAtomic(file, rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
 }
 
 /**

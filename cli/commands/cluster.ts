@@ -26,7 +26,7 @@
 import { modelsFolder } from '../models-folder.ts';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../../src/clustering/agglomerative.ts';
-import { clusterRow, readSampledJsonl, type ClusteredRowOut } from '../../src/clustering/cluster-rows.ts';
+import { clusterRow, readSampledRow } from '../../src/clustering/cluster-rows.ts';
 import { createEmbeddingClusterer } from '../../src/clustering/embedding.ts';
 import { MemoryEmbeddingCache } from '../../src/model/embedding-cache.ts';
 import { DEFAULT_EMBEDDING_MODEL } from '../../src/clustering/embedding-models.ts';
@@ -39,12 +39,13 @@ import { createTransformersEmbedder } from '../../src/clustering/feature-extract
 import { createJudgeClusterer } from '../../src/clustering/judge.ts';
 import type { Clusterer } from '../../src/clustering/types.ts';
 import { presetIds } from '../../src/providers/index.ts';
-import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts';
+import { writeLinesAtomic, type Io, resolveIo } from '../command-io.ts';
+import { BadRow, badRowLine, jsonlRows } from '../jsonl-rows.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { cachingClusterer, clusteringCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
-import { runRowStage } from '../row-stage.ts';
+import { runRowStageStreamed, StageStopped } from '../row-stage.ts';
 import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|entailment|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
@@ -122,11 +123,14 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   const outFile = a.out;
   const files = { outputs: [{ flag: '--out', file: outFile }], inputs: [{ flag: '--in', file: inFile }] };
   return withOutputs('cluster', files, err, async () => {
-    const text = await readInputText('cluster', inFile, err);
-    if (text === undefined) return EXIT.badInput;
-    const rows = readSampledJsonl(text, inFile);
-    if (!rows.ok) {
-      err(`semece cluster: ${rows.error.where}: ${rows.error.message}`);
+    // First every row is checked, so a bad line is reported before anything is sent or written.
+    const rows = () => jsonlRows(inFile, readSampledRow);
+    let total = 0;
+    try {
+      for await (const _ of rows()) total++;
+    } catch (e) {
+      if (!(e instanceof BadRow)) throw e;
+      err(badRowLine('cluster', e));
       return EXIT.badInput;
     }
 
@@ -154,20 +158,37 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       stage = cachingClusterer(clusterer, { method: 'judge', judge: judgeSpec(judge.config) }, cache, counts);
     }
 
-    const { results, usage, calls } = await runRowStage(
-      rows.value,
-      { concurrency, judge, onDone: (done, total) => (done % 50 === 0 || done === total) && err(`clustered ${done}/${total}`) },
+    // Then the rows again, a window at a time, each written as its window finishes.
+    const totals = { usage: { inputTokens: 0, outputTokens: 0 }, calls: 0 };
+    const failures: { id: string; reason: string | undefined }[] = [];
+    const results = runRowStageStreamed(
+      rows(),
+      { concurrency, judge, total, onDone: (done) => (done % 50 === 0 || done === total) && err(`clustered ${done}/${total}`) },
       (row, signal) => clusterRow(row, stage, signal),
+      totals,
     );
-    if (judge?.fatal) {
-      err(stoppedLine('cluster', judge.fatal.message, { what: 'Clusterings', path: cachePath }));
-      return EXIT.failed;
+    async function* lines(): AsyncGenerator<string> {
+      for await (const r of results) {
+        if (!r.ok) failures.push({ id: r.row.id, reason: r.row.error });
+        yield JSON.stringify(r.row);
+      }
     }
-    const finished = results.filter((r) => r !== undefined);
-    const written: ClusteredRowOut[] = finished.map((r) => r.row);
-    await writeJsonl(outFile, written);
-    const failures = finished.filter((r) => !r.ok).map((r) => ({ id: r.row.id, reason: r.row.error }));
-    out(JSON.stringify({ method: clusterer.method, questions: rows.value.length, clustered: rows.value.length - failures.length, failed: failures.length, failures, calls, fromCache: counts.cached, usage, ...(nli ? { nliModel: nli.model, nliPairs } : {}) }, null, 2));
+    try {
+      await writeLinesAtomic(outFile, lines());
+    } catch (e) {
+      if (e instanceof StageStopped) {
+        err(stoppedLine('cluster', e.message, { what: 'Clusterings', path: cachePath }));
+        return EXIT.failed;
+      }
+      // The file changed between the two reads.
+      if (e instanceof BadRow) {
+        err(badRowLine('cluster', e));
+        return EXIT.badInput;
+      }
+      throw e;
+    }
+    const { usage, calls } = totals;
+    out(JSON.stringify({ method: clusterer.method, questions: total, clustered: total - failures.length, failed: failures.length, failures, calls, fromCache: counts.cached, usage, ...(nli ? { nliModel: nli.model, nliPairs } : {}) }, null, 2));
     return failures.length > 0 ? EXIT.partial : EXIT.ok;
   });
 }

@@ -17,19 +17,19 @@
  * 1 a provider error stopped the judge, 2 bad usage or input.
  */
 import { parseArgs } from 'node:util';
-import { readJsonlObjects } from '../../src/clustering/cluster-rows.ts';
-import { FieldError } from '../../src/formats/authors-fields.ts';
+import type { Obj } from '../../src/formats/authors-fields.ts';
 import { readClusteredRow } from '../../src/formats/authors-rows.ts';
 import { createAliasGrader } from '../../src/grading/alias.ts';
-import { gradeRow, type ClusteredRowIn, type GradedRowOut } from '../../src/grading/graded-rows.ts';
+import { gradeRow, type ClusteredRowIn } from '../../src/grading/graded-rows.ts';
 import { createJudgeGrader } from '../../src/grading/judge.ts';
 import type { Grader } from '../../src/grading/types.ts';
-import { readInputText, writeJsonl, type Io, resolveIo } from '../command-io.ts';
+import { writeLinesAtomic, type Io, resolveIo } from '../command-io.ts';
+import { BadRow, badRowLine, jsonlRows } from '../jsonl-rows.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { cachingGrader, gradeCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
-import { runRowStage } from '../row-stage.ts';
+import { runRowStageStreamed, StageStopped } from '../row-stage.ts';
 import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
@@ -40,6 +40,14 @@ resume without paying twice. A refused key or an exhausted quota stops the judge
 ${EXIT_CODES_HELP}`;
 
 const optionalStrings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
+
+/** A clustered row as grading takes it; a row the scorer would exclude is kept, marked ungradable (a FieldError is bad input). */
+function gradingRow(obj: Obj): ClusteredRowIn {
+  const entry = readClusteredRow(obj);
+  const extras = { gold_answer_aliases: optionalStrings(obj.gold_answer_aliases), options: optionalStrings(obj.options) };
+  if (entry.ok) return { ...entry.row, ...extras };
+  return { ...(obj as unknown as ClusteredRowIn), id: entry.id, n_clusters: 0, modal_cluster_label: '', error: entry.reason };
+}
 
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const { out, err, env } = resolveIo(io);
@@ -78,26 +86,16 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   const outFile = a.out;
   const files = { outputs: [{ flag: '--out', file: outFile }], inputs: [{ flag: '--in', file: inFile }] };
   return withOutputs('grade', files, err, async () => {
-    const text = await readInputText('grade', inFile, err);
-    if (text === undefined) return EXIT.badInput;
-    const lines = readJsonlObjects(text, inFile);
-    if (!lines.ok) {
-      err(`semece grade: ${lines.error.where}: ${lines.error.message}`);
+    // Each row is checked by the score reader's own rules, so what grades here also scores; every
+    // row first, so a bad line is reported before anything is sent or written.
+    const rows = () => jsonlRows(inFile, gradingRow);
+    let total = 0;
+    try {
+      for await (const _ of rows()) total++;
+    } catch (e) {
+      if (!(e instanceof BadRow)) throw e;
+      err(badRowLine('grade', e));
       return EXIT.badInput;
-    }
-    // Each row is checked by the score reader's own rules, so what grades here also scores.
-    const rows: ClusteredRowIn[] = [];
-    for (const { line, obj } of lines.value) {
-      try {
-        const entry = readClusteredRow(obj);
-        const extras = { gold_answer_aliases: optionalStrings(obj.gold_answer_aliases), options: optionalStrings(obj.options) };
-        if (entry.ok) rows.push({ ...entry.row, ...extras });
-        else rows.push({ ...(obj as unknown as ClusteredRowIn), id: entry.id, n_clusters: 0, modal_cluster_label: '', error: entry.reason });
-      } catch (e) {
-        if (!(e instanceof FieldError)) throw e;
-        err(`semece grade: ${inFile}:${line}: ${e.message}`);
-        return EXIT.badInput;
-      }
     }
 
     // The judge's verdicts are kept as they arrive, so a repeated command pays for none twice.
@@ -109,17 +107,33 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       stage = cachingGrader(grader, { method: 'judge', judge: judgeSpec(judge.config) }, cache, cachedCount);
     }
 
-    const { results, usage } = await runRowStage(rows, { concurrency, judge }, (row, signal) => gradeRow(row, stage, signal));
-    if (judge?.fatal) {
-      err(stoppedLine('grade', judge.fatal.message, { what: 'Grades', path: cachePath }));
-      return EXIT.failed;
-    }
-    const graded = results.flatMap((r): GradedRowOut[] => (r ? [r.row] : []));
-    await writeJsonl(outFile, graded);
+    // Then the rows again, a window at a time, each written as its window finishes.
+    const totals = { usage: { inputTokens: 0, outputTokens: 0 }, calls: 0 };
     const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
-    for (const r of graded) counts[r.grade ?? 'ungraded']++;
-    const ungraded = graded.filter((r) => r.grade === null).map((r) => ({ id: r.id, reason: r.error }));
-    out(JSON.stringify({ method: grader.method, questions: graded.length, ...counts, ungradedRows: ungraded, fromCache: cachedCount.cached, usage }, null, 2));
+    const ungraded: { id: string; reason: string | undefined }[] = [];
+    const results = runRowStageStreamed(rows(), { concurrency, judge, total }, (row, signal) => gradeRow(row, stage, signal), totals);
+    async function* lines(): AsyncGenerator<string> {
+      for await (const { row } of results) {
+        counts[row.grade ?? 'ungraded']++;
+        if (row.grade === null) ungraded.push({ id: row.id, reason: row.error });
+        yield JSON.stringify(row);
+      }
+    }
+    try {
+      await writeLinesAtomic(outFile, lines());
+    } catch (e) {
+      if (e instanceof StageStopped) {
+        err(stoppedLine('grade', e.message, { what: 'Grades', path: cachePath }));
+        return EXIT.failed;
+      }
+      // The file changed between the two reads.
+      if (e instanceof BadRow) {
+        err(badRowLine('grade', e));
+        return EXIT.badInput;
+      }
+      throw e;
+    }
+    out(JSON.stringify({ method: grader.method, questions: total, ...counts, ungradedRows: ungraded, fromCache: cachedCount.cached, usage: totals.usage }, null, 2));
     return ungraded.length > 0 ? EXIT.partial : EXIT.ok;
   });
 }

@@ -1,12 +1,12 @@
 /**
- * Sampled rows → the authors' clustered rows, and reading sampled rows from JSONL.
+ * Sampled rows → the authors' clustered rows, and the check of a sampled row read from JSONL.
  *
  * Failure marker: the authors' format has no field for a failed clustering, so a failed question
  * is written with `n_clusters: 0`, empty cluster arrays, `modal_cluster: -1`,
  * `modal_cluster_label: ""` and an `error` field holding the reason. The score reader
  * (src/formats/authors-rows.ts) excludes and counts such rows.
  */
-import type { ClusteredRow, Result, SampledRow, StageError } from '../model/rows';
+import type { ClusteredRow, SampledRow, StageError } from '../model/rows';
 import type { Usage } from '../model/provider';
 import { FieldError, id, int, str, strings, type Obj } from '../formats/authors-fields';
 import { classesToRowFields } from './row-fields';
@@ -35,26 +35,6 @@ export async function clusterRow(row: SampledRowIn, clusterer: Clusterer, signal
   return { row: failed, ok: false, usage: outcome.usage, calls: outcome.calls, error: outcome.error };
 }
 
-/** Every non-blank line of a JSONL file as an object, or the first bad line named. */
-export function readJsonlObjects(text: string, file: string): Result<{ line: number; obj: Obj }[]> {
-  const out: { line: number; obj: Obj }[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i].trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(lines[i]);
-    } catch (e) {
-      return { ok: false, error: { kind: 'bad-input', message: `bad JSON (${(e as Error).message})`, where: `${file}:${i + 1}` } };
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return { ok: false, error: { kind: 'bad-input', message: 'expected a JSON object per line', where: `${file}:${i + 1}` } };
-    }
-    out.push({ line: i + 1, obj: value as Obj });
-  }
-  return { ok: true, value: out };
-}
-
 /** A sampled row: the fields clustering needs are checked; everything else passes through. */
 export function readSampledRow(obj: Obj): SampledRowIn {
   const n = int(obj, 'n_samples', 1);
@@ -62,19 +42,4 @@ export function readSampledRow(obj: Obj): SampledRowIn {
   const options = obj.options;
   if (options !== undefined && (!Array.isArray(options) || options.some((o) => typeof o !== 'string'))) throw new FieldError('"options" must be an array of strings');
   return { ...(obj as object), id: id(obj), question: str(obj, 'question'), gold_answer: str(obj, 'gold_answer'), model: str(obj, 'model'), n_samples: n, answer_extracted: answers } as SampledRowIn;
-}
-
-export function readSampledJsonl(text: string, file: string): Result<SampledRowIn[]> {
-  const lines = readJsonlObjects(text, file);
-  if (!lines.ok) return lines;
-  const rows: SampledRowIn[] = [];
-  for (const { line, obj } of lines.value) {
-    try {
-      rows.push(readSampledRow(obj));
-    } catch (e) {
-      if (!(e instanceof FieldError)) throw e;
-      return { ok: false, error: { kind: 'bad-input', message: e.message, where: `${file}:${line}` } };
-    }
-  }
-  return { ok: true, value: rows };
 }

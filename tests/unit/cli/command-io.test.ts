@@ -2,14 +2,14 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { resolveIo, writeFileAtomic, writeJsonl } from '../../../cli/command-io.ts';
+import { resolveIo, writeFileAtomic, writeLinesAtomic } from '../../../cli/command-io.ts';
 
 describe('writeFileAtomic', () => {
   test('replaces the file whole and leaves no temporary file beside it', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'semece-io-'));
     const file = path.join(dir, 'out.jsonl');
     await writeFile(file, 'old\n');
-    await writeJsonl(file, [{ a: 1 }, { b: 2 }]);
+    await writeLinesAtomic(file, ['{"a":1}', '{"b":2}']);
     expect(await readFile(file, 'utf8')).toBe('{"a":1}\n{"b":2}\n');
     expect(await readdir(dir)).toEqual(['out.jsonl']);
   });

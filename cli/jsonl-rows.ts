@@ -1,0 +1,74 @@
+/**
+ * The rows of a command's --in JSONL file, streamed: read in chunks and parsed a line at a time,
+ * so `semece cluster` and `grade` over 40,000 questions × 50 replies never hold the file as one
+ * string or every row at once. A bad line stops the read with a BadRow naming FILE:LINE; a file
+ * that cannot be read, with a BadRow naming the file.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { FieldError, type Obj } from '../src/formats/authors-fields.ts';
+
+export class BadRow extends Error {
+  constructor(
+    /** FILE:LINE, or the file when it cannot be read. */
+    readonly where: string,
+    message: string,
+    /** The file itself could not be read (missing, a folder, no permission). */
+    readonly unreadable = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The line a command prints for a BadRow of its --in file. */
+export const badRowLine = (command: string, e: BadRow): string =>
+  e.unreadable ? `semece ${command}: cannot read --in ${e.where}: ${e.message}` : `semece ${command}: ${e.where}: ${e.message}`;
+
+/** Each non-blank line of `file` as a JSON object, through `read` (whose FieldError names the field). */
+export async function* jsonlRows<R>(file: string, read: (obj: Obj) => R): AsyncGenerator<R> {
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let n = 0;
+  try {
+    for await (const raw of lines) {
+      n++;
+      const text = n === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        throw new BadRow(`${file}:${n}`, `bad JSON (${(e as Error).message})`);
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRow(`${file}:${n}`, 'expected a JSON object per line');
+      try {
+        yield read(value as Obj);
+      } catch (e) {
+        if (e instanceof FieldError) throw new BadRow(`${file}:${n}`, e.message);
+        throw e;
+      }
+    }
+  } catch (e) {
+    if (e instanceof BadRow) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    // The stream's own errors (a missing or unreadable file); anything else is a bug to surface.
+    if (typeof code === 'string') throw new BadRow(file, (e as Error).message, true);
+    throw e;
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+}
+
+/** The rows in groups of `size`, the last one shorter. */
+export async function* inGroups<R>(rows: AsyncIterable<R>, size: number): AsyncGenerator<R[]> {
+  let group: R[] = [];
+  for await (const row of rows) {
+    group.push(row);
+    if (group.length === size) {
+      yield group;
+      group = [];
+    }
+  }
+  if (group.length > 0) yield group;
+}
