@@ -33,6 +33,9 @@ test('overriding a grade in the drill-down changes the ECE shown to the value re
   await drill.waitFor();
   // Samples are grouped by class, with the modal class's label and grade.
   expect(await drill.locator('.classes > li').count()).toBeGreaterThan(0);
+  // With samples, each class is a disclosure holding its samples, the modal one open.
+  expect(await drill.locator('.classes > li > details').count()).toBe(await drill.locator('.classes > li').count());
+  expect(await drill.locator('.classes > li.modal > details[open] table.samples').count()).toBe(1);
   expect(await drill.locator('.classes > li.modal .badge').textContent()).toContain(target.grade);
   await screenshot(page, 'report-drilldown');
 
@@ -66,6 +69,10 @@ test("a report that keeps classes, not samples (a run over SAMPLE_DETAIL_LIMIT),
   const heads = await drill.locator('.classes > li .class-head > span.muted:not(.small)').allTextContents();
   expect(heads.map((t) => Number(t.split(' of ')[0]))).toEqual(target.classes!.map((c) => c.size));
   expect(await drill.locator('table.samples').count()).toBe(0);
+  // Each class is a plain line, not a disclosure that would open to nothing.
+  expect(await drill.locator('.classes > li [data-class-plain]').count()).toBe(target.classes!.length);
+  expect(await drill.locator('.classes details').count()).toBe(0);
+  await screenshot(page, 'report-drilldown-classes-only');
   expect(await drill.locator('[data-no-samples]').textContent()).toContain(SAMPLE_DETAIL_LIMIT.toLocaleString('en'));
   expect(consoleErrors).toEqual([]);
   await context.close();
