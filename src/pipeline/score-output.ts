@@ -102,7 +102,9 @@ function paperOnly<T>(bySignalName: Partial<Record<SignalName, T>>): Partial<Rec
  * The CLI's `score` document: per-question values under the authors' names first
  * (id, n, sem1, sem2, verbalized, correct, margin), then the metrics: accuracy, every metric of
  * the metrics table by paper signal under its CLI key (ece, brier, ece_equal_mass …), the paired
- * bootstrap [point, low, high], the ECE intervals, the regimes. Numbers are plain JSON numbers;
+ * bootstrap [point, low, high], the ECE intervals (the authors' percentile triples and the
+ * debiased ECE with its basic interval, as the app shows it), smooth ECE's bandwidth, the regimes
+ * with their own debiased intervals. Numbers are plain JSON numbers;
  * NaN becomes null when written (cli/json.ts). `settings` is the scoring exactly as used.
  */
 export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options: ScoreOptions = {}) {
@@ -135,7 +137,12 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
       ...perSignal,
       bootstrap: { d_conf: b.d_conf, d_ece: b.d_ece, d_ece_lo: b.d_ece_lo, n_lo: b.n_lo, B: b.B, seed: b.seed },
       ece_intervals: paperOnly(m.eceIntervals),
-      by_regime: Object.fromEntries(Object.entries(m.byRegime).map(([regime, r]) => [regime, { count: r.count, ece: paperOnly(r.ece) }])),
+      // The app's headline interval (2·ECE − mean of the replicates, basic interval), beside the authors' percentile triples.
+      ece_debiased: paperOnly(m.eceBiasCorrected ?? {}),
+      smooth_ece_bandwidth: bySignal(report, (s) => s.smoothEceBandwidth ?? NaN),
+      by_regime: Object.fromEntries(
+        Object.entries(m.byRegime).map(([regime, r]) => [regime, { count: r.count, ece: paperOnly(r.ece), ece_debiased: paperOnly(r.eceBiasCorrected ?? {}) }]),
+      ),
       mean_classes: m.meanClasses,
     },
     model: report.model,

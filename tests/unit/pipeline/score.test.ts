@@ -66,6 +66,24 @@ describe('score stage on the reference sample (expected.json)', () => {
     expect(m.meanClasses).toBeGreaterThan(1);
   });
 
+  it("prints the app's debiased ECE intervals overall and per regime, and smooth ECE's bandwidth, as the report holds them", () => {
+    const m = report.metrics;
+    for (const s of PAPER_SIGNALS) {
+      const d = doc.metrics.ece_debiased[s]!;
+      expect(d).toEqual(m.eceBiasCorrected![s]);
+      // The basic interval contains its estimate (widened if it would not).
+      expect(d[1]).toBeLessThanOrEqual(d[0]);
+      expect(d[2]).toBeGreaterThanOrEqual(d[0]);
+      expect(doc.metrics.smooth_ece_bandwidth[s]).toBe(m.signals[s]!.smoothEceBandwidth);
+      expect(doc.metrics.smooth_ece_bandwidth[s]).toBeGreaterThan(0);
+    }
+    for (const [regime, r] of Object.entries(doc.metrics.by_regime)) {
+      const want = m.byRegime[regime as keyof typeof m.byRegime].eceBiasCorrected ?? {};
+      expect(r.ece_debiased).toEqual(Object.fromEntries(PAPER_SIGNALS.filter((s) => want[s]).map((s) => [s, want[s]])));
+      if (r.count > 0) expect(Object.keys(r.ece_debiased)).toEqual([...PAPER_SIGNALS]);
+    }
+  });
+
   it('by default scores every signal in the same pass: entropy confidence beside the paper three, bit-equal to them', () => {
     const all = scoreAuthorsRows(rows, { samples: 'none' });
     expect(Object.keys(all.metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
