@@ -39,14 +39,14 @@ import { createTransformersEmbedder } from '../../src/clustering/feature-extract
 import { createJudgeClusterer } from '../../src/clustering/judge.ts';
 import type { Clusterer } from '../../src/clustering/types.ts';
 import { presetIds } from '../../src/providers/index.ts';
-import { writeLinesAtomic, type Io, resolveIo } from '../command-io.ts';
-import { BadRow, badRowLine, jsonlRows } from '../jsonl-rows.ts';
+import { type Io, resolveIo } from '../command-io.ts';
+import { jsonlRows } from '../jsonl-rows.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { cachingClusterer, clusteringCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
-import { runRowStageStreamed, StageStopped } from '../row-stage.ts';
-import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
+import { countRows, writeStageRows } from '../row-file-stage.ts';
+import { StopOnFatal } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|entailment|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
   judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
@@ -125,14 +125,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   return withOutputs('cluster', files, err, async () => {
     // First every row is checked, so a bad line is reported before anything is sent or written.
     const rows = () => jsonlRows(inFile, readSampledRow);
-    let total = 0;
-    try {
-      for await (const _ of rows()) total++;
-    } catch (e) {
-      if (!(e instanceof BadRow)) throw e;
-      err(badRowLine('cluster', e));
-      return EXIT.badInput;
-    }
+    const total = await countRows('cluster', rows, err);
+    if (total === undefined) return EXIT.badInput;
 
     if (nli) {
       // A model that cannot load fails every question alike: say so once, before writing anything.
@@ -159,35 +153,21 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }
 
     // Then the rows again, a window at a time, each written as its window finishes.
-    const totals = { usage: { inputTokens: 0, outputTokens: 0 }, calls: 0 };
     const failures: { id: string; reason: string | undefined }[] = [];
-    const results = runRowStageStreamed(
+    const written = await writeStageRows(
+      'cluster',
       rows(),
-      { concurrency, judge, total, onDone: (done) => (done % 50 === 0 || done === total) && err(`clustered ${done}/${total}`) },
+      outFile,
+      { concurrency, judge, total, onDone: (done) => (done % 50 === 0 || done === total) && err(`clustered ${done}/${total}`), kept: { what: 'Clusterings', path: cachePath } },
       (row, signal) => clusterRow(row, stage, signal),
-      totals,
-    );
-    async function* lines(): AsyncGenerator<string> {
-      for await (const r of results) {
+      (r) => {
         if (!r.ok) failures.push({ id: r.row.id, reason: r.row.error });
-        yield JSON.stringify(r.row);
-      }
-    }
-    try {
-      await writeLinesAtomic(outFile, lines());
-    } catch (e) {
-      if (e instanceof StageStopped) {
-        err(stoppedLine('cluster', e.message, { what: 'Clusterings', path: cachePath }));
-        return EXIT.failed;
-      }
-      // The file changed between the two reads.
-      if (e instanceof BadRow) {
-        err(badRowLine('cluster', e));
-        return EXIT.badInput;
-      }
-      throw e;
-    }
-    const { usage, calls } = totals;
+        return JSON.stringify(r.row);
+      },
+      err,
+    );
+    if (!written.ok) return written.exit;
+    const { usage, calls } = written.totals;
     out(JSON.stringify({ method: clusterer.method, questions: total, clustered: total - failures.length, failed: failures.length, failures, calls, fromCache: counts.cached, usage, ...(nli ? { nliModel: nli.model, nliPairs } : {}) }, null, 2));
     return failures.length > 0 ? EXIT.partial : EXIT.ok;
   });

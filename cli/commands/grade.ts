@@ -23,14 +23,14 @@ import { createAliasGrader } from '../../src/grading/alias.ts';
 import { gradeRow, type ClusteredRowIn } from '../../src/grading/graded-rows.ts';
 import { createJudgeGrader } from '../../src/grading/judge.ts';
 import type { Grader } from '../../src/grading/types.ts';
-import { writeLinesAtomic, type Io, resolveIo } from '../command-io.ts';
-import { BadRow, badRowLine, jsonlRows } from '../jsonl-rows.ts';
+import { type Io, resolveIo } from '../command-io.ts';
+import { jsonlRows } from '../jsonl-rows.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { cachingGrader, gradeCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
-import { runRowStageStreamed, StageStopped } from '../row-stage.ts';
-import { StopOnFatal, stoppedLine } from '../provider-stop.ts';
+import { countRows, writeStageRows } from '../row-file-stage.ts';
+import { StopOnFatal } from '../provider-stop.ts';
 
 export const USAGE = `usage: semece grade --method judge|alias --in CLUSTERED.jsonl --out GRADED.jsonl [options]
   judge:  --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
@@ -89,14 +89,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     // Each row is checked by the score reader's own rules, so what grades here also scores; every
     // row first, so a bad line is reported before anything is sent or written.
     const rows = () => jsonlRows(inFile, gradingRow);
-    let total = 0;
-    try {
-      for await (const _ of rows()) total++;
-    } catch (e) {
-      if (!(e instanceof BadRow)) throw e;
-      err(badRowLine('grade', e));
-      return EXIT.badInput;
-    }
+    const total = await countRows('grade', rows, err);
+    if (total === undefined) return EXIT.badInput;
 
     // The judge's verdicts are kept as they arrive, so a repeated command pays for none twice.
     const cachePath = `${outFile}.cache.jsonl`;
@@ -108,32 +102,23 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }
 
     // Then the rows again, a window at a time, each written as its window finishes.
-    const totals = { usage: { inputTokens: 0, outputTokens: 0 }, calls: 0 };
     const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
     const ungraded: { id: string; reason: string | undefined }[] = [];
-    const results = runRowStageStreamed(rows(), { concurrency, judge, total }, (row, signal) => gradeRow(row, stage, signal), totals);
-    async function* lines(): AsyncGenerator<string> {
-      for await (const { row } of results) {
+    const written = await writeStageRows(
+      'grade',
+      rows(),
+      outFile,
+      { concurrency, judge, total, kept: { what: 'Grades', path: cachePath } },
+      (row, signal) => gradeRow(row, stage, signal),
+      ({ row }) => {
         counts[row.grade ?? 'ungraded']++;
         if (row.grade === null) ungraded.push({ id: row.id, reason: row.error });
-        yield JSON.stringify(row);
-      }
-    }
-    try {
-      await writeLinesAtomic(outFile, lines());
-    } catch (e) {
-      if (e instanceof StageStopped) {
-        err(stoppedLine('grade', e.message, { what: 'Grades', path: cachePath }));
-        return EXIT.failed;
-      }
-      // The file changed between the two reads.
-      if (e instanceof BadRow) {
-        err(badRowLine('grade', e));
-        return EXIT.badInput;
-      }
-      throw e;
-    }
-    out(JSON.stringify({ method: grader.method, questions: total, ...counts, ungradedRows: ungraded, fromCache: cachedCount.cached, usage: totals.usage }, null, 2));
+        return JSON.stringify(row);
+      },
+      err,
+    );
+    if (!written.ok) return written.exit;
+    out(JSON.stringify({ method: grader.method, questions: total, ...counts, ungradedRows: ungraded, fromCache: cachedCount.cached, usage: written.totals.usage }, null, 2));
     return ungraded.length > 0 ? EXIT.partial : EXIT.ok;
   });
 }

@@ -36,6 +36,8 @@ export const USAGE = `usage: semece score --clustered FILE --graded FILE [option
   --B N                bootstrap replicates (default ${D.bootstrap.B})
   --bootstrap-seed N   seed of the bootstrap's default_rng stream (default ${D.bootstrap.seed})
   --model NAME         model name for the report (default: the rows' "model")
+  --regime-intervals   also print each margin regime's debiased ECE with its bootstrap interval
+                       (one more bootstrap over each regime's questions; --report always has them)
   --report FILE        also write the full report document (open it in the app), every signal scored
   --pretty             indent the JSON
 Prints one JSON document on stdout (the paper's three signals); NaN is written as null.
@@ -80,7 +82,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
           R: { type: 'string' }, 'sem2-seed': { type: 'string' }, 'sem2-selection': { type: 'string' }, bins: { type: 'string' },
           B: { type: 'string' }, 'bootstrap-seed': { type: 'string' },
           model: { type: 'string' }, report: { type: 'string' },
-          pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+          'regime-intervals': { type: 'boolean' }, pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         },
         strict: true,
         allowPositionals: false,
@@ -102,8 +104,9 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       B: intOption(a.B, '--B', D.bootstrap.B, 1, MAX_BOOTSTRAP_B),
       bootstrapSeed: intOption(a['bootstrap-seed'], '--bootstrap-seed', D.bootstrap.seed, 0),
       samples: a.report ? 'raw' : 'none',
-      // The printed document has no regime intervals; a report document shows them, as the app's do.
-      regimeIntervals: Boolean(a.report),
+      // The printed document has regime intervals only when asked (their cost is a bootstrap per
+      // regime); a report document shows them, as the app's do.
+      regimeIntervals: Boolean(a.report || a['regime-intervals']),
       // The printed document holds the paper's three; a report document holds every signal, as the app's do.
       signals: a.report ? undefined : PAPER_SIGNALS,
     };
@@ -137,7 +140,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       const named = reportSource(gradedFile);
       const scored = named === gradedFile ? rows.value : { ...rows.value, excluded: rows.value.excluded.map((x) => ({ ...x, reason: x.reason.split(gradedFile).join(named) })) };
       const report = scoreAuthorsRows(scored, options, a.model);
-      out(toJson(scoreCliDocument(report, scored, options), a.pretty));
+      out(toJson(scoreCliDocument(report, scored, options, { regimeIntervals: Boolean(a['regime-intervals']) }), a.pretty));
       const { excluded, duplicates, unmatchedGraded } = scored;
       err(
         `semece score: ${report.questions.length} questions scored, ${excluded.length} excluded` +

@@ -104,10 +104,11 @@ function paperOnly<T>(bySignalName: Partial<Record<SignalName, T>>): Partial<Rec
  * the metrics table by paper signal under its CLI key (ece, brier, ece_equal_mass …), the paired
  * bootstrap [point, low, high], the ECE intervals (the authors' percentile triples and the
  * debiased ECE with its basic interval, as the app shows it), smooth ECE's bandwidth, the regimes
- * with their own debiased intervals. Numbers are plain JSON numbers;
+ * (with their own debiased intervals when `print.regimeIntervals`: the report was scored with
+ * them). Numbers are plain JSON numbers;
  * NaN becomes null when written (cli/json.ts). `settings` is the scoring exactly as used.
  */
-export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options: ScoreOptions = {}) {
+export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options: ScoreOptions = {}, print: { regimeIntervals?: boolean } = {}) {
   const m = report.metrics;
   const b = m.bootstrap;
   const used = scoringUsed(options);
@@ -141,7 +142,10 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
       ece_debiased: paperOnly(m.eceBiasCorrected ?? {}),
       smooth_ece_bandwidth: bySignal(report, (s) => s.smoothEceBandwidth ?? NaN),
       by_regime: Object.fromEntries(
-        Object.entries(m.byRegime).map(([regime, r]) => [regime, { count: r.count, ece: paperOnly(r.ece), ece_debiased: paperOnly(r.eceBiasCorrected ?? {}) }]),
+        Object.entries(m.byRegime).map(([regime, r]) => [
+          regime,
+          { count: r.count, ece: paperOnly(r.ece), ...(print.regimeIntervals ? { ece_debiased: paperOnly(r.eceBiasCorrected ?? {}) } : {}) },
+        ]),
       ),
       mean_classes: m.meanClasses,
     },

@@ -66,7 +66,7 @@ describe('score stage on the reference sample (expected.json)', () => {
     expect(m.meanClasses).toBeGreaterThan(1);
   });
 
-  it("prints the app's debiased ECE intervals overall and per regime, and smooth ECE's bandwidth, as the report holds them", () => {
+  it("prints the app's debiased ECE intervals overall (per regime when asked), and smooth ECE's bandwidth, as the report holds them", () => {
     const m = report.metrics;
     for (const s of PAPER_SIGNALS) {
       const d = doc.metrics.ece_debiased[s]!;
@@ -77,7 +77,9 @@ describe('score stage on the reference sample (expected.json)', () => {
       expect(doc.metrics.smooth_ece_bandwidth[s]).toBe(m.signals[s]!.smoothEceBandwidth);
       expect(doc.metrics.smooth_ece_bandwidth[s]).toBeGreaterThan(0);
     }
-    for (const [regime, r] of Object.entries(doc.metrics.by_regime)) {
+    for (const r of Object.values(doc.metrics.by_regime)) expect(r).not.toHaveProperty('ece_debiased');
+    const withRegimes = scoreCliDocument(report, rows, {}, { regimeIntervals: true });
+    for (const [regime, r] of Object.entries(withRegimes.metrics.by_regime)) {
       const want = m.byRegime[regime as keyof typeof m.byRegime].eceBiasCorrected ?? {};
       expect(r.ece_debiased).toEqual(Object.fromEntries(PAPER_SIGNALS.filter((s) => want[s]).map((s) => [s, want[s]])));
       if (r.count > 0) expect(Object.keys(r.ece_debiased)).toEqual([...PAPER_SIGNALS]);
