@@ -82,7 +82,7 @@ describe('score stage on the reference sample (expected.json)', () => {
     for (const [regime, r] of Object.entries(withRegimes.metrics.by_regime)) {
       const want = m.byRegime[regime as keyof typeof m.byRegime].eceBiasCorrected ?? {};
       expect(r.ece_debiased).toEqual(Object.fromEntries(PAPER_SIGNALS.filter((s) => want[s]).map((s) => [s, want[s]])));
-      if (r.count > 0) expect(Object.keys(r.ece_debiased)).toEqual([...PAPER_SIGNALS]);
+      if (r.count > 0) expect(Object.keys(r.ece_debiased ?? {})).toEqual([...PAPER_SIGNALS]);
     }
   });
 
