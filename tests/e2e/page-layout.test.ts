@@ -22,6 +22,12 @@ interface Layout {
   headlineCards: boolean | null;
   /** Labels drawn over a mark or over another label, as rendered (the difficulty view's boundary labels and the charts' axis text). */
   overlaps: string[];
+  /**
+   * Wrapping flex boxes with loose text beside phrasing elements: each text run becomes a flex item of its
+   * own, so a narrow screen breaks the sentence between them (", 0.75 standard errors" on a line
+   * of its own).
+   */
+  splitSentences: string[];
 }
 
 /** What the page draws now: its width, its charts' boxes and any text rendered under 11 px. */
@@ -81,7 +87,19 @@ function measure(page: Page): Promise<Layout> {
         for (let j = i + 1; j < labels.length; j++) if (hit(boxes[i], boxes[j])) overlaps.push(`"${name}" over "${labels[j].textContent!.trim()}"`);
       }
     }
+    const split: string[] = [];
+    for (const e of document.querySelectorAll<HTMLElement>('body *')) {
+      if (!shown(e) || e.closest('svg')) continue;
+      const style = getComputedStyle(e);
+      if (!style.display.includes('flex') || style.flexWrap === 'nowrap') continue;
+      const kids = [...e.childNodes];
+      const loose = kids.filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
+      // Text beside a form control (a label's input) is meant to wrap apart; beside phrasing elements it is one sentence.
+      const phrasing = kids.some((n) => n instanceof HTMLElement && /^(STRONG|EM|B|I|SPAN|A|CODE|ABBR|SMALL|SUB|SUP)$/.test(n.tagName));
+      if (loose.length && phrasing) split.push(`${e.tagName.toLowerCase()}.${e.className}: "${loose[0].textContent!.trim().slice(0, 30)}"`);
+    }
     return {
+      splitSentences: split,
       unmarkedScrollers: unmarked,
       overlaps,
       headlineCards: headline ? getComputedStyle(headline).display === 'block' : null,
@@ -106,7 +124,7 @@ const RUNS = [
 ] as const;
 
 for (const { width, scheme } of RUNS) {
-  test(`at ${width} px (${scheme}) every page scrolls no sideways, its charts keep a bounded size and no text renders under 11 px`, { timeout: 240_000 }, async () => {
+  test(`at ${width} px (${scheme}) every page scrolls no sideways, its charts keep a bounded size, no text renders under 11 px and no sentence is split into flex items`, { timeout: 240_000 }, async () => {
     const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -124,6 +142,7 @@ for (const { width, scheme } of RUNS) {
       found.push(...l.smallText.slice(0, 8));
       found.push(...l.unmarkedScrollers.map((u) => `unmarked scroller ${u}`));
       found.push(...l.overlaps.slice(0, 8));
+      found.push(...l.splitSentences.map((t) => `sentence split into flex items: ${t}`));
       // On a phone the headline table is a card per model; on a wide screen, a table.
       if (l.headlineCards !== null && l.headlineCards !== width < 640) found.push(`headline table ${l.headlineCards ? 'as cards' : 'as a table'}`);
       if (found.length) problems[name] = found;
