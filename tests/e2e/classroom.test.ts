@@ -39,8 +39,11 @@ test('the classroom shows the simulator’s numbers, all views, presets and larg
   // The winner's curse stepper moves through the splits.
   const curse = page.locator('[data-winners-curse]');
   expect(await curse.locator('[data-step]').getAttribute('data-step')).toBe('1');
+  const runningTerm = () => curse.locator('dt:has(+ [data-running-sem2])').textContent();
+  expect(await runningTerm()).toBe('Sem2 so far (split 1 alone)');
   await curse.getByRole('button', { name: /Next split/ }).click();
   expect(await curse.locator('[data-step]').getAttribute('data-step')).toBe('2');
+  expect(await runningTerm()).toBe('Sem2 so far (mean of splits 1–2)');
   await screenshot(page, 'classroom-hard');
 
   // Easy preset: the meter drops to "easy" and both biases are indistinguishable or tiny.
