@@ -56,6 +56,7 @@ export const storageClient: StorageApi = {
   listSavedReports: () => worker.listSavedReports(),
   deleteReport: (id: string) => worker.deleteReport(id),
   saveGradeOverride: (override: GradeOverride, document: ReportDocument) => worker.saveGradeOverride(override, document),
+  questionSamples: (reportId: string, model: string, questionId: string) => worker.questionSamples(reportId, model, questionId),
   rememberedKeys: () => worker.rememberedKeys(),
   rememberKey: (keyId: string, key: string) => worker.rememberKey(keyId, key),
   forgetKey: (keyId: string) => worker.forgetKey(keyId),

@@ -12,9 +12,11 @@ import type { PackedRunSpec } from './run-spec-transfer';
 import type { Grade, Result } from '../model/rows';
 import type { SavedReportSummary } from '../store/report-records';
 import type { UnreadableRecord } from '../store/runs';
+import type { QuestionSamples } from '../pipeline/question-samples';
 
 export type { SavedReportSummary } from '../store/report-records';
 export type { UnreadableRecord } from '../store/runs';
+export type { QuestionSamples } from '../pipeline/question-samples';
 
 export interface RunUpdate {
   runId: string;
@@ -65,6 +67,11 @@ export interface StorageApi {
   deleteReport(id: string): Promise<Result<true>>;
   /** Keeps an override as a record (so re-scoring the run re-applies it) and the document that shows it. */
   saveGradeOverride(override: GradeOverride, document: ReportDocument): Promise<Result<true>>;
+  /**
+   * One question's samples and classes for a report that left them out, read back from this
+   * browser's caches under the run `reportId` belongs to (pipeline/question-samples.ts).
+   */
+  questionSamples(reportId: string, model: string, questionId: string): Promise<Result<QuestionSamples>>;
   /** Keys the user chose to remember on this device, by keyId. */
   rememberedKeys(): Promise<Result<Record<string, string>>>;
   /** Stores a key; only called once the user has ticked "remember on this device". */

@@ -8,6 +8,7 @@ import { storageUsed } from '../store/settings';
 import type { StorageApi } from './protocol';
 import { errorInfo } from './transfer';
 import type { Result } from '../model/rows';
+import { questionSamples, type QuestionSamples } from '../pipeline/question-samples';
 
 export function createStorageApi(stores: () => Promise<Stores>): StorageApi {
   /** Runs `work` on the stores; a throw becomes a Result error with `doing` as its place. */
@@ -30,6 +31,12 @@ export function createStorageApi(stores: () => Promise<Stores>): StorageApi {
         await s.runs.setGradeOverride(override);
         await s.runs.saveReport(override.runId, document);
         return true as const;
+      }),
+    questionSamples: (reportId, model, questionId) =>
+      attempt('reading the question\'s samples', async (s): Promise<QuestionSamples> => {
+        const run = await s.runs.getRun(reportId);
+        if (!run) return { found: false, why: 'the run that made this report is not in this browser (a report file or share link keeps only what it holds)' };
+        return questionSamples(run.spec, model, questionId, { samples: s.samples, clusterings: s.stages });
       }),
     rememberedKeys: () => attempt('reading remembered keys', (s) => s.settings.rememberedKeys()),
     rememberKey: (keyId, key) => attempt('remembering the key', (s) => done(s.settings.rememberKey(keyId, key))),

@@ -72,6 +72,8 @@ test("a report that keeps classes, not samples (a run over SAMPLE_DETAIL_LIMIT),
   // Each class is a plain line, not a disclosure that would open to nothing.
   expect(await drill.locator('.classes > li [data-class-plain]').count()).toBe(target.classes!.length);
   expect(await drill.locator('.classes details').count()).toBe(0);
+  // A report opened from a file has no run in this browser: there is no cache to read its samples from.
+  expect(await drill.locator('button[data-control="cached-samples"]').count()).toBe(0);
   await screenshot(page, 'report-drilldown-classes-only');
   expect(await drill.locator('[data-no-samples]').textContent()).toContain(SAMPLE_DETAIL_LIMIT.toLocaleString('en'));
   expect(consoleErrors).toEqual([]);
