@@ -13,29 +13,19 @@ import type { ScoreInput } from '../../../src/pipeline/stage-ports';
 import { scoreRun } from '../../../src/pipeline/runner-score';
 import { questionSamples } from '../../../src/pipeline/question-samples';
 import { createStorageApi } from '../../../src/workers/storage-api';
-import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
+import { MockProviderServer } from '../../mock/provider-server';
+import { lowercaseJudge } from '../../mock/lowercase-judge';
 
-const QUESTIONS = [
+const QUESTIONS: { id: string; question: string; answer: string; answers: Record<string, number> }[] = [
   { id: 'q0', question: 'What is the capital of France?', answer: 'Paris', answers: { Paris: 1 } },
   { id: 'q1', question: 'What is the capital of Spain?', answer: 'Madrid', answers: { Madrid: 0.5, 'madrid': 0.2, Barcelona: 0.3 } },
   { id: 'q2', question: 'Name a large ocean.', answer: 'Pacific', answers: { Pacific: 0.4, Atlantic: 0.3, 'Indian Ocean': 0.3 } },
 ];
 
-/** A judge on the mock: groups the listed answers by lower-cased text, in order of first appearance. */
-function judgeResponder(req: ParsedRequest): string | undefined {
-  const block = /<data>\n(.*)\n<\/data>/.exec(req.user);
-  if (!block) return undefined;
-  const groups = new Map<string, number[]>();
-  for (const a of (JSON.parse(block[1]) as { answers: { index: number; text: string }[] }).answers) {
-    const k = a.text.trim().toLowerCase();
-    groups.set(k, [...(groups.get(k) ?? []), a.index]);
-  }
-  return JSON.stringify({ clusters: [...groups].map(([label, members]) => ({ label, members })) });
-}
 
 let mock: MockProviderServer;
 beforeAll(async () => {
-  mock = await MockProviderServer.start({ questions: QUESTIONS.map((q) => ({ match: q.question, id: q.id, answers: q.answers })), apiKey: null }, { responder: judgeResponder });
+  mock = await MockProviderServer.start({ questions: QUESTIONS.map((q) => ({ match: q.question, id: q.id, answers: q.answers })), apiKey: null }, { responder: lowercaseJudge });
 });
 afterAll(async () => {
   await mock?.close();

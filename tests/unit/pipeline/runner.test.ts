@@ -7,7 +7,8 @@ import { keyId, type RunKeys, type RunSpec } from '../../../src/model/run-spec';
 import type { RunnerStages, ScoreInput } from '../../../src/pipeline/stage-ports';
 import type { ReportDocument } from '../../../src/model/report';
 import { scoreRun } from '../../../src/pipeline/runner-score';
-import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
+import { MockProviderServer } from '../../mock/provider-server';
+import { lowercaseJudge } from '../../mock/lowercase-judge';
 import type { StageCache } from '../../../src/store/stage-cache';
 import type { StoredClustering, StoredGrade } from '../../../src/store/schema';
 
@@ -18,24 +19,13 @@ const QUESTIONS: { id: string; question: string; answer: string; answers: Record
   { id: 'q2', question: 'What is the capital of Italy?', answer: 'Rome', answers: { Milan: 1 } },
 ];
 
-/** A judge on the mock: groups the listed answers by lower-cased text, in order of first appearance. */
-function judgeResponder(req: ParsedRequest): string | undefined {
-  const block = /<data>\n(.*)\n<\/data>/.exec(req.user);
-  if (!block) return undefined;
-  const groups = new Map<string, number[]>();
-  for (const a of (JSON.parse(block[1]) as { answers: { index: number; text: string }[] }).answers) {
-    const k = a.text.trim().toLowerCase();
-    groups.set(k, [...(groups.get(k) ?? []), a.index]);
-  }
-  return JSON.stringify({ clusters: [...groups].map(([label, members]) => ({ label, members })) });
-}
 
 let keyed: MockProviderServer;
 let open: MockProviderServer;
 beforeAll(async () => {
   const questions = QUESTIONS.map((q) => ({ match: q.question, id: q.id, answers: q.answers }));
-  keyed = await MockProviderServer.start({ questions, apiKey: SECRET }, { responder: judgeResponder });
-  open = await MockProviderServer.start({ questions, apiKey: null }, { responder: judgeResponder });
+  keyed = await MockProviderServer.start({ questions, apiKey: SECRET }, { responder: lowercaseJudge });
+  open = await MockProviderServer.start({ questions, apiKey: null }, { responder: lowercaseJudge });
 });
 afterAll(async () => {
   await keyed?.close();
