@@ -39,6 +39,8 @@ export async function questionSamples(
   questionId: string,
   caches: { samples: SampleCache; clusterings: { getClusterings(keys: string[]): Promise<(StoredClustering | undefined)[]> } },
 ): Promise<QuestionSamples> {
+  // A multiple-choice run samples through its own prompts and keys (multiple-choice/reply-cache.ts).
+  if (spec.mc) return { found: false, why: "a multiple-choice run's samples are not read back into its report" };
   const m = spec.models.find((x) => modelLabel(x) === model);
   if (!m) return { found: false, why: `the run that made this report has no model "${model}"` };
   const question = firstRowPerId(spec.dataset.questions).find((q) => q.id === questionId);

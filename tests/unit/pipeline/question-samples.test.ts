@@ -91,6 +91,7 @@ describe('questionSamples', () => {
     const hotter = await questionSamples({ ...s, sampling: { ...s.sampling, temperature: 0.5 } }, 'vllm/sampled-model', 'q1', caches);
     expect(hotter).toEqual({ found: false, why: "its samples are no longer in this browser's sample cache" });
     expect(await questionSamples(s, 'openai/other', 'q1', caches)).toEqual({ found: false, why: 'the run that made this report has no model "openai/other"' });
+    expect(await questionSamples({ ...s, mc: { runs: 1, seed: 0, samples: 12, logprobs: false } }, 'vllm/sampled-model', 'q1', caches)).toEqual({ found: false, why: "a multiple-choice run's samples are not read back into its report" });
     expect(await questionSamples(s, 'vllm/sampled-model', 'q9', caches)).toEqual({ found: false, why: 'the run that made this report has no question "q9"' });
   });
 
