@@ -1,15 +1,41 @@
 /**
  * An append-only JSONL file of keyed records, {"key": ..., "<field>": value} per line, read back
- * whole by `load`: the CLI's caches (samples, judge clusterings, judge grades), so a repeated
- * command finds what it already paid for. The last record of a key wins.
+ * by `load` a line at a time: the CLI's judge caches (clusterings, grades, entailment decisions),
+ * so a repeated command finds what it already paid for. The last record of a key wins.
  *
  * A process killed mid-append leaves a torn last line. `load` drops unreadable lines and rewrites
  * the file once without them (atomically), so the next append starts on a fresh line instead of
  * being glued to the torn one, and later runs find a clean file instead of warning again.
  */
-import { existsSync } from 'node:fs';
-import { appendFile, readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './command-io.ts';
+import { createReadStream, existsSync } from 'node:fs';
+import { appendFile, open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { writeLinesAtomic } from './command-io.ts';
+
+/** A line as a JSON object, or undefined for a torn or foreign line. */
+function recordOf(line: string): Record<string, unknown> | undefined {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  return typeof record === 'object' && record !== null && !Array.isArray(record) ? (record as Record<string, unknown>) : undefined;
+}
+
+/** Whether the file is empty or its last byte is a line break. */
+async function endsWithNewline(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
 
 export class JsonlRecords<V> {
   private readonly map = new Map<string, V>();
@@ -26,32 +52,43 @@ export class JsonlRecords<V> {
 
   async load(): Promise<this> {
     if (!existsSync(this.path)) return this;
-    const text = await readFile(this.path, 'utf8');
-    const kept: string[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      let record: unknown;
-      try {
-        record = JSON.parse(line);
-      } catch {
+    // Streamed a line at a time: a cache of a paper-scale run can pass V8's longest string.
+    let whole = true;
+    for await (const line of this.lines()) {
+      const record = recordOf(line);
+      if (record === undefined) {
         this.damagedLines++;
-        continue;
-      }
-      if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-        this.damagedLines++;
+        whole = false;
         continue;
       }
       // A whole record this cache cannot use (another cache's, pointed at the same file) is kept
       // as it is: only torn lines are dropped, never something paid for.
-      kept.push(line);
-      const { key, [this.field]: value } = record as Record<string, unknown>;
+      const { key, [this.field]: value } = record;
       if (typeof key === 'string' && this.valid(value)) this.map.set(key, value);
     }
     // Also a file whose last line lacks its newline: the next append would join that line.
-    if (this.damagedLines > 0 || (text.length > 0 && !text.endsWith('\n'))) {
-      await writeFileAtomic(this.path, kept.length ? kept.join('\n') + '\n' : '');
+    if (!whole || !(await endsWithNewline(this.path))) {
+      const lines = this.lines();
+      await writeLinesAtomic(
+        this.path,
+        (async function* () {
+          for await (const line of lines) if (recordOf(line) !== undefined) yield line;
+        })(),
+      );
     }
     return this;
+  }
+
+  /** The file's non-blank lines. */
+  private async *lines(): AsyncGenerator<string> {
+    const input = createReadStream(this.path, { encoding: 'utf8' });
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    try {
+      for await (const line of lines) if (line.trim() !== '') yield line;
+    } finally {
+      lines.close();
+      input.destroy();
+    }
   }
 
   get size(): number {
