@@ -154,22 +154,24 @@ describe('parseReport refuses bad files with the path of the bad field', () => {
   });
 });
 
+/** A report made by the score stage over `count` small questions (the comparison, bandwidths and regime intervals stored with the metrics). */
+function scoredReport(count: number, B: number): ReportDocument {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    clustered: {
+      id: `q${i}`, question: `Q${i}?`, gold_answer: 'a', model: 'm', n_samples: 4, results: ['', '', '', ''],
+      answer_extracted: ['a', 'a', 'b', i % 2 ? 'a' : 'c'], confidence_verbalized: [0.9, null, 0.5, 0.7],
+      n_clusters: 3, cluster_labels: ['a', 'b', 'c'], cluster_assignments: [0, 0, 1, i % 2 ? 0 : 2],
+      cluster_sizes: [i % 2 ? 3 : 2, 1, i % 2 ? 0 : 1], modal_cluster: 0, modal_cluster_label: 'a',
+    },
+    graded: { id: `q${i}`, grade: i % 3 ? 'CORRECT' : 'INCORRECT', Y: (i % 3 ? 1 : 0) as 0 | 1 },
+    clusteredLine: i + 1, gradedLine: i + 1,
+  }));
+  const model = scoreAuthorsRows({ questions: rows, excluded: [], duplicates: [], unmatchedGraded: [] }, { B, samples: 'none' }, 'm');
+  return buildReport([model], { title: 't', dataset: { name: 'd' }, settings: importedSettings({ B }, 4) });
+}
+
 describe('the stored signal comparison', () => {
-  /** A report made by the score stage (the comparison stored with the metrics). */
-  function scored(): ReportDocument {
-    const rows = Array.from({ length: 60 }, (_, i) => ({
-      clustered: {
-        id: `q${i}`, question: `Q${i}?`, gold_answer: 'a', model: 'm', n_samples: 4, results: ['', '', '', ''],
-        answer_extracted: ['a', 'a', 'b', i % 2 ? 'a' : 'c'], confidence_verbalized: [0.9, null, 0.5, 0.7],
-        n_clusters: 3, cluster_labels: ['a', 'b', 'c'], cluster_assignments: [0, 0, 1, i % 2 ? 0 : 2],
-        cluster_sizes: [i % 2 ? 3 : 2, 1, i % 2 ? 0 : 1], modal_cluster: 0, modal_cluster_label: 'a',
-      },
-      graded: { id: `q${i}`, grade: i % 3 ? 'CORRECT' : 'INCORRECT', Y: (i % 3 ? 1 : 0) as 0 | 1 },
-      clusteredLine: i + 1, gradedLine: i + 1,
-    }));
-    const model = scoreAuthorsRows({ questions: rows, excluded: [], duplicates: [], unmatchedGraded: [] }, { B: 80, samples: 'none' }, 'm');
-    return buildReport([model], { title: 't', dataset: { name: 'd' }, settings: importedSettings({ B: 80 }, 4) });
-  }
+  const scored = () => scoredReport(60, 80);
 
   test('round-trips through JSON and the importer, intervals and all', () => {
     const doc = scored();
@@ -219,20 +221,7 @@ describe('parseReportFile progress', () => {
 });
 
 describe('smooth ECE bandwidth and regime intervals', () => {
-  function scoredDoc(): ReportDocument {
-    const rows = Array.from({ length: 40 }, (_, i) => ({
-      clustered: {
-        id: `q${i}`, question: `Q${i}?`, gold_answer: 'a', model: 'm', n_samples: 4, results: ['', '', '', ''],
-        answer_extracted: ['a', 'a', 'b', i % 2 ? 'a' : 'c'], confidence_verbalized: [0.9, null, 0.5, 0.7],
-        n_clusters: 3, cluster_labels: ['a', 'b', 'c'], cluster_assignments: [0, 0, 1, i % 2 ? 0 : 2],
-        cluster_sizes: [i % 2 ? 3 : 2, 1, i % 2 ? 0 : 1], modal_cluster: 0, modal_cluster_label: 'a',
-      },
-      graded: { id: `q${i}`, grade: i % 3 ? 'CORRECT' : 'INCORRECT', Y: (i % 3 ? 1 : 0) as 0 | 1 },
-      clusteredLine: i + 1, gradedLine: i + 1,
-    }));
-    const model = scoreAuthorsRows({ questions: rows, excluded: [], duplicates: [], unmatchedGraded: [] }, { B: 60, samples: 'none' }, 'm');
-    return buildReport([model], { title: 't', dataset: { name: 'd' }, settings: importedSettings({ B: 60 }, 4) });
-  }
+  const scoredDoc = () => scoredReport(40, 60);
 
   test('round-trip through JSON and the importer', () => {
     const doc = scoredDoc();
