@@ -9,7 +9,6 @@
  * problem), and also when no question can be scored at all, since there is nothing to report;
  * 1 the --report file cannot be written.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
@@ -25,6 +24,7 @@ import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { reportSource } from '../report-paths.ts';
+import { inputText } from '../input-text.ts';
 
 const D = SCORING_DEFAULTS;
 
@@ -55,14 +55,10 @@ function intOption(raw: string | undefined, flag: string, fallback: number, min:
   return v;
 }
 
-/**
- * The file as one flat string: read whole, then decoded in one call (Node's SIMD UTF-8 decoder).
- * readFile(file, 'utf8') decodes chunk by chunk into a rope that JSON.parse of the first line must
- * first flatten, a copy of the whole file (about 0.2 s on a 128 MB file).
- */
-async function readText(file: string, flag: string): Promise<string> {
+/** The file as text for the reader (cli/input-text.ts), or a usage error naming it. */
+async function readText(file: string, flag: string): Promise<string | Iterable<string>> {
   try {
-    return (await readFile(file)).toString('utf8');
+    return await inputText(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;

@@ -163,11 +163,11 @@ export function readGradedRow(obj: Obj): AuthorsGradedRow {
   };
 }
 
-export function parseClusteredJsonl(text: string, file: string, options: ReadOptions = {}) {
+export function parseClusteredJsonl(text: string | Iterable<string>, file: string, options: ReadOptions = {}) {
   return parseJsonl(text, file, (obj) => readClusteredRow(obj, options));
 }
 
-export function parseGradedJsonl(text: string, file: string) {
+export function parseGradedJsonl(text: string | Iterable<string>, file: string) {
   return parseJsonl(text, file, readGradedRow);
 }
 
@@ -206,10 +206,10 @@ export function joinAuthorsRows(
   };
 }
 
-/** Parses and joins a clustered and a graded file given as text. */
+/** Parses and joins a clustered and a graded file given as text (or chunks of text, formats/jsonl-rows.ts). */
 export function readAuthorsRows(
-  clustered: { text: string; file: string },
-  graded: { text: string; file: string },
+  clustered: { text: string | Iterable<string>; file: string },
+  graded: { text: string | Iterable<string>; file: string },
   options: ReadOptions = {},
 ): Result<AuthorsRows> {
   const c = parseClusteredJsonl(clustered.text, clustered.file, options);

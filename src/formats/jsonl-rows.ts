@@ -1,5 +1,5 @@
 /**
- * JSONL text as rows: every non-blank line one JSON object, read by the caller's `readRow`, the
+ * JSONL text (one string, or chunks of one too long for a string) as rows: every non-blank line one JSON object, read by the caller's `readRow`, the
  * first row per id kept and later ones listed (file, line, id). Lines are split at \n (a \r before
  * it is JSON whitespace); blank lines are skipped; one byte order mark at the start is dropped.
  * UTF-16 text read as UTF-8 is named as such rather than reported as bad JSON on line 1.
@@ -58,20 +58,65 @@ function readLine<T>(raw: string, file: string, line: number, readRow: (obj: Obj
   }
 }
 
+/**
+ * The text's lines, split at \n, the byte order mark dropped. Text too long for one string (a
+ * file over V8's 512 MB string limit) comes as chunks: a line may run across chunks.
+ */
+function* linesOf(text: string | Iterable<string>): Generator<string> {
+  if (typeof text === 'string') {
+    let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    while (start <= text.length) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      yield text.slice(start, end);
+      start = end + 1;
+    }
+    return;
+  }
+  let carry = '';
+  let first = true;
+  for (const chunk of text) {
+    let part = carry + chunk;
+    if (first && part.length > 0) {
+      if (part.charCodeAt(0) === 0xfeff) part = part.slice(1);
+      first = false;
+    }
+    let start = 0;
+    for (let end = part.indexOf('\n'); end >= 0; end = part.indexOf('\n', start)) {
+      yield part.slice(start, end);
+      start = end + 1;
+    }
+    carry = part.slice(start);
+  }
+  yield carry;
+}
+
+/** The text's first chunk (where the UTF-16 check looks), and the whole text again. */
+function openingOf(text: string | Iterable<string>): { opening: string; rest: string | Iterable<string> } {
+  if (typeof text === 'string') return { opening: text, rest: text };
+  const chunks = text[Symbol.iterator]();
+  const first = chunks.next();
+  if (first.done) return { opening: '', rest: [] };
+  return {
+    opening: first.value,
+    rest: (function* () {
+      yield first.value;
+      for (let c = chunks.next(); !c.done; c = chunks.next()) yield c.value;
+    })(),
+  };
+}
+
 /** Parses each non-blank line as an object, keeps the first row per id and lists the others. */
-export function parseJsonl<T extends { id: string }>(text: string, file: string, readRow: (obj: Obj) => T): Result<ParsedFile<T>> {
-  if (looksLikeMisreadUtf16(text)) {
+export function parseJsonl<T extends { id: string }>(text: string | Iterable<string>, file: string, readRow: (obj: Obj) => T): Result<ParsedFile<T>> {
+  const { opening, rest } = openingOf(text);
+  if (looksLikeMisreadUtf16(opening)) {
     return { ok: false, error: { kind: 'bad-input', message: `${file}: looks like UTF-16 text, which is not supported here: save it as UTF-8`, where: file } };
   }
   const all: Located<T>[] = [];
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
+  for (const raw of linesOf(rest)) {
     line++;
-    const read = readLine(text.slice(start, end), file, line, readRow);
-    start = end + 1;
+    const read = readLine(raw, file, line, readRow);
     if (read === null) continue;
     if (!read.ok) return read;
     all.push({ row: read.value, line });

@@ -33,3 +33,30 @@ test('an error the row reader does not expect still names the file and the line'
   };
   expect(() => parseJsonl(TEXT, 'c.jsonl', overflowing)).toThrow('c.jsonl, line 2: Maximum call stack size exceeded');
 });
+
+/** The text cut at the given offsets, as a file too long for one string is read. */
+const cut = (text: string, at: number[]): string[] => {
+  const points = [...new Set(at.map((a) => Math.min(a, text.length)))].sort((a, b) => a - b);
+  return [0, ...points].map((from, i) => text.slice(from, points[i] ?? text.length));
+};
+
+test('text given in chunks reads the same as one string, wherever the chunks are cut: rows, lines, duplicates, errors', async () => {
+  const fc = (await import('fast-check')).default;
+  const line = fc.oneof(
+    fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd'), v: fc.string() }).map((o) => JSON.stringify(o)),
+    fc.constantFrom('', '   ', '{"id":"e"}\r', '[1]', '{"id":', '"x"'),
+  );
+  const text = fc.tuple(fc.boolean(), fc.array(line, { maxLength: 12 }), fc.boolean()).map(([bom, lines, end]) => (bom ? '\uFEFF' : '') + lines.join('\n') + (end ? '\n' : ''));
+  fc.assert(
+    fc.property(text, fc.array(fc.nat(400), { maxLength: 6 }), (t, at) => {
+      expect(parseJsonl(cut(t, at), 'c.jsonl', readRow)).toEqual(parseJsonl(t, 'c.jsonl', readRow));
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test('chunks: UTF-16 read as UTF-8 is named from the first chunk; no chunks at all is a file with no rows', () => {
+  const r = parseJsonl(cut(utf16ReadAsUtf8(TEXT, 'utf16le'), [3, 9]), 'c.jsonl', readRow);
+  expect(!r.ok && r.error.message).toBe('c.jsonl: looks like UTF-16 text, which is not supported here: save it as UTF-8');
+  expect(parseJsonl([], 'c.jsonl', readRow)).toEqual(parseJsonl('', 'c.jsonl', readRow));
+});
