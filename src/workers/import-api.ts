@@ -6,6 +6,8 @@
  * tests call them directly, import.worker.ts serves them, import-client.ts calls them.
  *
  * With `onRows` the question rows go to the page ahead of the document, in parts (import-rows.ts).
+ * Also the agreement of a report's clustering with a clustered file (pipeline/report-agreement.ts):
+ * parsing a 10,000-question file held the page for a third of a second.
  */
 import type { ReportDocument } from '../model/report';
 import type { Result } from '../model/rows';
@@ -14,12 +16,16 @@ import { parseReportFile } from '../formats/report-import';
 import type { ImportProgress, OnImportProgress } from '../formats/import-progress';
 import { throttle } from './throttle';
 import { sendRows, type OnRows } from './import-rows';
+import type { ExcludedQuestion } from '../model/report';
+import { agreementOfClusterings, unpackClusterings, type PackedClusterings, type ReportAgreement } from '../pipeline/report-agreement';
 
 export interface ImportWorkerApi {
   /** A share link's payload (the part after `#/shared/`), inflated, parsed and checked. */
   openSharedLink(payload: string, onProgress?: OnImportProgress, onRows?: OnRows): Promise<Result<SharedReport>>;
   /** A report file chosen or dropped by the user, read, parsed and checked. */
   openReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress, onRows?: OnRows): Promise<Result<ReportDocument>>;
+  /** A report's clustering (packed) against a clustered JSONL file of the same samples. */
+  compareClusterings(own: PackedClusterings, excluded: ExcludedQuestion[], file: Blob & { name?: string }): Promise<Result<ReportAgreement>>;
 }
 
 /** Progress crosses to the page at most every 100 ms (each is a message), the last one always. */
@@ -46,4 +52,23 @@ export async function openReportFile(file: Blob & { name?: string }, onProgress?
   return { ok: true, value: await sendRows(result.value, onRows) };
 }
 
-export const importApi: ImportWorkerApi = { openSharedLink, openReportFile };
+/** The file's text in the parts it is decoded in: a file over V8's longest string still reads. */
+async function textParts(file: Blob): Promise<string[]> {
+  const parts: string[] = [];
+  const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+  return parts;
+}
+
+export async function compareClusterings(own: PackedClusterings, excluded: ExcludedQuestion[], file: Blob & { name?: string }): Promise<Result<ReportAgreement>> {
+  const name = file.name ?? 'the file';
+  let parts: string[];
+  try {
+    parts = await textParts(file);
+  } catch (e) {
+    return { ok: false, error: { kind: 'bad-input', message: `${name} could not be read: ${e instanceof Error ? e.message : String(e)}`, where: name } };
+  }
+  return agreementOfClusterings(unpackClusterings(own), excluded, parts, name);
+}
+
+export const importApi: ImportWorkerApi = { openSharedLink, openReportFile, compareClusterings };

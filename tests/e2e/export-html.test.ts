@@ -11,6 +11,8 @@ import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks
 import type { ReportDocument } from '../../src/model/report';
 import { demoDocument } from './report-fixture';
 import { builtAppDir } from './built-app';
+import { reclusteredExact } from '../unit/ui/report/agreement-fixture';
+import { agreementWithFile } from '../../src/pipeline/report-agreement';
 
 let browser: Browser;
 const template = () => readFileSync(path.join(builtAppDir(), 'report-viewer.html'), 'utf8');
@@ -95,6 +97,18 @@ test('the demo report (computed by the pipeline) as an HTML file shows the same 
   await expectHeadlineNumbers(page, doc);
   await expectQuestionRows(page, doc);
   await screenshot(page, 'export-html-demo');
+
+  // "Compare with another clustering…" works in the file too: no import worker can start from it, so the page compares on its own thread.
+  const text = reclusteredExact();
+  const want = agreementWithFile(doc.models[0], text, 'exact.clustered.jsonl');
+  if (!want.ok) throw new Error(want.error.message);
+  await page.locator('[data-view="questions"]').click();
+  await page.locator('input[data-control="agreement-file"]').setInputFiles({ name: 'exact.clustered.jsonl', mimeType: 'application/json', buffer: Buffer.from(text) });
+  const summary = page.locator('[data-agreement-summary]');
+  await summary.waitFor({ timeout: 60_000 });
+  const values = await summary.locator('dd').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
+  const s = want.value.summary;
+  expect(values).toEqual([s.questions, s.meanRandIndex, s.meanAdjustedRandIndex, s.sameModalShare, s.modalIdenticalShare]);
   expect(leaked).toEqual([]);
   expect(consoleErrors).toEqual([]);
   await context.close();

@@ -20,7 +20,8 @@ import { fmt } from '../../src/ui/report/format';
 import type { TokenLogprob } from '../../src/model/provider';
 import { demoDocument, openHome } from './report-fixture';
 import { reclusteredExact } from '../unit/ui/report/agreement-fixture';
-import { agreementWithFile, sortAgreement } from '../../src/ui/report/agreement-data';
+import { agreementWithFile } from '../../src/pipeline/report-agreement';
+import { sortAgreement } from '../../src/ui/report/agreement-data';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -198,6 +199,8 @@ test('Questions tab: "Compare with another clustering…" shows Rand, adjusted R
     await page.locator('input[data-control="agreement-file"]').setInputFiles({ name: 'exact.clustered.jsonl', mimeType: 'application/json', buffer: Buffer.from(text) });
     const summary = page.locator('[data-agreement-summary]');
     await summary.waitFor({ timeout: 60_000 });
+    // Parsed and compared in the import worker, not on the page's thread.
+    expect(page.workers().some((w) => w.url().includes('import.worker'))).toBe(true);
     const values = await summary.locator('dd').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
     const s = want.value.summary;
     expect(values).toEqual([s.questions, s.meanRandIndex, s.meanAdjustedRandIndex, s.sameModalShare, s.modalIdenticalShare]);

@@ -1,0 +1,152 @@
+/**
+ * Agreement between a report's own clustering and a second clustering of the same samples
+ * (e.g. judge vs embeddings), read from the authors' clustered JSONL file: the
+ * clustering module's agreementByQuestion over the report's per-sample class indices (ReportQuestion
+ * samples[].cls) and the file's cluster_assignments, joined on question id.
+ *
+ * "The same samples" is checked, not assumed: a question whose extracted answers differ between
+ * the report and the file (another sampling, or another order) is skipped with the first
+ * difference named, as is every question the report cannot compare (no samples kept, excluded).
+ *
+ * The page sends its clustering to the import worker packed (packClusterings: a few typed arrays
+ * and one string instead of half a million small objects), where the file is parsed and compared
+ * off the main thread.
+ */
+import { agreementByQuestion, type RowsAgreement } from '../clustering/agreement-rows';
+import { parseClusteredJsonl } from '../formats/authors-rows';
+import type { ExcludedQuestion, ModelReport } from '../model/report';
+import type { Result } from '../model/rows';
+
+type ClusteringRow = { id: string; n_clusters: number; cluster_assignments: number[]; error?: string };
+
+export interface ReportAgreement extends RowsAgreement {
+  file: string;
+  /** Rows of the file (first per id), for "x of y questions compared". */
+  fileQuestions: number;
+}
+
+/** The report's clustering of one model as rows; questions that cannot take part, with why. */
+export interface OwnClusterings {
+  rows: (ClusteringRow & { answers: string[] })[];
+  skipped: { id: string; reason: string }[];
+}
+
+export function reportClusterings(model: Pick<ModelReport, 'questions'>): OwnClusterings {
+  const rows: (ClusteringRow & { answers: string[] })[] = [];
+  const skipped: { id: string; reason: string }[] = [];
+  for (const q of model.questions) {
+    if (!q.samples?.length) {
+      skipped.push({ id: q.id, reason: 'this report does not keep the samples of this question' });
+      continue;
+    }
+    const assignments = q.samples.map((s) => s.cls);
+    rows.push({ id: q.id, n_clusters: Math.max(q.classes?.length ?? 0, ...assignments.map((c) => c + 1)), cluster_assignments: assignments, answers: q.samples.map((s) => s.answer) });
+  }
+  return { rows, skipped };
+}
+
+function firstDifference(a: readonly string[], b: readonly (string | null)[]): string | null {
+  if (a.length !== b.length) return null; // counted by agreementByQuestion with its own reason
+  for (let i = 0; i < a.length; i++) {
+    const other = b[i] ?? '';
+    if (a[i] !== other) return `not the same samples: sample ${i + 1} is ${JSON.stringify(a[i])} in this report and ${JSON.stringify(other)} in the file`;
+  }
+  return null;
+}
+
+/** Agreement of the report's clustering of `model` with a clustered JSONL file given as text. */
+export function agreementWithFile(model: Pick<ModelReport, 'questions' | 'excludedQuestions'>, text: string | Iterable<string>, file: string): Result<ReportAgreement> {
+  return agreementOfClusterings(reportClusterings(model), model.excludedQuestions, text, file);
+}
+
+/** The same from the report's clustering already taken out of it (reportClusterings, or unpacked in a worker). */
+export function agreementOfClusterings(own: OwnClusterings, excludedQuestions: readonly ExcludedQuestion[], text: string | Iterable<string>, file: string): Result<ReportAgreement> {
+  const parsed = parseClusteredJsonl(text, file, { dropReplies: true });
+  if (!parsed.ok) return parsed;
+  const answersOf = new Map(own.rows.map((r) => [r.id, r.answers]));
+  const mismatched = new Map<string, string>();
+  const theirs: ClusteringRow[] = parsed.value.rows.map(({ row: entry }) => {
+    if (!entry.ok) return { id: entry.id, n_clusters: 0, cluster_assignments: [], error: entry.reason };
+    const mine = answersOf.get(entry.id);
+    const diff = mine ? firstDifference(mine, entry.row.answer_extracted) : null;
+    if (diff) mismatched.set(entry.id, diff);
+    return { id: entry.id, n_clusters: entry.row.n_clusters, cluster_assignments: entry.row.cluster_assignments };
+  });
+  const result = agreementByQuestion(
+    own.rows.filter((r) => !mismatched.has(r.id)),
+    theirs.filter((r) => !mismatched.has(r.id)),
+  );
+  const excluded = new Map(excludedQuestions.map((x) => [x.id, x.reason]));
+  const noSamples = new Set(own.skipped.map((x) => x.id));
+  const reasonOf = (id: string, reason: string): string => {
+    if (reason === 'not in the first clustering') {
+      if (excluded.has(id)) return `excluded from this report (${excluded.get(id)})`;
+      if (noSamples.has(id)) return 'this report does not keep the samples of this question';
+      return 'not in this report';
+    }
+    return reason.replace('not in the second clustering', `not in ${file}`).replace('in the first clustering', 'in this report').replace('in the second clustering', `in ${file}`);
+  };
+  const listed = new Set(result.skipped.map((x) => x.id));
+  const skipped = [
+    ...result.skipped.map((x) => ({ id: x.id, reason: reasonOf(x.id, x.reason) })),
+    ...[...mismatched].map(([id, reason]) => ({ id, reason })),
+    // Questions of the report without samples that the file does not hold either.
+    ...own.skipped.filter((x) => !listed.has(x.id)),
+  ];
+  if (result.questions.length === 0) {
+    const why = skipped.slice(0, 3).map((x) => `${x.id}: ${x.reason}`).join('; ');
+    return { ok: false, error: { kind: 'bad-input', message: `${file}: no question of the file could be compared with this report's clustering${why ? ` (${why}${skipped.length > 3 ? '; …' : ''})` : ''}.`, where: file } };
+  }
+  return { ok: true, value: { ...result, skipped, file, fileQuestions: parsed.value.rows.length } };
+}
+
+/** The report's clustering as the page sends it to a worker: flat arrays, one string of all answers. */
+export interface PackedClusterings {
+  ids: string[];
+  nClusters: Int32Array;
+  /** Samples of each question, in order. */
+  counts: Int32Array;
+  assignments: Int32Array;
+  /** Every answer, one after the other; `answerLengths` cuts them apart. */
+  answers: string;
+  answerLengths: Int32Array;
+  skipped: { id: string; reason: string }[];
+}
+
+export function packClusterings(own: OwnClusterings): PackedClusterings {
+  let samples = 0;
+  for (const r of own.rows) samples += r.cluster_assignments.length;
+  const counts = new Int32Array(own.rows.length);
+  const nClusters = new Int32Array(own.rows.length);
+  const assignments = new Int32Array(samples);
+  const answerLengths = new Int32Array(samples);
+  const answers: string[] = [];
+  let at = 0;
+  own.rows.forEach((r, i) => {
+    counts[i] = r.cluster_assignments.length;
+    nClusters[i] = r.n_clusters;
+    for (let j = 0; j < r.cluster_assignments.length; j++, at++) {
+      assignments[at] = r.cluster_assignments[j];
+      answerLengths[at] = r.answers[j].length;
+      answers.push(r.answers[j]);
+    }
+  });
+  return { ids: own.rows.map((r) => r.id), nClusters, counts, assignments, answers: answers.join(''), answerLengths, skipped: own.skipped };
+}
+
+export function unpackClusterings(p: PackedClusterings): OwnClusterings {
+  const rows: OwnClusterings['rows'] = [];
+  let sample = 0;
+  let char = 0;
+  p.ids.forEach((id, i) => {
+    const answers: string[] = [];
+    const cluster_assignments: number[] = [];
+    for (let j = 0; j < p.counts[i]; j++, sample++) {
+      cluster_assignments.push(p.assignments[sample]);
+      answers.push(p.answers.slice(char, char + p.answerLengths[sample]));
+      char += p.answerLengths[sample];
+    }
+    rows.push({ id, n_clusters: p.nClusters[i], cluster_assignments, answers });
+  });
+  return { rows, skipped: p.skipped };
+}
