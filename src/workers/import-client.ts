@@ -13,7 +13,7 @@ import type { ImportWorkerApi } from './import-api';
 import { rowCollector } from './import-rows';
 import { connectApi, WORKER_UNAVAILABLE } from './worker-connection';
 import type { ModelReport } from '../model/report';
-import { packClusterings, reportClusterings, type ReportAgreement } from '../pipeline/report-agreement';
+import { packReportClusterings, type ReportAgreement } from '../pipeline/report-agreement';
 
 const connection = connectApi<ImportWorkerApi>(() => new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: 'semece-import' }), { name: 'import' });
 let mainThreadOnly = false;
@@ -55,7 +55,7 @@ export const importClient = {
     ),
   /** The agreement of `model`'s clustering with a clustered file, computed in the worker. */
   compareClusterings: (model: Pick<ModelReport, 'questions' | 'excludedQuestions'>, file: File): Promise<Result<ReportAgreement>> => {
-    const own = packClusterings(reportClusterings(model));
+    const own = packReportClusterings(model);
     const excluded = model.excludedQuestions.map(({ id, reason }) => ({ id, reason }));
     return call<Result<ReportAgreement>>(
       () => connection.api.compareClusterings(own, excluded, file),

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { agreementWithFile, packClusterings, reportClusterings, unpackClusterings } from '../../../src/pipeline/report-agreement';
+import { agreementWithFile, packClusterings, packReportClusterings, reportClusterings, unpackClusterings } from '../../../src/pipeline/report-agreement';
 import { compareClusterings } from '../../../src/workers/import-api';
 import { demoDocument } from '../../e2e/report-fixture';
 import { reclusteredExact } from '../ui/report/agreement-fixture';
@@ -15,6 +15,14 @@ test("the report's clustering packed for the worker unpacks to the same rows, an
   expect(packed.assignments).toBeInstanceOf(Int32Array);
   expect(unpackClusterings(packed)).toEqual(own);
   expect(unpackClusterings(packClusterings({ rows: [], skipped: [] }))).toEqual({ rows: [], skipped: [] });
+});
+
+test('the one-pass packer packs a report as packClusterings(reportClusterings(report)) does, questions without samples skipped alike', () => {
+  const doc = structuredClone(model);
+  delete doc.questions[2].samples;
+  doc.questions[3].classes = [];
+  expect(packReportClusterings(doc)).toEqual(packClusterings(reportClusterings(doc)));
+  expect(packReportClusterings(doc).skipped.map((x) => x.id)).toEqual([doc.questions[2].id]);
 });
 
 test('the import worker\'s comparison (file read in parts, clustering packed) is the page\'s agreementWithFile', async () => {
