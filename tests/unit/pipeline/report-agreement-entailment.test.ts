@@ -5,13 +5,13 @@
  */
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createEntailmentClusterer } from '../../../../src/clustering/entailment';
-import { classesToRowFields } from '../../../../src/clustering/row-fields';
-import { createTransformersDecider, TINY_NLI_MODEL } from '../../../../src/clustering/text-pair-classification';
-import { MemoryEntailmentCache } from '../../../../src/model/entailment-cache';
-import { agreementWithFile } from '../../../../src/pipeline/report-agreement';
-import { demoDocument } from '../../../e2e/report-fixture';
-import { demoClusteredText } from './agreement-fixture';
+import { createEntailmentClusterer } from '../../../src/clustering/entailment';
+import { classesToRowFields } from '../../../src/clustering/row-fields';
+import { createTransformersDecider, TINY_NLI_MODEL } from '../../../src/clustering/text-pair-classification';
+import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
+import { agreementWithFile } from '../../../src/pipeline/report-agreement';
+import { demoDocument } from '../../e2e/report-fixture';
+import { demoClusteredText } from '../ui/report/agreement-fixture';
 
 describe('agreement with an entailment clustering', () => {
   test('the demo samples clustered by entailment compare question by question with the report', async () => {
