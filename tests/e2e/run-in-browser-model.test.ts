@@ -4,7 +4,8 @@
  * generation worker through Transformers.js on WASM, clustered by entailment with the shipped
  * tiny NLI model (whose groups keep this model's answers apart, so the classes are the distinct
  * answers), graded by alias, scored into a report. The report's mean Sem1 must be within Monte
- * Carlo error of the value the model's table implies; nothing leaves loopback.
+ * Carlo error of the value the model's table implies; nothing leaves loopback. A run cancelled
+ * while the page is generating stops, and resumed, the same in-page model finishes it.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -32,17 +33,21 @@ type Saved = { document: { settings: { clustering: { method: string } }; models:
 type SavedRun = { progress: { notes: string[]; tokens: { output: number } }; status: string };
 
 
-test('no key: the in-page tiny model → entailment → alias grading → a report whose Sem1 matches the model’s table', async () => {
-  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+/** The wizard's steps up to the models step, with the tiny model chosen. */
+async function chooseTinyModel(page: Page, text: string) {
   await page.goto(`${inject('appUrl')}#/new`);
   await page.getByRole('heading', { name: 'New run' }).waitFor();
   await page.getByLabel('A file of my own').check();
-  await page.getByLabel('Dataset file').setInputFiles({ name: 'tiny.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByLabel('Dataset file').setInputFiles({ name: 'tiny.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
   await page.getByText(/questions ready/).waitFor();
   await next(page);
-
   await page.getByLabel('Provider').selectOption('in-browser');
   await page.getByLabel('Model', { exact: true }).selectOption('tiny-causal-lm');
+}
+
+test('no key: the in-page tiny model → entailment → alias grading → a report whose Sem1 matches the model’s table', async () => {
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  await chooseTinyModel(page, csv);
   expect(await page.getByTestId(/-local-size$/).textContent()).toContain('"tiny-causal-lm" is shipped with this app: nothing is downloaded');
   // Another listed model shows its download size before anything is fetched.
   await page.getByLabel('Model', { exact: true }).selectOption('HuggingFaceTB/SmolLM2-135M-Instruct');
@@ -103,6 +108,38 @@ test('no key: the in-page tiny model → entailment → alias grading → a repo
   await page.getByText(/clustering: entailment/).first().waitFor({ timeout: 30_000 });
   await screenshot(page, 'report-in-browser-model');
 
+  expect(offLoopback).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
+
+test('cancelling a run while the page is generating stops it; resumed, the same model in the page finishes every sample', async () => {
+  // 2,400 samples: the cancel lands after the first batch, long before the last (a batch is about 12 samples).
+  const few = rows;
+  const n = 200;
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  await chooseTinyModel(page, ['id,question,answer', ...few.map((r) => `${r.id},${r.question},${r.answer}`)].join('\n'));
+  await next(page);
+  await page.getByLabel('Samples per question (n)').fill(String(n));
+  await next(page);
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await page.waitForURL(/#\/run\//);
+  const done = page.getByTestId('samples-done');
+  const doneCount = async () => Number((await done.textContent())?.split(' / ')[0].replace(/,/g, '') ?? 0);
+  // Some samples in, not all: generation is under way.
+  await expect.poll(doneCount, { timeout: 60_000, interval: 50 }).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.locator('[data-status="cancelled"]').waitFor({ timeout: 60_000 }).catch(async (e) => {
+    throw new Error(`${e.message}\n${await page.locator('main').innerText()}\n${consoleErrors.join('\n')}`);
+  });
+  expect(await doneCount()).toBeLessThan(n * few.length);
+
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
+  expect(await done.textContent()).toBe(`${(n * few.length).toLocaleString('en')} / ${(n * few.length).toLocaleString('en')}`);
+  const { all } = await readAppDatabase(page, { all: ['reports'] });
+  const doc = (all.reports as Saved[])[0].document;
+  expect(doc.models[0].questions.map((q) => q.samples?.length)).toEqual(few.map(() => n));
   expect(offLoopback).toEqual([]);
   expect(consoleErrors).toEqual([]);
   await context.close();
