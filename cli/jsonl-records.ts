@@ -8,9 +8,10 @@
  * being glued to the torn one, and later runs find a clean file instead of warning again.
  */
 import { createReadStream, existsSync } from 'node:fs';
-import { appendFile, open } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { writeLinesAtomic } from './command-io.ts';
+import { endsWithNewline } from './jsonl-rows.ts';
 
 /** A line as a JSON object, or undefined for a torn or foreign line. */
 function recordOf(line: string): Record<string, unknown> | undefined {
@@ -21,20 +22,6 @@ function recordOf(line: string): Record<string, unknown> | undefined {
     return undefined;
   }
   return typeof record === 'object' && record !== null && !Array.isArray(record) ? (record as Record<string, unknown>) : undefined;
-}
-
-/** Whether the file is empty or its last byte is a line break. */
-async function endsWithNewline(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return true;
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    return last[0] === 0x0a;
-  } finally {
-    await handle.close();
-  }
 }
 
 export class JsonlRecords<V> {

@@ -5,6 +5,7 @@
  * that cannot be read, with a BadRow naming the file.
  */
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { FieldError, type Obj } from '../src/formats/authors-fields.ts';
 
@@ -71,4 +72,18 @@ export async function* inGroups<R>(rows: AsyncIterable<R>, size: number): AsyncG
     }
   }
   if (group.length > 0) yield group;
+}
+
+/** Whether the file is empty or its last byte is a line break (else the next append would join its last line). */
+export async function endsWithNewline(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
 }

@@ -23,6 +23,7 @@ import type { SampleCache } from '../src/model/sample-cache.ts';
 import type { Sample } from '../src/model/rows.ts';
 import { groupBySlot, indexedSamples, slotOf } from '../src/model/sample-groups.ts';
 import { writeLinesAtomic } from './command-io.ts';
+import { endsWithNewline } from './jsonl-rows.ts';
 
 type Entry = { key: string; sample: Sample };
 
@@ -67,19 +68,6 @@ function* samplesOfRecord(record: unknown): Generator<[group: string, slot: stri
     const { group, slot } = slotOf(key);
     yield [group, slot, sample];
   } else if (isObject(samples)) for (const [slot, s] of Object.entries(samples)) if (isSample(s)) yield [key, slot, s];
-}
-
-async function endsWithNewline(path: string): Promise<boolean> {
-  const file = await open(path, 'r');
-  try {
-    const { size } = await file.stat();
-    if (size === 0) return true;
-    const last = Buffer.alloc(1);
-    await file.read(last, 0, 1, size - 1);
-    return last[0] === 0x0a;
-  } finally {
-    await file.close();
-  }
 }
 
 export class JsonlSampleCache implements SampleCache {
