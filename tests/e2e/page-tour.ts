@@ -57,6 +57,9 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   const seen: string[] = [];
   const at = async (name: string) => {
     seen.push(name);
+    // Two frames: what the page measures after layout (its ResizeObservers, e.g. which tables
+    // scroll sideways, ui/scroll-region.ts) has been delivered, as it is before anyone looks.
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
     await visit(name);
   };
 

@@ -34,3 +34,39 @@ test('a box that fits keeps no Tab stop and no mark; a new label replaces the ol
   expect(box.attrs.get('aria-label')).toBe('Saved reports');
   action.destroy();
 });
+
+test('with a ResizeObserver the box is measured only when the observer reports, never at mount; destroy disconnects it', () => {
+  const observers: { callback: () => void; observed: unknown[]; disconnected: boolean }[] = [];
+  class FakeObserver {
+    record: { callback: () => void; observed: unknown[]; disconnected: boolean };
+    constructor(callback: () => void) {
+      this.record = { callback, observed: [], disconnected: false };
+      observers.push(this.record);
+    }
+    observe(target: unknown) {
+      this.record.observed.push(target);
+    }
+    disconnect() {
+      this.record.disconnected = true;
+    }
+  }
+  const saved = (globalThis as { ResizeObserver?: unknown }).ResizeObserver;
+  (globalThis as { ResizeObserver?: unknown }).ResizeObserver = FakeObserver;
+  try {
+    const box = fakeBox(900, 360);
+    let reads = 0;
+    const measured = new Proxy(box, { get: (t, k) => ((k === 'scrollWidth' && reads++), Reflect.get(t, k)) });
+    const action = scrollRegion(measured as unknown as HTMLElement, 'Questions table');
+    expect(reads).toBe(0);
+    expect(box.attrs.get('tabindex')).toBeUndefined();
+    expect(observers).toHaveLength(1);
+    observers[0].callback();
+    expect(reads).toBe(1);
+    expect(box.attrs.get('tabindex')).toBe('0');
+    expect(box.classes.has('scrolls')).toBe(true);
+    action.destroy();
+    expect(observers[0].disconnected).toBe(true);
+  } finally {
+    (globalThis as { ResizeObserver?: unknown }).ResizeObserver = saved;
+  }
+});
