@@ -73,20 +73,27 @@ function* linesOf(text: string | Iterable<string>): Generator<string> {
     }
     return;
   }
+  // Only each new chunk is searched: the carried start of a line has no line break, and joining
+  // it to every chunk before searching would copy a long line again for each chunk it spans.
   let carry = '';
   let first = true;
-  for (const chunk of text) {
-    let part = carry + chunk;
-    if (first && part.length > 0) {
-      if (part.charCodeAt(0) === 0xfeff) part = part.slice(1);
+  for (let chunk of text) {
+    if (first && chunk.length > 0) {
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
       first = false;
     }
-    let start = 0;
-    for (let end = part.indexOf('\n'); end >= 0; end = part.indexOf('\n', start)) {
-      yield part.slice(start, end);
+    let end = chunk.indexOf('\n');
+    if (end < 0) {
+      carry += chunk;
+      continue;
+    }
+    yield carry + chunk.slice(0, end);
+    let start = end + 1;
+    for (end = chunk.indexOf('\n', start); end >= 0; end = chunk.indexOf('\n', start)) {
+      yield chunk.slice(start, end);
       start = end + 1;
     }
-    carry = part.slice(start);
+    carry = chunk.slice(start);
   }
   yield carry;
 }
