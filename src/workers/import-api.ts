@@ -17,7 +17,8 @@ import type { ImportProgress, OnImportProgress } from '../formats/import-progres
 import { throttle } from './throttle';
 import { sendRows, type OnRows } from './import-rows';
 import type { ExcludedQuestion } from '../model/report';
-import { agreementOfClusterings, unpackClusterings, type PackedClusterings, type ReportAgreement } from '../pipeline/report-agreement';
+import { agreementOfClusterings, type ReportAgreement } from '../pipeline/report-agreement';
+import { unpackClusterings, type PackedClusterings } from '../pipeline/report-clusterings';
 
 export interface ImportWorkerApi {
   /** A share link's payload (the part after `#/shared/`), inflated, parsed and checked. */

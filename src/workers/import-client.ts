@@ -13,7 +13,8 @@ import type { ImportWorkerApi } from './import-api';
 import { rowCollector } from './import-rows';
 import { connectApi, WORKER_UNAVAILABLE } from './worker-connection';
 import type { ModelReport } from '../model/report';
-import { packReportClusterings, type ReportAgreement } from '../pipeline/report-agreement';
+import type { ReportAgreement } from '../pipeline/report-agreement';
+import { packReportClusterings } from '../pipeline/report-clusterings';
 
 const connection = connectApi<ImportWorkerApi>(() => new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: 'semece-import' }), { name: 'import' });
 let mainThreadOnly = false;

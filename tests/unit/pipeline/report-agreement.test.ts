@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { agreementWithFile, packClusterings, packReportClusterings, reportClusterings, unpackClusterings } from '../../../src/pipeline/report-agreement';
+import { agreementWithFile } from '../../../src/pipeline/report-agreement';
+import { packClusterings, packReportClusterings, reportClusterings, unpackClusterings } from '../../../src/pipeline/report-clusterings';
 import { compareClusterings } from '../../../src/workers/import-api';
 import { demoDocument } from '../../e2e/report-fixture';
 import { reclusteredExact } from '../ui/report/agreement-fixture';

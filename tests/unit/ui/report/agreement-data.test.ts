@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { clusteringAgreement, summarizeAgreement } from '../../../../src/clustering/agreement';
-import { agreementWithFile, reportClusterings } from '../../../../src/pipeline/report-agreement';
+import { agreementWithFile } from '../../../../src/pipeline/report-agreement';
+import { reportClusterings } from '../../../../src/pipeline/report-clusterings';
 import { sortAgreement } from '../../../../src/ui/report/agreement-data';
 import { demoDocument } from '../../../e2e/report-fixture';
 import { demoClusteredText, reclusteredExact } from './agreement-fixture';
