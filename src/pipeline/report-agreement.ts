@@ -17,14 +17,13 @@ import type { ExcludedQuestion, ModelReport } from '../model/report';
 import type { Result } from '../model/rows';
 import { reportClusterings, type ClusteringRow, type OwnClusterings } from './report-clusterings';
 
-
 export interface ReportAgreement extends RowsAgreement {
   file: string;
   /** Rows of the file (first per id), for "x of y questions compared". */
   fileQuestions: number;
 }
 
-/** The report's clustering of one model as rows; questions that cannot take part, with why. */
+/** Where two lists of a question's answers first differ, said for the skipped list; null when they agree. */
 function firstDifference(a: readonly string[], b: readonly (string | null)[]): string | null {
   if (a.length !== b.length) return null; // counted by agreementByQuestion with its own reason
   for (let i = 0; i < a.length; i++) {

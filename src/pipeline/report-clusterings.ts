@@ -13,6 +13,7 @@ export interface OwnClusterings {
   skipped: { id: string; reason: string }[];
 }
 
+/** The report's clustering of one model as rows; questions that cannot take part, with why. */
 export function reportClusterings(model: Pick<ModelReport, 'questions'>): OwnClusterings {
   const rows: (ClusteringRow & { answers: string[] })[] = [];
   const skipped: { id: string; reason: string }[] = [];

@@ -1,6 +1,6 @@
 /**
  * Every page of the app, visited one after the other in one browser context: the home page's
- * demo report and each of its views, the New run wizard's steps, the runs list, the open-report
+ * demo report and each of its views and a question's drill-down, the New run wizard's steps, the runs list, the open-report
  * page, the classroom, the glossary, a shared report and the offline HTML viewer. The layout and
  * accessibility tests walk the same tour, so a page added here is checked by both.
  */
@@ -66,6 +66,11 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   await page.goto(appUrl);
   await page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 60_000 });
   await eachReportView(page, 'home', at);
+  // A question's drill-down: its classes, samples and raw replies.
+  await page.locator('[role="tab"][data-view="questions"]').click();
+  await page.locator('[data-table="questions"] tbody tr button.open').first().click();
+  await page.locator('[data-drill]').waitFor();
+  await at('home drill-down');
 
   await page.goto(`${appUrl}#/new`);
   await page.getByRole('heading', { name: 'New run' }).waitFor();

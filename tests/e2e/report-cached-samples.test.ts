@@ -94,6 +94,14 @@ test("a saved run's report without per-sample lists shows a question's samples, 
   }
   expect(await drill.locator('[data-cached-samples="classed"]').count()).toBe(1);
   await screenshot(page, 'report-cached-samples');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await drill.scrollIntoViewIfNeeded();
+  // On a phone the page still scrolls no sideways: the sample tables scroll in their own boxes.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await drill.screenshot({ path: 'test-results/screenshots/report-cached-samples-390-dark.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Had the run clustered with a judge whose partitions are no longer cached, the samples come without their classes.
   await page.evaluate(
