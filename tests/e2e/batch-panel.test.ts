@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
-import { launchChromium, openPage, screenshot } from './chromium';
+import { launchChromium, openPage, screenshot, widthAt } from './chromium';
 import { startRunThroughWizard } from './run-helpers';
 import { MockProviderServer } from '../mock/provider-server';
 
@@ -61,6 +61,9 @@ test('submit: the paused run\'s missing samples go through the batch API, then t
   const panel = page.getByRole('group', { name: 'Batch mode' });
   await panel.waitFor();
   await screenshot(page, 'batch-panel');
+  // On a phone this page scrolls no sideways.
+  expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 900 });
   await panel.getByRole('button', { name: 'Submit batch and wait' }).click();
   await panel.getByText(/Finished: done/).waitFor({ timeout: 60_000 });
   expect(await panel.getByLabel('Batch results').innerText()).toMatch(/Submitted batch batch_\d+/);

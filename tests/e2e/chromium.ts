@@ -51,3 +51,13 @@ export async function screenshot(page: Page, name: string) {
   if (!existsSync(SHOTS)) mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * The page's width at `width` px wide, two frames after the resize (once its ResizeObservers,
+ * such as the scroll regions', have reported): more than `width` means it scrolls sideways.
+ */
+export async function widthAt(page: Page, width: number): Promise<number> {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width, height: size?.height ?? 900 });
+  return page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.documentElement.scrollWidth)))));
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { openPage, screenshot } from './chromium';
+import { openPage, screenshot, widthAt } from './chromium';
 import { closeWithMock, launchWithMock } from './wizard-helpers';
 import { HLE_TOKEN, PARQUET, catalogueRepos, parquet, simpleQaRows } from '../mock/hub-datasets';
 import { startMockHub, type MockHub } from '../mock/hub-server';
@@ -58,6 +58,9 @@ test('a catalogue benchmark from the hub in three clicks, a seeded subset, a run
   await page.getByText(/^4 questions ready/).waitFor();
   expect(await page.getByTestId('subset-line').textContent()).toMatch(/4 of 12 questions, drawn with seed 1, in proportion to each category/);
   await screenshot(page, 'run-hub-dataset');
+  // On a phone this page scrolls no sideways.
+  expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.getByRole('button', { name: /^Next:/ }).click();
   await page.getByLabel('Provider').selectOption('openai');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import Papa from 'papaparse';
-import { launchChromium, openPage, screenshot } from './chromium';
+import { launchChromium, openPage, screenshot, widthAt } from './chromium';
 import { MockProviderServer } from '../mock/provider-server';
 import type { ReportDocument } from '../../src/model/report';
 
@@ -117,6 +117,9 @@ test('a multiple-choice CSV through the wizard to the stated-probability panel, 
   expect(panelText).not.toMatch(/Sampling answers|Grouping by meaning|Grading|Samples/);
   expect(panelText).toContain('Questions asked');
   await screenshot(page, 'run-mc-run-page-done');
+  // On a phone this page scrolls no sideways.
+  expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   const doc = await savedReport(page, runId);
   expect(JSON.stringify(doc)).not.toContain('mock-key');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { openPage, screenshot } from './chromium';
+import { openPage, screenshot, widthAt } from './chromium';
 import { startRunThroughWizard } from './run-helpers';
 import { capitalsCsv, capitalsMockQuestions, closeWithMock, launchWithMock, type Capital } from './wizard-helpers';
 import type { MockProviderServer } from '../mock/provider-server';
@@ -76,13 +76,11 @@ test('from a CSV file through the wizard to a report, then the run is listed on 
   await page.getByRole('link', { name: 'Open the report' }).waitFor();
   await screenshot(page, 'run-page-dark');
   // On a phone the run page and the runs list scroll no sideways (wide tables scroll in their own boxes).
-  await page.setViewportSize({ width: 390, height: 844 });
-  const pageWidth = () => page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.documentElement.scrollWidth)))));
-  expect(await pageWidth()).toBeLessThanOrEqual(390);
+  expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
   await screenshot(page, 'run-page-390-dark');
   await page.goto(`${appUrl}#/runs`);
   await row.waitFor();
-  expect(await pageWidth()).toBeLessThanOrEqual(390);
+  expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
   await page.goto(`${appUrl}#/run/${encodeURIComponent(runId)}`);
   await page.getByRole('link', { name: 'Open the report' }).waitFor();
   await page.setViewportSize({ width: 1280, height: 900 });
