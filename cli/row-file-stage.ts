@@ -8,7 +8,7 @@ import { writeLinesAtomic } from './command-io.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { BadRow, badRowLine } from './jsonl-rows.ts';
 import { stoppedLine, type StopOnFatal } from './provider-stop.ts';
-import { runRowStageStreamed, StageStopped } from './row-stage.ts';
+import { runRowStageStreamed, StageStopped, type StageTotals } from './row-stage.ts';
 import type { Usage } from '../src/model/provider.ts';
 
 /** How many rows `rows()` yields, every one checked; undefined once the first bad one was reported (exit 2). */
@@ -22,11 +22,6 @@ export async function countRows(command: string, rows: () => AsyncIterable<unkno
     return undefined;
   }
   return total;
-}
-
-export interface StageTotals {
-  usage: { inputTokens: number; outputTokens: number };
-  calls: number;
 }
 
 /**

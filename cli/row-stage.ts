@@ -47,6 +47,12 @@ export async function runRowStage<R, T extends { usage?: Usage; calls?: number }
 /** Rows taken from the input at once by runRowStageStreamed: a bounded memory, and the judge's concurrency kept busy. */
 export const ROW_WINDOW = 2000;
 
+/** Tokens and calls of a streamed stage, summed over its windows. */
+export interface StageTotals {
+  usage: { inputTokens: number; outputTokens: number };
+  calls: number;
+}
+
 /** Thrown into the output's writer when the judge hit an error that stops the command: nothing is written. */
 export class StageStopped extends Error {}
 
@@ -59,7 +65,7 @@ export async function* runRowStageStreamed<R, T extends { usage?: Usage; calls?:
   rows: AsyncIterable<R>,
   options: { concurrency: number; judge?: StopOnFatal; total: number; window?: number; onDone?: (done: number, total: number) => void },
   stage: (row: R, signal: AbortSignal | undefined) => Promise<T>,
-  totals: { usage: { inputTokens: number; outputTokens: number }; calls: number },
+  totals: StageTotals,
 ): AsyncGenerator<T> {
   let before = 0;
   for await (const window of inGroups(rows, options.window ?? ROW_WINDOW)) {

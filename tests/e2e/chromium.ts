@@ -59,5 +59,11 @@ export async function screenshot(page: Page, name: string) {
 export async function widthAt(page: Page, width: number): Promise<number> {
   const size = page.viewportSize();
   await page.setViewportSize({ width, height: size?.height ?? 900 });
-  return page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.documentElement.scrollWidth)))));
+  await afterLayout(page);
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
+/** Two frames later: what the page measures after layout (its ResizeObservers, ui/scroll-region.ts) has been delivered. */
+export function afterLayout(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }

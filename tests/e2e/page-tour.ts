@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
+import { afterLayout } from './chromium';
 import { makeShareLink } from '../../src/share/codec';
 import { embedReport } from '../../src/export/embed';
 import { sampleReport } from '../unit/share/report-fixture';
@@ -57,9 +58,8 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   const seen: string[] = [];
   const at = async (name: string) => {
     seen.push(name);
-    // Two frames: what the page measures after layout (its ResizeObservers, e.g. which tables
-    // scroll sideways, ui/scroll-region.ts) has been delivered, as it is before anyone looks.
-    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    // As it is before anyone looks: which tables scroll sideways is marked after layout.
+    await afterLayout(page);
     await visit(name);
   };
 

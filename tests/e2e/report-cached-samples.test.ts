@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { openPage, screenshot } from './chromium';
-import { startRunThroughWizard } from './run-helpers';
+import { openPage, screenshot, widthAt } from './chromium';
+import { putRecord, readRecord, startRunThroughWizard } from './run-helpers';
 import { capitalsCsv, capitalsMockQuestions, closeWithMock, launchWithMock, type Capital } from './wizard-helpers';
 import type { MockProviderServer } from '../mock/provider-server';
 
@@ -44,31 +44,10 @@ test("a saved run's report without per-sample lists shows a question's samples, 
   await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 60_000 });
 
   // The saved report as a paper-scale run saves it: classes kept, per-sample lists left out.
-  const before = await page.evaluate(
-    (id) =>
-      new Promise<StoredQuestion[]>((resolve, reject) => {
-        const open = indexedDB.open('semece');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction('reports', 'readwrite');
-          const store = tx.objectStore('reports');
-          const get = store.get(id);
-          get.onsuccess = () => {
-            const record = get.result as { document: { models: { questions: StoredQuestion[] }[] } };
-            const questions = structuredClone(record.document.models[0].questions);
-            for (const m of record.document.models) for (const q of m.questions) delete q.samples;
-            store.put(record);
-            tx.oncomplete = () => {
-              db.close();
-              resolve(questions);
-            };
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-    runId,
-  );
+  const report = (await readRecord(page, 'reports', runId)) as { document: { models: { questions: StoredQuestion[] }[] } };
+  const before = structuredClone(report.document.models[0].questions);
+  for (const m of report.document.models) for (const q of m.questions) delete q.samples;
+  await putRecord(page, 'reports', report);
   const target = before.find((q) => (q.classes?.length ?? 0) > 2)!;
   expect(target.samples).toHaveLength(12);
   const served = mock.stats().requests;
@@ -95,39 +74,17 @@ test("a saved run's report without per-sample lists shows a question's samples, 
   expect(await drill.locator('[data-cached-samples="classed"]').count()).toBe(1);
   await screenshot(page, 'report-cached-samples');
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await drill.scrollIntoViewIfNeeded();
   // On a phone the page still scrolls no sideways: the sample tables scroll in their own boxes.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
+  await drill.scrollIntoViewIfNeeded();
   await drill.screenshot({ path: 'test-results/screenshots/report-cached-samples-390-dark.png' });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
 
   // Had the run clustered with a judge whose partitions are no longer cached, the samples come without their classes.
-  await page.evaluate(
-    ({ id, baseUrl }) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('semece');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction('runs', 'readwrite');
-          const store = tx.objectStore('runs');
-          const get = store.get(id);
-          get.onsuccess = () => {
-            const record = get.result as { spec: { clustering: unknown } };
-            record.spec.clustering = { method: 'judge', judge: { kind: 'openai', preset: 'openai', baseUrl, model: 'a-judge-never-asked' } };
-            store.put(record);
-          };
-          tx.oncomplete = () => {
-            db.close();
-            resolve();
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-    { id: runId, baseUrl: `${mock.url}/v1` },
-  );
+  const run = (await readRecord(page, 'runs', runId)) as { spec: { clustering: unknown } };
+  run.spec.clustering = { method: 'judge', judge: { kind: 'openai', preset: 'openai', baseUrl: `${mock.url}/v1`, model: 'a-judge-never-asked' } };
+  await putRecord(page, 'runs', run);
   await page.reload();
   await page.locator('[data-report]').waitFor({ timeout: 60_000 });
   await page.locator('button[data-view="questions"]').click();

@@ -113,3 +113,38 @@ export function readAppDatabase(page: Page, { all = [], count = [] }: { all?: st
     { all, count },
   );
 }
+
+/** One record of one store of the app's database, as the page stored it (undefined when there is none). */
+export function readRecord(page: Page, store: string, key: string): Promise<unknown> {
+  return page.evaluate(({ store, key }) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('semece');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const get = db.transaction(store, 'readonly').objectStore(store).get(key);
+      get.onsuccess = () => {
+        db.close();
+        resolve(get.result);
+      };
+      get.onerror = () => reject(get.error);
+    };
+  }), { store, key });
+}
+
+/** Writes `record` into a store of the app's database (its key is in the record), as a state the app could have left. */
+export function putRecord(page: Page, store: string, record: unknown): Promise<void> {
+  return page.evaluate(({ store, record }) => new Promise<void>((resolve, reject) => {
+    const open = indexedDB.open('semece');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction(store, 'readwrite');
+      tx.objectStore(store).put(record);
+      tx.oncomplete = () => {
+        db.close();
+        resolve();
+      };
+      tx.onerror = () => reject(tx.error);
+    };
+  }), { store, record });
+}
