@@ -5,7 +5,7 @@
  * Formula injection: a spreadsheet runs a cell that starts with =, +, - or @ as a formula, and
  * treats a leading tab or CR as the start of one too; some also skip leading spaces and line
  * breaks before deciding. A text cell that starts with any of these, directly or after leading
- * whitespace, multi-line cells included, is written with a leading apostrophe (OWASP's advice):
+ * whitespace, control or invisible format characters, multi-line cells included, is written with a leading apostrophe (OWASP's advice):
  * spreadsheets then take it as text and never evaluate it, at the cost of a visible apostrophe in
  * some of them. Numbers are written as numbers (a negative number is a number, not a formula). papaparse's own `escapeFormulae` tests /^[=+\-@\t\r].*$/, whose `.` stops at a
  * line break, so "=1+1\nx" slipped through it: hence this writer.
@@ -14,12 +14,15 @@
 export type CsvValue = string | number | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@]/;
-const LEADING_WHITESPACE = /^\s+/;
+// Whitespace, control characters (\x1c–\x1f count as whitespace in some readers) and invisible
+// format characters (zero-width space, BOM, word joiner): a reader may skip any of them before
+// deciding, so "\u200b=1" and "\x1c=1" are formulas too.
+const LEADING_IGNORABLE = /^[\s\p{Cc}\p{Cf}]+/u;
 
 /** Whether a text cell could be read as a formula by a spreadsheet. */
 export function looksLikeFormula(text: string): boolean {
   if (text.startsWith('\t') || text.startsWith('\r')) return true;
-  return FORMULA_START.test(text.replace(LEADING_WHITESPACE, ''));
+  return FORMULA_START.test(text.replace(LEADING_IGNORABLE, ''));
 }
 
 /** A cell as CSV text: escaped against formulas, then quoted where RFC 4180 needs it. */

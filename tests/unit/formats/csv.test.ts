@@ -12,15 +12,16 @@ function parse(text: string): string[][] {
 
 /**
  * The rule, written independently of the writer: a cell whose first character is a tab or CR,
- * or whose first character after any leading whitespace is =, +, - or @, could run as a formula.
+ * or whose first character after any leading whitespace, control or invisible format characters
+ * (zero-width space, BOM, \x1c) is =, +, - or @, could run as a formula.
  */
 function dangerous(cell: string): boolean {
-  return /^[\t\r]/.test(cell) || /^\s*[=+\-@]/.test(cell);
+  return /^[\t\r]/.test(cell) || /^[\s\p{Cc}\p{Cf}]*[=+\-@]/u.test(cell);
 }
 
 /** Cells built from the characters that matter here: formula starts, whitespace, quotes, separators. */
 const trickyCell = fc
-  .array(fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '\r\n', ' ', '"', ',', "'", 'a', '1', 'é', '😀', '\u00a0', 'SUM(A1)'), {
+  .array(fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '\r\n', ' ', '"', ',', "'", 'a', '1', 'é', '😀', '\u00a0', '\u200b', '\x1c', '\ufeff', 'SUM(A1)'), {
     maxLength: 12,
   })
   .map((parts) => parts.join(''));
@@ -39,6 +40,9 @@ describe('csvCell', () => {
     [' x ', '" x "'],
     ['\n\n=HYPERLINK("http://x")', `"'\n\n=HYPERLINK(""http://x"")"`],
     ['a=1', 'a=1'],
+    ['\u200b=1+1', "'\u200b=1+1"],
+    ['\x1c=1+1', "'\x1c=1+1"],
+    ['\ufeff@SUM(A1)', "'\ufeff@SUM(A1)"],
     ['a, "b"', '"a, ""b"""'],
     ['two\r\nlines', '"two\r\nlines"'],
     ['', ''],
