@@ -30,23 +30,30 @@ export function canStratify(questions: readonly Question[]): boolean {
   return false;
 }
 
-/** Per stratum, how many to take: proportional, largest remainder, ties to the stratum seen first. */
+/**
+ * Per stratum, how many to take: proportional, largest remainder, ties to the stratum seen first.
+ * Each exact share n·size/total is split into its whole part and its remainder (n·size) mod total,
+ * both integers, so that equal fractions compare equal: in floating point 4·100/600 − 0 and
+ * 4·400/600 − 2 differ in the last bit and a tie would be broken by rounding, not by the rule.
+ */
 export function stratumQuotas(sizes: ReadonlyMap<string, number>, n: number): Map<string, number> {
   let total = 0;
   for (const s of sizes.values()) total += s;
   const quotas = new Map<string, number>();
-  const fractions: { key: string; fraction: number; order: number }[] = [];
+  const remainders: { key: string; remainder: number; order: number }[] = [];
   let given = 0;
   let order = 0;
   for (const [key, size] of sizes) {
-    const exact = (n * size) / total;
-    const whole = Math.floor(exact);
+    // n ≤ total and sizes are counts of questions, so n·size stays far below 2^53: exact.
+    const scaled = n * size;
+    const remainder = total > 0 ? scaled % total : 0;
+    const whole = total > 0 ? (scaled - remainder) / total : 0;
     quotas.set(key, whole);
     given += whole;
-    fractions.push({ key, fraction: exact - whole, order: order++ });
+    remainders.push({ key, remainder, order: order++ });
   }
-  fractions.sort((a, b) => b.fraction - a.fraction || a.order - b.order);
-  for (let i = 0; i < n - given; i++) quotas.set(fractions[i].key, quotas.get(fractions[i].key)! + 1);
+  remainders.sort((a, b) => b.remainder - a.remainder || a.order - b.order);
+  for (let i = 0; i < n - given; i++) quotas.set(remainders[i].key, quotas.get(remainders[i].key)! + 1);
   return quotas;
 }
 

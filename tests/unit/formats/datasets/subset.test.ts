@@ -34,6 +34,15 @@ describe('drawSubset', () => {
     expect(drawn.questions).toHaveLength(15);
   });
 
+  test('equal remainders tie exactly, so the stratum seen first wins (integer arithmetic, not float)', () => {
+    // 100, 400, 100 of 600; n = 4 → exact 2/3, 8/3, 2/3: every remainder is 2/3 (400 of 600 as
+    // integers). In floating point 4·400/600 − 2 reads 0.6666666666666665 < 0.6666666666666666,
+    // which handed the second extra question to C ({1, 2, 1}); the rule gives it to B.
+    const q = stratumQuotas(new Map([['A', 100], ['B', 400], ['C', 100]]), 4);
+    expect([...q.entries()]).toEqual([['A', 1], ['B', 3], ['C', 0]]);
+    expect((4 * 400) / 600 - 2).toBeLessThan((4 * 100) / 600);
+  });
+
   test('quotas always sum to n and never exceed a stratum', () => {
     for (const n of [1, 2, 7, 33, 99]) {
       const sizes = new Map([['x', 50], ['y', 1], ['z', 48], ['w', 1]]);
