@@ -90,7 +90,18 @@ const signalMetrics = z.object({
 
 const questionCount = () => count(0, MAX_REPORT_QUESTIONS);
 
-const regimeEntry = z.object({ count: questionCount(), ece: bySignal(rate()), eceBiasCorrected: bySignal(rateInterval).optional() });
+/** A signal's ECE interval [low, high] and the p-value of its calibration test (model/report.ts EceInferenceEntry). */
+const eceInferenceEntry = z.object({ interval: z.tuple([rate(), rate()], { error: expect('[low, high]') }), p: rate() });
+
+/** One equal-width bin's consistency band (model/report.ts ConsistencyBandEntry). */
+const consistencyBand = z.object({ bin: count(0, MAX_BINS - 1), count: questionCount(), lo: rate(), hi: rate() });
+
+const regimeEntry = z.object({
+  count: questionCount(),
+  ece: bySignal(rate()),
+  eceBiasCorrected: bySignal(rateInterval).optional(),
+  eceInference: bySignal(eceInferenceEntry).optional(),
+});
 
 /** The stored signal comparison (model/report.ts SignalComparison). */
 const signalComparison = z.object({
@@ -124,6 +135,10 @@ const modelMetrics = z
     }),
     eceIntervals: bySignal(rateInterval),
     eceBiasCorrected: bySignal(rateInterval).optional(),
+    // The one interval and test every view shows (absent in reports made before they existed).
+    eceInference: bySignal(eceInferenceEntry).optional(),
+    eceInferenceMethod: text().optional(),
+    consistencyBands: bySignal(list(consistencyBand, MAX_BINS)).optional(),
     byRegime: z.object({ jensen: regimeEntry, 'low-margin': regimeEntry, 'large-margin': regimeEntry }),
     // K̄, a mean count of non-empty classes: at most the samples of a question.
     meanClasses: stat(0, MAX_SAMPLES_PER_QUESTION),

@@ -59,6 +59,20 @@ export interface ExcludedQuestion {
   reason: string;
 }
 
+/** A signal's ECE interval ([low, high], the population ECE's) and the p-value of the test of perfect calibration. */
+export interface EceInferenceEntry {
+  interval: [number, number];
+  p: number;
+}
+
+/** One equal-width bin's consistency band: the central 95% of a perfectly calibrated model's bin accuracy. */
+export interface ConsistencyBandEntry {
+  bin: number;
+  count: number;
+  lo: number;
+  hi: number;
+}
+
 export interface ModelMetrics {
   questions: number;
   excluded: number;
@@ -69,8 +83,9 @@ export interface ModelMetrics {
   eceIntervals: Partial<Record<SignalName, Interval>>;
   /**
    * Each signal's ECE with the bootstrap's bias removed and the basic interval around it
-   * ([estimate, low, high], core/bootstrap.ts biasCorrectedInterval): the app's headline
-   * interval, which contains its estimate. Absent in reports made before it existed.
+   * ([estimate, low, high], core/bootstrap.ts biasCorrectedInterval). Kept in the document and the
+   * CLI (`ece_bias_corrected`) under its true name; no view shows it (the one interval shown is
+   * `eceInference`'s). Absent in reports made before it existed.
    */
   eceBiasCorrected?: Partial<Record<SignalName, Interval>>;
   /**
@@ -78,7 +93,29 @@ export interface ModelMetrics {
    * the bias-corrected ECE with its basic bootstrap interval over resamples of the regime's own
    * questions ([estimate, low, high], core/bias-corrected-ece.ts; absent in reports made before).
    */
-  byRegime: Record<Regime, { count: number; ece: Partial<Record<SignalName, number>>; eceBiasCorrected?: Partial<Record<SignalName, Interval>> }>;
+  byRegime: Record<
+    Regime,
+    {
+      count: number;
+      ece: Partial<Record<SignalName, number>>;
+      eceBiasCorrected?: Partial<Record<SignalName, Interval>>;
+      /** The regime's ECE interval and calibration test, the method of `eceInferenceMethod` on the regime's own questions. */
+      eceInference?: Partial<Record<SignalName, EceInferenceEntry>>;
+    }
+  >;
+  /**
+   * The one interval shown beside each signal's paper ECE (every view, export and `semece score`'s
+   * `ece_interval`), and the p-value of the test of perfect calibration (`calibration_p`), from
+   * core/ece-inference.ts. Absent in reports made before it existed: the page computes it then.
+   */
+  eceInference?: Partial<Record<SignalName, EceInferenceEntry>>;
+  /** The method of `eceInference` (its own and the regimes'), as core/ece-inference.ts names it. */
+  eceInferenceMethod?: string;
+  /**
+   * Per signal and equal-width bin: where a perfectly calibrated model's bin accuracy would fall
+   * (central 95%) at these confidences, drawn on the reliability diagram. Absent in older reports.
+   */
+  consistencyBands?: Partial<Record<SignalName, ConsistencyBandEntry[]>>;
   /** K̄, the mean number of non-empty classes, used for the regime boundary. */
   meanClasses: number;
   /**
