@@ -47,6 +47,8 @@ import { withOutputs } from '../output-guard.ts';
 import { cachingClusterer, clusteringCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
 import { countRows, writeStageRows } from '../row-file-stage.ts';
 import { StopOnFatal } from '../provider-stop.ts';
+import { clusteringSetting } from '../../src/pipeline/runner-report.ts';
+import { rowMethodFields } from '../../src/formats/row-methods.ts';
 
 export const USAGE = `usage: semece cluster --method judge|embedding|entailment|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
   judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
@@ -72,6 +74,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   let judge: StopOnFatal | undefined;
   let nli: ReturnType<typeof createTransformersDecider> | undefined;
   let nliPairs = 0;
+  // Written into every row (clustering_method, clustering_detail), so a report scored from them says how they were clustered.
+  let recorded: Record<string, string>;
   try {
     a = parseArgs({
       args: argv,
@@ -114,6 +118,13 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       // The clusterer itself is built once its cache file is loaded, beside the input (below).
       concurrency = 1;
     } else throw new Error(`--method must be judge, embedding, entailment or exact, got ${JSON.stringify(a.method ?? '')}`);
+    recorded = rowMethodFields(
+      'clustering',
+      a.method === 'judge' ? clusteringSetting({ method: 'judge', judge: judge!.config })
+      : a.method === 'embedding' ? clusteringSetting({ method: 'embedding', model: a['embedding-model'] ?? DEFAULT_EMBEDDING_MODEL, threshold: a.threshold === undefined ? DEFAULT_SIMILARITY_THRESHOLD : Number(a.threshold) })
+      : a.method === 'entailment' ? clusteringSetting({ method: 'entailment', model: nli!.model })
+      : clusteringSetting({ method: 'exact' }),
+    );
   } catch (e) {
     err(`semece cluster: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
@@ -162,7 +173,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       (row, signal) => clusterRow(row, stage, signal),
       (r) => {
         if (!r.ok) failures.push({ id: r.row.id, reason: r.row.error });
-        return JSON.stringify(r.row);
+        return JSON.stringify({ ...r.row, ...recorded });
       },
       err,
     );

@@ -18,6 +18,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { Obj } from '../../src/formats/authors-fields.ts';
+import { gradingSetting } from '../../src/pipeline/runner-report.ts';
+import { rowMethodFields } from '../../src/formats/row-methods.ts';
 import { readClusteredRow } from '../../src/formats/authors-rows.ts';
 import { createAliasGrader } from '../../src/grading/alias.ts';
 import { gradeRow, type ClusteredRowIn } from '../../src/grading/graded-rows.ts';
@@ -55,6 +57,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   let grader: Grader;
   let concurrency: number;
   let judge: StopOnFatal | undefined;
+  let recorded: Record<string, string>;
   try {
     a = parseArgs({
       args: argv,
@@ -77,6 +80,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       grader = createJudgeGrader({ provider: judge, retries: intOption(a.retries, 'retries', 1, 0) });
     }
     else throw new Error(`--method must be judge or alias, got ${JSON.stringify(a.method ?? '')}`);
+    // Written into every row (grading_method, grading_detail), so a report scored from them says how they were graded.
+    recorded = rowMethodFields('grading', gradingSetting(judge ? { method: 'judge', judge: judge.config } : { method: 'alias' }));
   } catch (e) {
     err(`semece grade: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
@@ -113,7 +118,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       ({ row }) => {
         counts[row.grade ?? 'ungraded']++;
         if (row.grade === null) ungraded.push({ id: row.id, reason: row.error });
-        return JSON.stringify(row);
+        return JSON.stringify({ ...row, ...recorded });
       },
       err,
     );

@@ -147,7 +147,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         const doc = buildReport([report], {
           title: `${report.model} — ${path.basename(clustered)}`,
           dataset: { name: path.basename(clustered), source: reportSource(clustered) },
-          settings: importedSettings(options, report.questions[0]?.n ?? 0),
+          settings: importedSettings(options, report.questions[0]?.n ?? 0, scored.methods),
           createdAt: new Date().toISOString(),
         });
         // At the most detail the app opens (raw replies, then samples, left out past MAX_REPORT_BYTES).

@@ -31,6 +31,7 @@ import {
   type Obj,
 } from './authors-fields';
 import { parseJsonl, type DuplicateRow, type ParsedFile } from './jsonl-rows';
+import { commonMethod, readRowMethod, type ClusteringMethod, type GradingMethod } from './row-methods';
 
 /** A graded row as the authors write it: `grade` may be any label (e.g. PARSE_ERROR) when Y is null. */
 export interface AuthorsGradedRow {
@@ -41,17 +42,21 @@ export interface AuthorsGradedRow {
   modal_cluster_label?: string;
   grade: string | null;
   Y: 0 | 1 | null;
+  /** How `semece grade` graded it (grading_method, grading_detail); absent in the authors' rows. */
+  method?: GradingMethod;
 }
 
 export type { DuplicateRow, Located, ParsedFile } from './jsonl-rows';
 
 /** A clustered row whose clustering may have failed (then the cluster fields are not checked). */
 export type ClusteredEntry =
-  | { ok: true; row: ClusteredRow }
+  | { ok: true; row: ClusteredRow; method?: ClusteringMethod }
   | { ok: false; id: string; reason: string };
 
 export interface JoinedQuestion {
   clustered: ClusteredRow;
+  /** How `semece cluster` clustered it (clustering_method, clustering_detail); absent in the authors' rows. */
+  clusteringMethod?: ClusteringMethod;
   graded: AuthorsGradedRow & { Y: 0 | 1 };
   clusteredLine: number;
   gradedLine: number;
@@ -63,6 +68,8 @@ export interface AuthorsRows {
   duplicates: DuplicateRow[];
   /** Ids of graded rows (first per id) with no clustered row. */
   unmatchedGraded: string[];
+  /** The methods every scored question's rows record ('imported' when some do not, row-methods.ts). */
+  methods?: { clustering: ClusteringMethod | { method: 'imported'; detail?: string }; grading: GradingMethod | { method: 'imported'; detail?: string } };
 }
 
 /** A list for an error message: whole when short, its first entries and its length when long (300,000 classes). */
@@ -140,7 +147,8 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
     modal_cluster: modal,
     modal_cluster_label: str(obj, 'modal_cluster_label'),
   };
-  return { ok: true, id: rowId, row };
+  const method = readRowMethod(obj, 'clustering');
+  return { ok: true, id: rowId, row, ...(method ? { method } : {}) };
 }
 
 export function readGradedRow(obj: Obj): AuthorsGradedRow {
@@ -152,6 +160,7 @@ export function readGradedRow(obj: Obj): AuthorsGradedRow {
   if (obj.grade !== null && typeof obj.grade !== 'string') {
     throw new FieldError(`"grade" must be a string or null, got ${describe(obj.grade)}`);
   }
+  const method = readRowMethod(obj, 'grading');
   return {
     id: rowId,
     model: optionalStr(obj, 'model'),
@@ -160,6 +169,7 @@ export function readGradedRow(obj: Obj): AuthorsGradedRow {
     modal_cluster_label: optionalStr(obj, 'modal_cluster_label'),
     grade: obj.grade as string | null,
     Y,
+    ...(method ? { method } : {}),
   };
 }
 
@@ -192,6 +202,7 @@ export function joinAuthorsRows(
     } else {
       questions.push({
         clustered: entry.row,
+        ...(entry.method ? { clusteringMethod: entry.method } : {}),
         graded: g.row as AuthorsGradedRow & { Y: 0 | 1 },
         clusteredLine: line,
         gradedLine: g.line,
@@ -203,6 +214,10 @@ export function joinAuthorsRows(
     excluded,
     duplicates: [...clustered.duplicates, ...graded.duplicates],
     unmatchedGraded: graded.rows.filter((g) => !seen.has(g.row.id)).map((g) => g.row.id),
+    methods: {
+      clustering: commonMethod(questions.map((q) => q.clusteringMethod)),
+      grading: commonMethod(questions.map((q) => q.graded.method)),
+    },
   };
 }
 

@@ -59,11 +59,12 @@ export function buildReport(models: ModelReport[], meta: ReportMeta): ReportDocu
 }
 
 /** Settings of a report scored from imported authors' files with these options (the scoring as used). */
-export function importedSettings(options: ScoreOptions = {}, samples = 50): ReportSettings {
+export function importedSettings(options: ScoreOptions = {}, samples = 50, methods?: AuthorsRows['methods']): ReportSettings {
   return {
     samples,
-    clustering: { method: 'imported' },
-    grading: { method: 'imported' },
+    // The methods `semece cluster` and `semece grade` record in their rows; the authors' rows have none.
+    clustering: methods?.clustering ?? { method: 'imported' },
+    grading: methods?.grading ?? { method: 'imported' },
     ...scoringUsed(options),
   };
 }

@@ -69,7 +69,8 @@ describe('semece cluster / grade', () => {
     expect(g.code).toBe(0);
     const graded = await readRows('emb-graded.jsonl');
     expect(graded.map((r) => [r.id, r.grade, r.Y])).toEqual([['fr', 'CORRECT', 1], ['two', 'CORRECT', 1], ['mc', 'CORRECT', 1]]);
-    expect(Object.keys(graded[0]).sort()).toEqual(['Y', 'gold_answer', 'grade', 'grade_rule', 'id', 'modal_cluster_label', 'model', 'question']);
+    // The authors' fields, the rule that matched, and how the row was graded (formats/row-methods.ts).
+    expect(Object.keys(graded[0]).sort()).toEqual(['Y', 'gold_answer', 'grade', 'grade_rule', 'grading_detail', 'grading_method', 'id', 'modal_cluster_label', 'model', 'question']);
 
     const joined = readAuthorsRows({ text: await readFile(join(dir, 'emb.jsonl'), 'utf8'), file: 'emb.jsonl' }, { text: await readFile(join(dir, 'emb-graded.jsonl'), 'utf8'), file: 'emb-graded.jsonl' });
     expect(joined.ok).toBe(true);
