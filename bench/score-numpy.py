@@ -259,12 +259,18 @@ def equal_mass_bins(c, y, L):
     return [b for b in bins_of(c, y, which, L, lo, hi) if b['count']]
 
 
-def brier(c, y):
-    values, inverse, counts = np.unique(c, return_inverse=True, return_counts=True)
+def brier(c, y, b, L):
+    # Stephenson, Coelho & Jolliffe (2008) on the paper's equal-width bins, as core/brier.ts.
+    counts = np.bincount(b, minlength=L).astype(float)
+    safe = np.maximum(counts, 1)
+    f = np.bincount(b, weights=c, minlength=L) / safe
+    o = np.bincount(b, weights=y, minlength=L) / safe
     base = y.mean()
-    o = np.bincount(inverse, weights=y) / counts
-    return dict(score=float(((c - y) ** 2).mean()), reliability=float((counts * (values - o) ** 2).sum() / len(c)),
-                resolution=float((counts * (o - base) ** 2).sum() / len(c)), uncertainty=float(base * (1 - base)))
+    df, dy = c - f[b], y - o[b]
+    n = len(c)
+    return dict(score=float(((c - y) ** 2).mean()), reliability=float((counts * (f - o) ** 2).sum() / n),
+                resolution=float((counts * (o - base) ** 2).sum() / n), uncertainty=float(base * (1 - base)),
+                withinBinVariance=float((df * df).sum() / n), withinBinCovariance=float(2 * (df * dy).sum() / n))
 
 
 def auroc(c, y):
@@ -337,9 +343,10 @@ def signal_metrics(c, y, L):
     e = edges_of(L)
     paper = bins_of(c, y, b, L, e[:-1], e[1:])
     mass = equal_mass_bins(c, y, L)
-    gaps = [abs(x['accuracy'] - x['meanConfidence']) for x in paper if x['count']]
+    # MCE over bins of at least MCE_MIN_COUNT = 10 questions, as core/ece.ts.
+    gaps = [abs(x['accuracy'] - x['meanConfidence']) for x in paper if x['count'] >= 10]
     return dict(ece=ece_of(paper), eceEqualMass=ece_of(mass), mce=max(gaps) if gaps else math.nan, smoothEce=smooth_ece(c, y),
-                brier=brier(c, y), auroc=auroc(c, y), aurc=aurc(c, y), meanConfidence=float(c.mean()), bins=paper, binsEqualMass=mass)
+                brier=brier(c, y, b, L), auroc=auroc(c, y), aurc=aurc(c, y), meanConfidence=float(c.mean()), bins=paper, binsEqualMass=mass)
 
 
 def interval(point, reps, min_finite=50):

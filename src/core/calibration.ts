@@ -14,7 +14,7 @@ import { aurc } from './risk-coverage';
 import { smoothEceWithBandwidth } from './smooth-ece';
 import type { SignalMetrics } from './types';
 
-export { eceEqualWidth, mce, reliabilityBins, eceFromBins, mceFromBins, BinnedEceWorkspace } from './ece';
+export { eceEqualWidth, mce, MCE_MIN_COUNT, reliabilityBins, eceFromBins, mceFromBins, BinnedEceWorkspace } from './ece';
 export { eceEqualMass, equalMassBins } from './equal-mass';
 export { brierDecomposition, brierScore } from './brier';
 export { auroc } from './ranking';

@@ -81,11 +81,22 @@ export function eceFromBins(bins: readonly ReliabilityBin[]): number {
   return ece;
 }
 
-/** Largest |accuracy − mean confidence| over non-empty bins; NaN when there are none. */
-export function mceFromBins(bins: readonly ReliabilityBin[]): number {
+/**
+ * The fewest questions a bin needs to count towards the MCE. A bin of one or two questions has a
+ * gap of 0.5 or more by chance alone (one wrong answer at confidence 0.95 is a gap of 0.95), so an
+ * MCE over every non-empty bin mostly reports the emptiest bin; from 10 questions up a gap is at
+ * least a tenth of a question's worth of evidence. Stated in the metric's label and glossary.
+ */
+export const MCE_MIN_COUNT = 10;
+
+/**
+ * Largest |accuracy − mean confidence| over the bins holding at least `minCount` questions
+ * (default MCE_MIN_COUNT); NaN when no bin has that many.
+ */
+export function mceFromBins(bins: readonly ReliabilityBin[], minCount = MCE_MIN_COUNT): number {
   let mce = -Infinity;
   for (const b of bins) {
-    if (b.count === 0) continue;
+    if (b.count === 0 || b.count < minCount) continue;
     const gap = Math.abs(b.accuracy - b.meanConfidence);
     if (Number.isNaN(gap)) return NaN;
     if (gap > mce) mce = gap;
@@ -98,7 +109,7 @@ export function eceEqualWidth(conf: ArrayLike<number>, y: ArrayLike<number>, bin
   return eceFromBins(reliabilityBins(conf, y, bins));
 }
 
-/** Maximum calibration error over the paper's equal-width bins. */
-export function mce(conf: ArrayLike<number>, y: ArrayLike<number>, bins = 10): number {
-  return mceFromBins(reliabilityBins(conf, y, bins));
+/** Maximum calibration error over the paper's equal-width bins with at least `minCount` questions. */
+export function mce(conf: ArrayLike<number>, y: ArrayLike<number>, bins = 10, minCount = MCE_MIN_COUNT): number {
+  return mceFromBins(reliabilityBins(conf, y, bins), minCount);
 }

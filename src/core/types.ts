@@ -42,11 +42,18 @@ export interface ReliabilityBin {
   accuracy: number;
 }
 
+/**
+ * Brier score = reliability − resolution + uncertainty + withinBinVariance − withinBinCovariance,
+ * on the paper's 10 equal-width bins (brier.ts). Reports made before the two within-bin terms were
+ * stored lack them, and their reliability and resolution grouped the distinct confidence values.
+ */
 export interface BrierDecomposition {
   score: number;
   reliability: number;
   resolution: number;
   uncertainty: number;
+  withinBinVariance?: number;
+  withinBinCovariance?: number;
 }
 
 /** Calibration of one confidence signal against correctness. */

@@ -70,8 +70,16 @@ const reliabilityBin = z.object({
   accuracy: unitOrNaN(),
 });
 
-/** Murphy's decomposition: resolution is a variance and uncertainty ū(1−ū) of a 0/1 outcome, both ≤ 1/4. */
-const brierDecomposition = z.object({ score: rate(), reliability: rate(), resolution: stat(0, 0.25), uncertainty: stat(0, 0.25) });
+/** The Brier decomposition (core/brier.ts): resolution is a variance and uncertainty ū(1−ū) of a 0/1 outcome, both ≤ 1/4. */
+// The within-bin terms (Stephenson et al. 2008) are absent from reports made before they were stored.
+const brierDecomposition = z.object({
+  score: rate(),
+  reliability: rate(),
+  resolution: stat(0, 0.25),
+  uncertainty: stat(0, 0.25),
+  withinBinVariance: stat(0, 0.25).optional(),
+  withinBinCovariance: stat(-0.5, 0.5).optional(),
+});
 
 /**
  * One field per metric of the metrics table (Brier as its decomposition), then the reliability

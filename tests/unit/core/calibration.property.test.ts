@@ -26,12 +26,13 @@ const rows = fc.array(
 const split = (r: [number, number][]) => [r.map((x) => x[0]), r.map((x) => x[1])] as const;
 
 describe('calibration invariants', () => {
-  it('ECE, equal-mass ECE and MCE lie in [0, 1]; MCE ≥ ECE', () => {
+  it('ECE, equal-mass ECE and MCE lie in [0, 1]; MCE over every non-empty bin ≥ ECE', () => {
     fc.assert(
       fc.property(rows, fc.integer({ min: 1, max: 20 }), (r, bins) => {
         const [c, y] = split(r);
         const ece = eceEqualWidth(c, y, bins);
-        const m = mce(c, y, bins);
+        // With no minimum count the MCE bounds the ECE, a weighted mean of the same gaps.
+        const m = mce(c, y, bins, 1);
         const em = eceEqualMass(c, y, bins);
         expect(ece).toBeGreaterThanOrEqual(0);
         expect(ece).toBeLessThanOrEqual(1);
@@ -58,12 +59,15 @@ describe('calibration invariants', () => {
     );
   });
 
-  it('Brier = reliability − resolution + uncertainty within 1e-12', () => {
+  it('Brier = reliability − resolution + uncertainty + within-bin variance − within-bin covariance within 1e-12', () => {
     fc.assert(
       fc.property(rows, (r) => {
         const [c, y] = split(r);
         const d = brierDecomposition(c, y);
-        expect(Math.abs(d.score - (d.reliability - d.resolution + d.uncertainty))).toBeLessThan(1e-12);
+        const sum = d.reliability - d.resolution + d.uncertainty + d.withinBinVariance! - d.withinBinCovariance!;
+        expect(Math.abs(d.score - sum)).toBeLessThan(1e-12);
+        expect(d.resolution).toBeLessThanOrEqual(d.uncertainty + 1e-15);
+        expect(d.withinBinVariance).toBeGreaterThanOrEqual(0);
         expect(d.score).toBeGreaterThanOrEqual(0);
         expect(d.score).toBeLessThanOrEqual(1);
       }),

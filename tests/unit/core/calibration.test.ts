@@ -12,12 +12,14 @@ import {
   equalWidthBinOf,
   equalWidthEdges,
   mce,
+  MCE_MIN_COUNT,
   reliabilityBins,
   signalMetrics,
   smoothEce,
   smoothEceAt,
   smoothEceWithBandwidth,
 } from '../../../src/core/calibration';
+import { defaultRng } from '../../../src/core/rng';
 
 const vectors = JSON.parse(
   readFileSync(new URL('../../fixtures/test-vectors.json', import.meta.url), 'utf8'),
@@ -121,9 +123,23 @@ describe('reliabilityBins', () => {
 });
 
 describe('MCE', () => {
-  it('is the largest bin gap', () => {
-    expect(mce([0.15, 0.15, 0.95], [0, 1, 1])).toBeCloseTo(0.35, 15);
-    expect(mce([0.95], [1])).toBeCloseTo(0.05, 15);
+  it('is the largest bin gap over bins with at least minCount questions', () => {
+    expect(mce([0.15, 0.15, 0.95], [0, 1, 1], 10, 1)).toBeCloseTo(0.35, 15);
+    expect(mce([0.95], [1], 10, 1)).toBeCloseTo(0.05, 15);
+  });
+
+  it('ignores bins with fewer than MCE_MIN_COUNT (10) questions', () => {
+    expect(MCE_MIN_COUNT).toBe(10);
+    // 20 questions at 0.75, 15 right (gap 0), and 2 at 0.95, both wrong (gap 0.95): the two-question
+    // bin would make the MCE 0.95; only the 20-question bin counts.
+    const conf = [...Array(20).fill(0.75), 0.95, 0.95];
+    const y = [...Array(15).fill(1), ...Array(5).fill(0), 0, 0];
+    expect(mce(conf, y)).toBe(0);
+    expect(mce(conf, y, 10, 1)).toBeCloseTo(0.95, 15);
+    // A bin of exactly 10 counts; no bin that large gives NaN.
+    expect(mce(Array(10).fill(0.55), [...Array(5).fill(1), ...Array(5).fill(0)])).toBeCloseTo(0.05, 15);
+    expect(mce(Array(9).fill(0.55), Array(9).fill(1))).toBeNaN();
+    expect(signalMetrics(conf, y, { smooth: false }).mce).toBe(0);
   });
 });
 
@@ -178,6 +194,42 @@ describe('Brier score and Murphy decomposition', () => {
     expect(d.resolution).toBeCloseTo((3 * (2 / 3 - 0.5) ** 2 + 0.25) / 4, 15);
     expect(d.uncertainty).toBe(0.25);
     expect(d.reliability - d.resolution + d.uncertainty).toBeCloseTo(d.score, 14);
+    // One forecast value per bin: the within-bin terms vanish and Murphy's identity is exact.
+    expect(d.withinBinVariance).toBeCloseTo(0, 15);
+    expect(d.withinBinCovariance).toBeCloseTo(0, 15);
+  });
+
+  it('splits into the five Stephenson terms on the 10 equal-width bins, exactly', () => {
+    // Bin [0.8, 0.9): 0.8 → 1, 0.85 → 0, 0.88 → 1; bin [0.1, 0.2): 0.1 → 0, 0.15 → 1.
+    const conf = [0.8, 0.85, 0.88, 0.1, 0.15];
+    const y = [1, 0, 1, 0, 1];
+    const d = brierDecomposition(conf, y);
+    const fA = (0.8 + 0.85 + 0.88) / 3, oA = 2 / 3, fB = 0.125, oB = 0.5, o = 3 / 5;
+    expect(d.reliability).toBeCloseTo((3 * (fA - oA) ** 2 + 2 * (fB - oB) ** 2) / 5, 15);
+    expect(d.resolution).toBeCloseTo((3 * (oA - o) ** 2 + 2 * (oB - o) ** 2) / 5, 15);
+    expect(d.uncertainty).toBeCloseTo(o * (1 - o), 15);
+    expect(d.withinBinVariance).toBeCloseTo(((0.8 - fA) ** 2 + (0.85 - fA) ** 2 + (0.88 - fA) ** 2 + (0.1 - fB) ** 2 + (0.15 - fB) ** 2) / 5, 15);
+    const cov = (0.8 - fA) * (1 - oA) + (0.85 - fA) * (0 - oA) + (0.88 - fA) * (1 - oA) + (0.1 - fB) * (0 - oB) + (0.15 - fB) * (1 - oB);
+    expect(d.withinBinCovariance).toBeCloseTo((2 * cov) / 5, 15);
+    const sum = d.reliability - d.resolution + d.uncertainty + d.withinBinVariance! - d.withinBinCovariance!;
+    expect(Math.abs(sum - d.score)).toBeLessThan(1e-15);
+    // The score itself is the plain mean of squared errors, as before.
+    expect(d.score).toBe(brierScore(conf, y));
+  });
+
+  it('gives a signal without information ~0 resolution, where grouping by distinct value gave it ~the uncertainty', () => {
+    // 1,000 questions, 60% right, confidences all distinct and independent of correctness
+    // (AUROC ≈ 0.5): each would be a group of its own, and Σ (y − ō)² / N = ō(1 − ō) = 0.24.
+    const rng = defaultRng(11);
+    const conf = Array.from({ length: 1000 }, () => 0.3 + 0.6 * rng.random());
+    const y = Array.from({ length: 1000 }, () => (rng.random() < 0.6 ? 1 : 0));
+    const d = brierDecomposition(conf, y);
+    expect(new Set(conf).size).toBe(1000);
+    expect(d.uncertainty).toBeGreaterThan(0.2);
+    // Plug-in bias ≈ (bins used − 1)·ō(1 − ō)/N ≈ 6 × 0.24 / 1000 ≈ 0.0014.
+    expect(d.resolution).toBeLessThan(0.01);
+    const sum = d.reliability - d.resolution + d.uncertainty + d.withinBinVariance! - d.withinBinCovariance!;
+    expect(Math.abs(sum - d.score)).toBeLessThan(1e-14);
   });
 
   it('is NaN for empty input', () => {
@@ -265,12 +317,15 @@ describe('accuracy and signalMetrics', () => {
     const m = signalMetrics(eceCase.conf, eceCase.y);
     expect(m.ece).toBe(eceCase.ece10);
     expect(m.bins).toHaveLength(10);
-    expect(m.mce).toBeGreaterThanOrEqual(m.ece);
+    // 20 questions: no bin reaches MCE_MIN_COUNT, so the MCE is NaN; over every bin it bounds the ECE.
+    expect(m.mce).toBeNaN();
+    expect(mce(eceCase.conf, eceCase.y, 10, 1)).toBeGreaterThanOrEqual(m.ece);
     expect(Number.isFinite(m.eceEqualMass)).toBe(true);
     expect(Number.isFinite(m.smoothEce)).toBe(true);
     expect(m.auroc).toBeGreaterThanOrEqual(0);
     expect(m.aurc).toBeGreaterThanOrEqual(0);
-    expect(m.brier.score).toBeCloseTo(m.brier.reliability - m.brier.resolution + m.brier.uncertainty, 12);
+    const b = m.brier;
+    expect(b.score).toBeCloseTo(b.reliability - b.resolution + b.uncertainty + b.withinBinVariance! - b.withinBinCovariance!, 12);
   });
 
   it('keeps the bandwidth smooth ECE was evaluated at: the self-consistent σ, NaN when not computed', () => {
