@@ -21,12 +21,17 @@ test('storage full: the run stops saying how full and what to do; what was store
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);
   const appUrl = inject('appUrl');
   await page.goto(`${appUrl}#/runs`);
-  await page.getByRole('heading', { name: 'Runs' }).first().waitFor();
+  // The page's heading shows before the app's worker has created its database (about 74 KB
+  // empty); the storage line shows once the runs have been read from it. Measured before that,
+  // `used` was 0 and the quota below smaller than the empty database, so whether the run could
+  // even start depended on which came first.
+  await page.getByTestId('storage-used').waitFor();
   // The browser's own quota, made small for this origin: a little more than it uses now, less than
   // the run's 1,000 samples need (stored by question they take about 80 KB).
   const cdp = await context.newCDPSession(page);
   const origin = new URL(appUrl).origin;
   const used = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+  expect(used, 'the app has created its database before the quota is set').toBeGreaterThan(0);
   await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: used + 40_000 });
 
   await startRunThroughWizard(page, appUrl, { demoCount: QUESTIONS.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: KEY, n: N, concurrency: 2 });
