@@ -3,10 +3,18 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { PRESETS } from '../src/providers/presets.ts';
+import type { ProviderDeps } from '../src/providers/index.ts';
 import { secretScrubber, type Scrub } from '../src/providers/secret-scrub.ts';
 import path from 'node:path';
 
-export type Io = { out?: (s: string) => void; err?: (s: string) => void; env?: NodeJS.ProcessEnv; signal?: AbortSignal };
+export type Io = {
+  out?: (s: string) => void;
+  err?: (s: string) => void;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** The HTTP client's clock, sleep, fetch and retry policy, for a test that runs a command in-process. */
+  providerDeps?: ProviderDeps;
+};
 
 /** The keys a command can hold (every preset's key variable and SEMECE_API_KEY), as one scrubber. */
 export function envScrubber(env: NodeJS.ProcessEnv): Scrub {

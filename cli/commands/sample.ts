@@ -7,8 +7,9 @@
  * The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY,
  * never from the command line; it is never printed or written. `--provider in-browser` needs no
  * key and no server: the model runs in this process (cli/in-browser-provider.ts). Exit codes (cli/exit-codes.ts):
- * 0 done, 1 a provider or cache error stopped the run, 3 interrupted or some questions still miss
- * samples (what arrived is cached: repeat the command to resume), 2 bad usage or input.
+ * 0 done, 1 a provider or cache error stopped the run, 3 interrupted, the server could not be
+ * reached, or some questions still miss samples (what arrived is cached: repeat the command to
+ * resume), 2 bad usage or input.
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ import { DEFAULT_PRICES, priceFor } from '../../src/model/cost.ts';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../src/pipeline/prompts.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import { readSamples, runSampling } from '../../src/pipeline/sampling.ts';
+import { UNREACHABLE_KIND } from '../../src/pipeline/unreachable.ts';
 import type { ProgressCounters } from '../../src/model/run-spec.ts';
 import type { Sample, SampledRow } from '../../src/model/rows.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
@@ -157,7 +159,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
 
     const config = { kind: opts.preset.kind, preset: opts.preset.id, baseUrl: opts.baseUrl, model: opts.model, apiKey, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs };
     const local = opts.preset.kind === 'in-browser' ? inBrowserSamplingProvider(config, opts.local, err) : undefined;
-    const provider = local?.provider ?? createProvider(config);
+    const provider = local?.provider ?? createProvider(config, io.providerDeps);
     const interrupt = new AbortController();
     const onSigint = () => interrupt.abort();
     process.once('SIGINT', onSigint);
@@ -187,6 +189,12 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       const why =
         result.state === 'cancelled' ? 'interrupted'
         : `${result.incomplete.length} question(s) still miss samples${result.incomplete.every((x) => x.refused) ? ' (refused by the provider)' : ' after repeated failures'}${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
+      // A server that cannot be reached is not the user's input to fix: what arrived is kept and
+      // the same command, once the server is back, carries on (exit 3, like an interruption).
+      if (result.state === 'stopped' && result.error?.kind === UNREACHABLE_KIND) {
+        err(`semece sample: stopped: ${result.error.message.trim().replace(/\.$/, '')}. Samples so far are kept in ${cache.path}; run the same command again to resume.`);
+        return EXIT.partial;
+      }
       err(
         result.state === 'stopped'
           ? stoppedLine('sample', result.error?.message ?? 'unknown reason', { what: 'Samples', path: cache.path })

@@ -8,6 +8,7 @@ import { createProvider } from '../providers';
 import type { ProviderConfig, RequestEvent, SamplingProvider } from '../model/provider';
 import { questionKeyBase, runSampling, type StoredReply } from './sampling';
 import { readQuestions } from '../model/sample-cache';
+import { UNREACHABLE_KIND } from './unreachable';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import { reportDetail } from './report-detail';
 import type { SampleStage, SampleStageArgs } from './stage-ports';
@@ -109,6 +110,9 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   args.onEffective?.(result.effective);
 
   if (result.state === 'cancelled' || result.state === 'paused') return { ok: false, error: { kind: 'aborted', message: 'Sampling was stopped.', where } };
+  if (result.state === 'stopped' && result.error?.kind === UNREACHABLE_KIND) {
+    return { ok: false, error: { ...result.error, where, message: `${result.error.message} The samples so far are kept: press Resume once the server can be reached.` } };
+  }
   if (result.state === 'stopped') return { ok: false, error: result.error ?? { kind: 'stopped', message: 'Sampling stopped.', where } };
   if (args.cachedOnly) {
     // A partial report: questions still short of samples are not failures, only not done yet.

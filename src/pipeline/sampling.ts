@@ -14,6 +14,7 @@ import { type SampleCache, type UsageReceipt, keyAt, readQuestions, sampleKeyBas
 import { firstRowPerId, type Question, type Sample, type StageError } from '../model/rows.ts';
 import type { SamplingProgress } from '../model/run-spec.ts';
 import { BatchWriter } from '../model/write-batcher.ts';
+import { UnreachableWatch } from './unreachable.ts';
 
 /** A reply as stored: its question, its sample index, its cache key and what was read from it. */
 export interface StoredReply {
@@ -278,6 +279,8 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   const flush = (): Promise<void> => writer.flush();
 
   const maxFailures = opts.maxFailuresPerQuestion ?? 3;
+  // A server that cannot be reached stops the run, not each question in turn (unreachable.ts).
+  const reachable = new UnreachableWatch(opts.provider.config.baseUrl || opts.provider.config.preset);
   /** Questions refused (400) while no request has succeeded yet. */
   let refusedFirst = 0;
   const takeChunk = (): { p: Pending; indices: number[] } | undefined => {
@@ -317,6 +320,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
           onEvent,
         });
         progress.requests.done++;
+        reachable.success();
         progress.tokens.input += c.usage.inputTokens;
         progress.tokens.output += c.usage.outputTokens;
         const got = c.replies.slice(0, indices.length);
@@ -334,6 +338,12 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
         failedSinceWrite++;
         if (e instanceof ProviderError && stopsRun(e)) {
           fatal ??= err;
+          stop.abort();
+          return;
+        }
+        const gone = reachable.failure(err);
+        if (gone) {
+          fatal ??= gone;
           stop.abort();
           return;
         }

@@ -13,6 +13,7 @@ import { DEFAULT_POLICY, type HttpDeps, HttpClient, type RetryPolicy, realDeps }
 import { openaiCall } from './openai.ts';
 import { probeFirstRequest } from './n-probe.ts';
 import { getPreset } from './presets.ts';
+import { secretScrubber } from './secret-scrub.ts';
 import type {
   Completion,
   CompletionRequest,
@@ -80,6 +81,9 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
     caps,
     maxCompletionTokens: preset?.maxCompletionTokens ?? false,
   };
+  // A server may write the key it was sent into a reply: removed before any caller stores or
+  // caches the reply, and only the key (a reply that does not hold it comes back unchanged).
+  const scrubReply = secretScrubber([config.apiKey], { only: true });
   const notes: string[] = [];
   const note = (text: string) => {
     if (!notes.includes(text)) notes.push(text);
@@ -104,7 +108,10 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
       },
     };
     const { value, ms } = await http.send(call, { signal: request.signal, onEvent });
-    const replies = value.replies.slice(0, n);
+    const replies = value.replies.slice(0, n).map((r) => {
+      const text = scrubReply(r.text);
+      return text === r.text ? r : { ...r, text };
+    });
     onEvent?.({ type: 'done', replies: replies.length, usage: value.usage, ms });
     return { replies, usage: value.usage, ms, effective };
   }

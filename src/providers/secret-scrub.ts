@@ -55,8 +55,11 @@ export function keyForms(key: string): string[] {
 /**
  * A scrubber for these secrets, its tables built once so that scrubbing many texts (every
  * error of a run) costs one pass over each text. Empty or missing secrets are ignored.
+ * `only: true` removes these secrets in their every form and nothing else (no URL credentials,
+ * no key shapes): for a model's replies, which are the user's data and may rightly mention
+ * an "sk-…" or a URL, and must come back unchanged unless they hold the key.
  */
-export function secretScrubber(secrets: Iterable<string | null | undefined>): Scrub {
+export function secretScrubber(secrets: Iterable<string | null | undefined>, opts: { only?: boolean } = {}): Scrub {
   const whole = new Set<string>();
   const fragments = new Set<string>();
   for (const secret of secrets) {
@@ -76,6 +79,7 @@ export function secretScrubber(secrets: Iterable<string | null | undefined>): Sc
     let out = text;
     for (const secret of sortedWhole) out = out.split(secret).join(KEY_MASK);
     if (fragments.size > 0) out = maskFragments(out, fragments);
+    if (opts.only) return out;
     return out.replace(URL_CREDENTIALS, `$1[credentials]@`).replace(KEY_SHAPES, KEY_MASK);
   };
 }
