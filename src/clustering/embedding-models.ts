@@ -4,8 +4,9 @@
  */
 /** A small sentence model; any hub id (or local folder under `localModelPath`) can replace it. */
 export const DEFAULT_EMBEDDING_MODEL = 'Xenova/all-MiniLM-L6-v2';
-/** The model the repo makes itself (scripts/make-tiny-embedding-model.ts), served from /models/. */
-export const TINY_EMBEDDING_MODEL = 'tiny-embedder';
+/** The model the repo makes itself (scripts/make-tiny-embedding-model.ts), served from /models/; a test model (model/test-models.ts). */
+import { TINY_EMBEDDING_MODEL } from '../model/test-models';
+export { TINY_EMBEDDING_MODEL };
 
 /** The models the app ships in public/models/ (served from its own /models/): no download, no hub. */
 export const SHIPPED_EMBEDDING_MODELS: readonly string[] = [TINY_EMBEDDING_MODEL];

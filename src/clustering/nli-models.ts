@@ -5,8 +5,9 @@
  */
 /** The smallest curated MNLI model: DeBERTa-v3 xsmall cross-encoder. Any hub id can replace it. */
 export const DEFAULT_NLI_MODEL = 'Xenova/nli-deberta-v3-xsmall';
-/** The classifier the repo makes itself (scripts/make-tiny-nli-model.ts), served from /models/. */
-export const TINY_NLI_MODEL = 'tiny-nli';
+/** The classifier the repo makes itself (scripts/make-tiny-nli-model.ts), served from /models/; a test model (model/test-models.ts). */
+import { TINY_NLI_MODEL } from '../model/test-models';
+export { TINY_NLI_MODEL };
 
 /** The NLI models the app ships in public/models/ (served from its own /models/): no download, no hub. */
 export const SHIPPED_NLI_MODELS: readonly string[] = [TINY_NLI_MODEL];

@@ -300,6 +300,7 @@ export const reportDocumentSchema = z.object({
   title: text(),
   createdAt: text(),
   demo: z.boolean({ error: expect('true or false') }).optional(),
+  testModel: list(text(), 16).optional(),
   dataset: z.object({
     name: text(),
     questions: questionCount(),

@@ -213,6 +213,11 @@ export interface ReportDocument {
   createdAt: string;
   /** True for the built-in demo: the views label it as demo data. */
   demo?: boolean;
+  /**
+   * The repository's toy models (model/test-models.ts) the run used as generator, clusterer or judge:
+   * the views label the report, like the demo, as no measurement of any real model. Absent when none.
+   */
+  testModel?: string[];
   dataset: ReportDataset;
   /** Set on a report of a run that had not finished: how many questions it scores, of how many. */
   partial?: PartialReport;

@@ -16,6 +16,7 @@ import {
 } from '../model/report';
 import { PAPER_SIGNALS, signalValue, type SignalName } from '../model/signals';
 import { fitReportLimits } from '../formats/report-limits';
+import { testModelsUsed } from '../model/test-models';
 import { scoringUsed, type ScoreOptions } from './score';
 
 export interface ReportMeta {
@@ -55,6 +56,9 @@ export function buildReport(models: ModelReport[], meta: ReportMeta): ReportDocu
     models,
   };
   if (meta.demo) doc.demo = true;
+  // A run on the repository's toy models reads like any report: marked, so every view labels it.
+  const toys = testModelsUsed([...models.map((m) => m.model), meta.settings.clustering.detail, meta.settings.grading.detail]);
+  if (toys.length > 0 && !meta.demo) doc.testModel = toys;
   return fitReportLimits(doc);
 }
 

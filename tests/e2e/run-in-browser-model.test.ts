@@ -29,7 +29,7 @@ afterAll(() => browser?.close());
 const next = (page: Page) => page.getByRole('button', { name: /^Next:/ }).click();
 
 type SavedQuestion = { id: string; sem1: number; nClasses: number; samples?: { answer: string; cls: number }[] };
-type Saved = { document: { settings: { clustering: { method: string } }; models: { model: string; questions: SavedQuestion[] }[] } };
+type Saved = { document: { testModel?: string[]; settings: { clustering: { method: string } }; models: { model: string; questions: SavedQuestion[] }[] } };
 type SavedRun = { progress: { notes: string[]; tokens: { output: number } }; status: string };
 
 
@@ -81,6 +81,8 @@ test('no key: the in-page tiny model → entailment → alias grading → a repo
   const doc = reports[0].document;
   expect(doc.settings.clustering.method).toBe('entailment');
   expect(doc.models[0].model).toBe('in-browser/tiny-causal-lm');
+  // Toy models give a normal-looking report: it is marked so that every view labels it.
+  expect(doc.testModel).toEqual(['tiny-causal-lm', 'tiny-nli']);
   const questions = doc.models[0].questions;
   expect(questions).toHaveLength(rows.length);
   let expected = 0;
@@ -106,7 +108,10 @@ test('no key: the in-page tiny model → entailment → alias grading → a repo
 
   await page.getByRole('link', { name: 'Open the report' }).click();
   await page.getByText(/clustering: entailment/).first().waitFor({ timeout: 30_000 });
+  expect(await page.locator('[data-test-model-label]').innerText()).toMatch(/^Test model: tiny-causal-lm, tiny-nli\b.*Not a measurement of any real model\.$/);
   await screenshot(page, 'report-in-browser-model');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'report-in-browser-model-390');
 
   expect(offLoopback).toEqual([]);
   expect(consoleErrors).toEqual([]);

@@ -7,8 +7,9 @@
 /** The provider id, in the wizard, in run specs and reports, and in `semece sample --provider`. */
 export const IN_BROWSER_PRESET = 'in-browser';
 
-/** The causal model the repository makes itself (scripts/make-tiny-causal-model.ts), served from /models/. */
-export const TINY_CAUSAL_MODEL = 'tiny-causal-lm';
+/** The causal model the repository makes itself (scripts/make-tiny-causal-model.ts), served from /models/; a test model (model/test-models.ts). */
+import { TINY_CAUSAL_MODEL } from '../../model/test-models';
+export { TINY_CAUSAL_MODEL };
 
 export type GenerationDtype = 'q4' | 'q4f16' | 'q8' | 'fp16' | 'fp32';
 export type GenerationDevice = 'wasm' | 'webgpu' | 'cpu';
