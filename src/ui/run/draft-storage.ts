@@ -6,7 +6,7 @@
  * chosen again, and the page says so. What is read back is checked field by field: anything of
  * the wrong shape (an older draft, a hand-edited one) is ignored rather than trusted.
  */
-import type { ColumnMapping } from '../../formats/datasets';
+import type { ColumnMapping, ColumnRole } from '../../formats/datasets';
 import { catalogueEntry } from '../../hub/catalogue';
 import type { McJobSpec, SamplingSpec } from '../../model/run-spec';
 import { MAX_KEPT_FILE_CHARS, modelDraft, type ModelDraft, type RunDraft } from './draft.svelte';
@@ -14,6 +14,7 @@ import { MAX_KEPT_FILE_CHARS, modelDraft, type ModelDraft, type RunDraft } from 
 export { MAX_KEPT_FILE_CHARS };
 
 const STORAGE_KEY = 'semece-new-run-draft';
+const COLUMN_ROLES: readonly ColumnRole[] = ['id', 'question', 'answer', 'aliases', 'category', 'options', 'skip-if-present', 'ignore'];
 const VERSION = 1;
 
 interface Snapshot {
@@ -105,6 +106,11 @@ const modelOf = (v: unknown): ModelDraft | undefined =>
 /** What restoring found: whether a draft was there, and a file to choose again if it was too large to keep. */
 export interface Restored {
   found: boolean;
+  /**
+   * A one-line note when a stored draft was dropped (unreadable, another version) or parts of it
+   * were ignored (the wrong shape: hand-edited, or from an older build): the page shows it once.
+   */
+  note?: string;
   fileToChooseAgain?: string;
   /** The hub dataset was loaded: load it again (from IndexedDB) once the page is up. */
   reloadHub: boolean;
@@ -120,46 +126,94 @@ export function restoreDraft(d: RunDraft, storage: Storage | undefined = globalT
     if (!text) return { found: false, reloadHub: false };
     raw = JSON.parse(text);
   } catch {
-    return { found: false, reloadHub: false };
+    forgetDraft(storage);
+    return { found: false, reloadHub: false, note: DROPPED_NOTE };
   }
-  if (!isObject(raw) || raw.version !== VERSION) return { found: false, reloadHub: false };
+  if (!isObject(raw) || raw.version !== VERSION) {
+    forgetDraft(storage);
+    return { found: false, reloadHub: false, note: DROPPED_NOTE };
+  }
   const s = raw;
-  if (num(s.step)) d.step = Math.max(0, Math.min(3, Math.floor(s.step)));
-  if (str(s.title)) d.title = s.title;
-  if (oneOf(s.datasetChoice, ['demo', 'file', 'hub'] as const)) d.datasetChoice = s.datasetChoice;
-  if (num(s.demoCount)) d.demoCount = s.demoCount;
-  if (isObject(s.subset) && bool(s.subset.on) && num(s.subset.n) && num(s.subset.seed) && bool(s.subset.stratify)) d.subset = { on: s.subset.on, n: s.subset.n, seed: s.subset.seed, stratify: s.subset.stratify };
+  /** Fields present but of the wrong shape: left at their defaults and named in the note. */
+  const ignored: string[] = [];
+  const take = (field: keyof typeof FIELD_NAMES, ok: boolean, apply: () => void) => {
+    if (ok) apply();
+    else if (s[field] !== undefined) ignored.push(FIELD_NAMES[field]);
+  };
+  take('step', num(s.step), () => (d.step = Math.max(0, Math.min(3, Math.floor(s.step as number)))));
+  take('title', str(s.title), () => (d.title = s.title as string));
+  take('datasetChoice', oneOf(s.datasetChoice, ['demo', 'file', 'hub'] as const), () => (d.datasetChoice = s.datasetChoice as RunDraft['datasetChoice']));
+  take('demoCount', num(s.demoCount), () => (d.demoCount = s.demoCount as number));
+  const sub = s.subset;
+  take('subset', isObject(sub) && bool(sub.on) && num(sub.n) && num(sub.seed) && bool(sub.stratify), () => {
+    const v = sub as RunDraft['subset'];
+    d.subset = { on: v.on, n: v.n, seed: v.seed, stratify: v.stratify };
+  });
   let ready: Promise<void> | undefined;
-  if (isObject(s.file) && str(s.file.name) && str(s.file.text)) {
-    const mapping = isObject(s.mapping) && Object.values(s.mapping).every(str) && Object.keys(s.mapping).length > 0 ? (s.mapping as ColumnMapping) : undefined;
-    ready = d.loadFile(s.file.name, s.file.text, mapping);
-  }
+  const file = s.file;
+  take('file', isObject(file) && str(file.name) && str(file.text), () => {
+    const { name, text } = file as { name: string; text: string };
+    const mapping = isObject(s.mapping) && Object.values(s.mapping).every((r) => oneOf(r, COLUMN_ROLES)) && Object.keys(s.mapping).length > 0 ? (s.mapping as ColumnMapping) : undefined;
+    ready = d.loadFile(name, text, mapping);
+  });
   let reloadHub = false;
-  if (isObject(s.hub)) {
-    const h = s.hub;
+  take('hub', isObject(s.hub), () => {
+    const h = s.hub as Record<string, unknown>;
     if (str(h.choice) && (h.choice === 'other' || catalogueEntry(h.choice))) d.hub.choice = h.choice as RunDraft['hub']['choice'];
     for (const k of ['repo', 'config', 'split', 'file', 'hubUrl'] as const) if (str(h[k])) d.hub[k] = h[k];
     reloadHub = h.loaded === true;
-  }
-  if (Array.isArray(s.models)) {
-    const models = s.models.map(modelOf).filter((m): m is ModelDraft => m !== undefined);
-    if (models.length > 0) d.models = models;
-  }
-  if (isObject(s.sampling) && num(s.sampling.n) && num(s.sampling.temperature) && num(s.sampling.maxTokens) && num(s.sampling.concurrency)) {
-    d.sampling = { ...d.sampling, ...(s.sampling as unknown as SamplingSpec) };
-  }
-  if (oneOf(s.clusteringMethod, ['exact', 'embedding', 'entailment', 'judge'] as const)) d.clusteringMethod = s.clusteringMethod;
+  });
+  const models = Array.isArray(s.models) ? s.models.map(modelOf) : [];
+  take('models', models.length > 0 && models.every((m) => m !== undefined), () => (d.models = models as ModelDraft[]));
+  const sp = s.sampling;
+  take('sampling', isObject(sp) && num(sp.n) && num(sp.temperature) && num(sp.maxTokens) && num(sp.concurrency) && str(sp.prompt) && (sp.topP === undefined || num(sp.topP)), () => {
+    const v = sp as unknown as SamplingSpec;
+    d.sampling = { n: v.n, temperature: v.temperature, maxTokens: v.maxTokens, concurrency: v.concurrency, prompt: v.prompt, ...(v.topP !== undefined ? { topP: v.topP } : {}) };
+  });
+  take('clusteringMethod', oneOf(s.clusteringMethod, ['exact', 'embedding', 'entailment', 'judge'] as const), () => (d.clusteringMethod = s.clusteringMethod as RunDraft['clusteringMethod']));
   const cj = modelOf(s.clusteringJudge);
-  if (cj) d.clusteringJudge = cj;
-  if (str(s.embeddingModel)) d.embeddingModel = s.embeddingModel;
-  if (num(s.embeddingThreshold)) d.embeddingThreshold = s.embeddingThreshold;
-  if (bool(s.embeddingAllowRemote)) d.embeddingAllowRemote = s.embeddingAllowRemote;
-  if (str(s.nliModel)) d.nliModel = s.nliModel;
-  if (bool(s.nliAllowRemote)) d.nliAllowRemote = s.nliAllowRemote;
-  if (oneOf(s.gradingMethod, ['alias', 'judge'] as const)) d.gradingMethod = s.gradingMethod;
+  take('clusteringJudge', cj !== undefined, () => (d.clusteringJudge = cj!));
+  take('embeddingModel', str(s.embeddingModel), () => (d.embeddingModel = s.embeddingModel as string));
+  take('embeddingThreshold', num(s.embeddingThreshold), () => (d.embeddingThreshold = s.embeddingThreshold as number));
+  take('embeddingAllowRemote', bool(s.embeddingAllowRemote), () => (d.embeddingAllowRemote = s.embeddingAllowRemote as boolean));
+  take('nliModel', str(s.nliModel), () => (d.nliModel = s.nliModel as string));
+  take('nliAllowRemote', bool(s.nliAllowRemote), () => (d.nliAllowRemote = s.nliAllowRemote as boolean));
+  take('gradingMethod', oneOf(s.gradingMethod, ['alias', 'judge'] as const), () => (d.gradingMethod = s.gradingMethod as RunDraft['gradingMethod']));
   const gj = modelOf(s.gradingJudge);
-  if (gj) d.gradingJudge = gj;
-  if (oneOf(s.mode, ['open', 'mc'] as const)) d.mode = s.mode;
-  if (isObject(s.mc) && num(s.mc.runs) && num(s.mc.seed) && num(s.mc.samples) && bool(s.mc.logprobs)) d.mc = { runs: s.mc.runs, seed: s.mc.seed, samples: s.mc.samples, logprobs: s.mc.logprobs };
-  return { found: true, reloadHub, ...(ready ? { ready } : {}), ...(str(s.fileDropped) && !s.file ? { fileToChooseAgain: s.fileDropped } : {}) };
+  take('gradingJudge', gj !== undefined, () => (d.gradingJudge = gj!));
+  take('mode', oneOf(s.mode, ['open', 'mc'] as const), () => (d.mode = s.mode as RunDraft['mode']));
+  const mc = s.mc;
+  take('mc', isObject(mc) && num(mc.runs) && num(mc.seed) && num(mc.samples) && bool(mc.logprobs), () => {
+    const v = mc as unknown as McJobSpec;
+    d.mc = { runs: v.runs, seed: v.seed, samples: v.samples, logprobs: v.logprobs };
+  });
+  const note = ignored.length > 0 ? `Part of the saved draft could not be restored and was left at its default (${ignored.join(', ')}).` : undefined;
+  return { found: true, reloadHub, ...(ready ? { ready } : {}), ...(note ? { note } : {}), ...(str(s.fileDropped) && !s.file ? { fileToChooseAgain: s.fileDropped } : {}) };
 }
+
+/** Each stored field in the words of the wizard, for the note naming what could not be restored. */
+const FIELD_NAMES = {
+  step: 'step',
+  title: 'run title',
+  datasetChoice: 'dataset choice',
+  demoCount: 'number of demo questions',
+  subset: 'subset',
+  file: 'dataset file',
+  hub: 'hub dataset',
+  models: 'models',
+  sampling: 'sampling settings',
+  clusteringMethod: 'clustering method',
+  clusteringJudge: 'clustering judge',
+  embeddingModel: 'embedding model',
+  embeddingThreshold: 'similarity threshold',
+  embeddingAllowRemote: 'embedding model download',
+  nliModel: 'NLI model',
+  nliAllowRemote: 'NLI model download',
+  gradingMethod: 'grading method',
+  gradingJudge: 'grading judge',
+  mode: 'question mode',
+  mc: 'multiple-choice settings',
+} as const;
+
+/** The note for a stored draft that could not be read at all (it is removed, so the next reload starts clean). */
+export const DROPPED_NOTE = 'The saved draft of this page could not be read, so it was dropped: the wizard starts afresh.';

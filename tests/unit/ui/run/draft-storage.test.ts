@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MAX_KEPT_FILE_CHARS, forgetDraft, restoreDraft, saveDraft, snapshotDraft } from '../../../../src/ui/run/draft-storage';
+import { DROPPED_NOTE, MAX_KEPT_FILE_CHARS, forgetDraft, restoreDraft, saveDraft, snapshotDraft } from '../../../../src/ui/run/draft-storage';
 import { RunDraft } from '../../../../src/ui/run/draft.svelte';
 import { datasetWorkerApi } from '../../../../src/workers/dataset-api';
 import { NO_HUB_CACHE } from '../../../../src/model/hub-file-cache';
@@ -89,7 +89,10 @@ describe('the wizard draft in session storage', () => {
     const storage = memoryStorage();
     storage.setItem('semece-new-run-draft', JSON.stringify({ version: 1, step: 99, datasetChoice: 'everything', demoCount: 'many', models: [{ preset: 1 }], clusteringMethod: 'magic', hub: { choice: 'not-a-benchmark' } }));
     const back = new RunDraft(noHub());
-    expect(restoreDraft(back, storage).found).toBe(true);
+    const restored = restoreDraft(back, storage);
+    expect(restored.found).toBe(true);
+    // One line naming what was left at its default (the step, out of range, is clamped instead).
+    expect(restored.note).toBe('Part of the saved draft could not be restored and was left at its default (dataset choice, number of demo questions, models, clustering method).');
     expect(back.step).toBe(3);
     expect(back.datasetChoice).toBe('demo');
     expect(back.demoCount).toBe(20);
@@ -97,7 +100,13 @@ describe('the wizard draft in session storage', () => {
     expect(back.clusteringMethod).toBe('exact');
     expect(back.hub.choice).toBe('simpleqa');
     storage.setItem('semece-new-run-draft', '{not json');
-    expect(restoreDraft(new RunDraft(noHub()), storage).found).toBe(false);
+    expect(restoreDraft(new RunDraft(noHub()), storage)).toEqual({ found: false, reloadHub: false, note: DROPPED_NOTE });
+    // Dropped, so the next reload starts clean without a note.
+    expect(restoreDraft(new RunDraft(noHub()), storage)).toEqual({ found: false, reloadHub: false });
+    storage.setItem('semece-new-run-draft', JSON.stringify({ version: 1, sampling: { n: 5, temperature: 1, maxTokens: 64, concurrency: 2, prompt: 42 } }));
+    const prompted = new RunDraft(noHub());
+    expect(restoreDraft(prompted, storage).note).toMatch(/\(sampling settings\)\.$/);
+    expect(prompted.sampling.prompt).toBe(new RunDraft(noHub()).sampling.prompt);
     forgetDraft(storage);
     expect(storage.data.size).toBe(0);
   });
