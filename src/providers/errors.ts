@@ -5,6 +5,7 @@
  */
 import type { ProviderErrorInfo, ProviderErrorKind } from '../model/provider.ts';
 import { scrubSecrets } from './secret-scrub.ts';
+import { providerName } from './presets.ts';
 
 export class ProviderError extends Error implements ProviderErrorInfo {
   readonly kind: ProviderErrorKind;
@@ -83,29 +84,37 @@ export function parseRetryAfter(headers: Headers, now: number): number | null {
   return Number.isFinite(date) ? Math.max(0, date - now) : null;
 }
 
-/** The advice that goes with each failure, naming the preset so the user knows which key or account. */
-export function adviceFor(kind: ProviderErrorKind, status: number | null, preset: string): string {
+/**
+ * The advice that goes with each failure, naming the provider so the user knows which key or
+ * account: by its display name (presets.ts providerName), never its internal id. The one place
+ * provider failures are worded for people.
+ */
+export function adviceFor(kind: ProviderErrorKind, status: number | null, presetId: string): string {
   const s = status === null ? '' : ` (${status})`;
+  const name = providerName(presetId);
+  // At the start of a sentence: "The OpenAI-compatible server rejected …".
+  // Brand names keep their own case ("vLLM", "llama.cpp server").
+  const Name = name.startsWith('the ') ? `The ${name.slice(4)}` : name;
   switch (kind) {
     case 'auth':
-      return `The key was refused${s}: check the key for ${preset}.`;
+      return `The key was refused${s}: check the key for ${name}.`;
     case 'quota':
-      return `The account has run out of credit or quota${s}: add credit or raise the limit for ${preset}, or wait for the quota to reset, then resume.`;
+      return `The account has run out of credit or quota${s}: add credit or raise the limit for ${name}, or wait for the quota to reset, then resume.`;
     case 'rate-limit':
-      return `Rate limited${s} by ${preset}: retrying later; lower the concurrency if this persists.`;
+      return `Rate limited${s} by ${name}: retrying later; lower the concurrency if this persists.`;
     case 'server':
-      return `${preset} had a server error${s}: retrying; if it persists, try again later.`;
+      return `${Name} had a server error${s}: retrying; if it persists, try again later.`;
     case 'timeout':
-      return `The request to ${preset} timed out: retrying; raise the timeout for long replies.`;
+      return `The request to ${name} timed out: retrying; raise the timeout for long replies.`;
     case 'network':
-      return `Could not reach ${preset}: check the base URL, the network, and (in a browser) that the server allows this page's origin (CORS).`;
+      return `Could not reach ${name}: check the base URL, the network, and (in a browser) that the server allows this page's origin (CORS).`;
     case 'bad-request':
       // Usually about one prompt (a content policy, a context too long); when every prompt is refused, the settings.
-      return `${preset} rejected the request${s}: if it refuses every question, check the model name and the settings (temperature, top_p, max tokens).`;
+      return `${Name} rejected the request${s}: if it refuses every question, check the model name and the settings (temperature, top_p, max tokens).`;
     case 'not-found':
-      return `Not found${s} at ${preset}: check the model name and the base URL.`;
+      return `Not found${s} at ${name}: check the model name and the base URL.`;
     case 'bad-response':
-      return `${preset} sent a reply that could not be read${s}: retrying.`;
+      return `${Name} sent a reply that could not be read${s}: retrying.`;
     case 'aborted':
       return 'Cancelled.';
   }

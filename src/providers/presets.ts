@@ -50,3 +50,15 @@ export function getPreset(id: string): Preset | undefined {
 export function presetIds(): string[] {
   return Object.keys(PRESETS);
 }
+
+/**
+ * A provider as a sentence names it, for people: its label without the "(local)" tag, so that
+ * messages say "OpenAI" or "vLLM", never an internal id such as "custom"; an id the app does not
+ * know is kept as given (a record from another version, say).
+ */
+export function providerName(id: string): string {
+  if (id === 'custom') return 'the OpenAI-compatible server';
+  if (id === 'in-browser') return 'the in-browser model';
+  const preset = getPreset(id);
+  return preset ? preset.label.replace(/ \(local\)$/, '') : id;
+}

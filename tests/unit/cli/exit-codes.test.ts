@@ -82,7 +82,7 @@ describe('exit codes', () => {
   it('a refused key is a failure (1)', async () => {
     const r = await semece(['sample', ...judge(), '--dataset', join(dir, 'qs.jsonl'), '--out', join(dir, 'rows.jsonl'), '--samples', '2'], { OPENAI_API_KEY: 'sk-wrong-0123456789abcdef' });
     expect(r.code).toBe(EXIT.failed);
-    expect(r.stderr).toMatch(/check the key for openai/);
+    expect(r.stderr).toMatch(/check the key for OpenAI/);
   });
 
   it('sample interrupted while a request is in flight: partial (3), what it had kept for the resume', async () => {

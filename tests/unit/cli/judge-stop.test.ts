@@ -26,8 +26,8 @@ let reply: { status: number; body: unknown } = { status: 401, body: {} };
 const f = (name: string) => join(dir, name);
 
 const ERRORS = [
-  { name: '401', status: 401, body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } }, advice: 'The key was refused (401): check the key for openai' },
-  { name: '403', status: 403, body: { error: { message: 'Project does not have access.', type: 'invalid_request_error', code: null } }, advice: 'The key was refused (403): check the key for openai' },
+  { name: '401', status: 401, body: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } }, advice: 'The key was refused (401): check the key for OpenAI' },
+  { name: '403', status: 403, body: { error: { message: 'Project does not have access.', type: 'invalid_request_error', code: null } }, advice: 'The key was refused (403): check the key for OpenAI' },
   { name: '402', status: 402, body: { error: { message: 'Payment required.', type: 'billing_error', code: null } }, advice: 'The account has run out of credit or quota (402)' },
   { name: '429 insufficient_quota', status: 429, body: { error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' } }, advice: 'The account has run out of credit or quota (429)' },
 ];

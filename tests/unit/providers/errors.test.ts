@@ -22,7 +22,17 @@ describe('classifying error bodies (recorded shapes from the research notes)', (
   it('402 (OpenRouter insufficient credits, DeepSeek balance) stops the run', () => {
     const e = openaiError(ctx('openrouter'), 402, JSON.stringify({ error: { code: 402, message: 'Insufficient credits' } }), null);
     expect(e).toMatchObject({ kind: 'quota', retryable: false, status: 402 });
-    expect(e.message).toMatch(/add credit.*openrouter/);
+    expect(e.message).toMatch(/add credit.*OpenRouter/);
+  });
+
+  it('names providers by their display names, never internal ids such as "custom"', () => {
+    const refused = openaiError(ctx('custom'), 401, JSON.stringify({ error: { message: 'bad key' } }), null);
+    expect(refused.message).toMatch(/^The key was refused \(401\): check the key for the OpenAI-compatible server\./);
+    const rejected = openaiError(ctx('custom'), 400, JSON.stringify({ error: { message: 'nope' } }), null);
+    expect(rejected.message).toMatch(/^The OpenAI-compatible server rejected the request \(400\)/);
+    expect(openaiError(ctx('vllm'), 500, '{}', null).message).toMatch(/^vLLM had a server error \(500\)/);
+    expect(openaiError(ctx('openai'), 401, '{}', null).message).toMatch(/check the key for OpenAI\./);
+    for (const e of [refused, rejected]) expect(e.message).not.toMatch(/\bcustom\b/);
   });
 
   it('an OpenRouter error inside a 200 body is still an error', () => {

@@ -103,7 +103,7 @@ describe('OpenAI Chat Completions wire format', () => {
     const { provider, sleeps } = providerFor(mock, 'openai', { apiKey: secret });
     const err = await provider.complete(ask(1)).catch((e) => e);
     expect(err).toMatchObject({ kind: 'auth', status: 401, retryable: false });
-    expect(err.message).toMatch(/check the key for openai/);
+    expect(err.message).toMatch(/check the key for OpenAI\./);
     expect(err.message).not.toContain(secret);
     expect(err.message).not.toContain('SECRETSECRET');
     expect(JSON.stringify(err.toInfo())).not.toContain(secret);

@@ -121,7 +121,7 @@ describe('semece mc', () => {
     const c = capture();
     const code = await run(['--provider', 'vllm', '--base-url', `${mock.url}/v1`, '--model', 'm', '--dataset', dataset, '--runs', '1'], { ...c.io, env: { VLLM_API_KEY: 'sk-not-the-right-one-42' } });
     expect(code).toBe(1);
-    expect(c.err.join('')).toMatch(/semece mc: stopped: The key was refused \(401\): check the key for vllm.*\(auth, at .*\)\. Nothing was kept\./);
+    expect(c.err.join('')).toMatch(/semece mc: stopped: The key was refused \(401\): check the key for vLLM.*\(auth, at .*\)\. Nothing was kept\./);
     // Without --cache nothing is kept, so there is nothing to resume.
     expect(c.err.join('')).not.toMatch(/resume/);
     expect(c.err.join('') + c.out.join('')).not.toContain('sk-not-the-right-one-42');

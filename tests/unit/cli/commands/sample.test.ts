@@ -139,7 +139,7 @@ describe('semece sample', () => {
   it('a refused key stops with exit 1 and never prints the key', async () => {
     const r = await cli(['--samples', '2'], { OPENAI_API_KEY: 'sk-wrong-0123456789abcdef' });
     expect(r.code).toBe(1);
-    expect(r.err.join('\n')).toMatch(/check the key for openai/);
+    expect(r.err.join('\n')).toMatch(/check the key for OpenAI/);
     expect(r.err.join('\n')).not.toContain('sk-wrong-0123456789abcdef');
   });
 
