@@ -17,6 +17,7 @@ import { PAPER_SIGNALS } from '../../src/model/signals.ts';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BINS } from '../../src/model/scoring-limits.ts';
 import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score.ts';
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-output.ts';
+import { MIN_PER_BIN, smallBinCaveats } from '../../src/pipeline/small-bins.ts';
 import { reportJsonFile } from '../../src/formats/report-export.ts';
 import { leftOutNote } from '../../src/formats/report-limits.ts';
 import { toJson } from '../json.ts';
@@ -36,11 +37,15 @@ export const USAGE = `usage: semece score --clustered FILE --graded FILE [option
   --B N                bootstrap replicates (default ${D.bootstrap.B})
   --bootstrap-seed N   seed of the bootstrap's default_rng stream (default ${D.bootstrap.seed})
   --model NAME         model name for the report (default: the rows' "model")
-  --regime-intervals   also print each margin regime's debiased ECE with its bootstrap interval
-                       (one more bootstrap over each regime's questions; --report always has them)
+  --regime-intervals   also print each margin regime's bootstrap bias-corrected ECE with its
+                       basic interval (one more bootstrap over each regime's questions; --report
+                       always has them); its ece_interval and calibration_p are always printed
   --report FILE        also write the full report document (open it in the app), every signal scored
   --pretty             indent the JSON
 Prints one JSON document on stdout (the paper's three signals); NaN is written as null.
+metrics.ece_interval is the one interval shown beside each ECE, metrics.calibration_p the
+p-value of the test of perfect calibration (README.md, "Command line"). Bins under 10 questions
+are named on stderr, per signal and margin regime.
 When no question can be scored (every row excluded) nothing is printed and the exit code is 2.
 ${EXIT_CODES_HELP}`;
 
@@ -143,6 +148,12 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
           (duplicates.length ? `, ${duplicates.length} duplicate rows ignored (first row per id kept)` : '') +
           (unmatchedGraded.length ? `, ${unmatchedGraded.length} graded rows without a clustered row` : ''),
       );
+      // The report's small-sample rule, per bin (pipeline/small-bins.ts), for the ECEs printed.
+      const caveats = smallBinCaveats([report], PAPER_SIGNALS, options.bins!, true);
+      if (caveats.length) {
+        err(`semece score: note: bins under ${MIN_PER_BIN} questions give coarse accuracies, so an ECE over them is mostly noise and reads high:`);
+        for (const line of caveats) err(`semece score: note:   ${line}`);
+      }
       if (reportFile) {
         const doc = buildReport([report], {
           title: `${report.model} — ${path.basename(clustered)}`,

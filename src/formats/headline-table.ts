@@ -1,14 +1,14 @@
 /**
  * The report's headline table as data, and as CSV, Markdown and LaTeX for a paper or slides:
  * one row per model, the numbers rounded as the report shows them (formats/numbers.ts), the
- * paper's ECE per signal, the debiased ECE with its 95% interval per signal, then each headline
- * metric per signal.
+ * paper's ECE per signal, its one 95% interval (eceIntervalOf) and its calibration test's p-value
+ * per signal, then each headline metric per signal.
  */
 import { HEADLINE_METRICS, metricValue } from '../model/metrics';
-import type { ModelReport } from '../model/report';
+import type { ModelMetrics, ModelReport } from '../model/report';
 import { SIGNAL_ORDER, SIGNAL_SHORT, type SignalName } from '../model/signals';
 import { toCsv } from './csv';
-import { fmt, fmtInterval, pct } from './numbers';
+import { fmt, pct } from './numbers';
 
 export interface HeadlineTable {
   header: string[];
@@ -20,6 +20,34 @@ export function headlineSignals(models: readonly ModelReport[]): SignalName[] {
   return SIGNAL_ORDER.filter((s) => models.some((m) => m.metrics.signals[s]));
 }
 
+/**
+ * The one interval shown beside a signal's paper ECE, wherever it is shown (table, charts,
+ * exports, `semece score`'s `ece_interval`): core/ece-inference.ts's 95% interval for the
+ * population ECE, stored as `eceInference`. It can lie below the paper's ECE, which noise biases
+ * upward. Null when the report holds none (made before it existed) or it is undefined.
+ */
+export function eceIntervalOf(metrics: ModelMetrics, signal: SignalName): [number, number] | null {
+  const iv = metrics.eceInference?.[signal]?.interval;
+  return iv && Number.isFinite(iv[0]) && Number.isFinite(iv[1]) ? iv : null;
+}
+
+/** The p-value of the signal's test of perfect calibration (null when the report holds none). */
+export function calibrationPOf(metrics: ModelMetrics, signal: SignalName): number | null {
+  const p = metrics.eceInference?.[signal]?.p;
+  return p !== undefined && Number.isFinite(p) ? p : null;
+}
+
+/** "[0.041, 0.080]", or an em dash without an interval. */
+export function fmtEceInterval(iv: [number, number] | null): string {
+  return iv ? `[${fmt(iv[0])}, ${fmt(iv[1])}]` : '—';
+}
+
+/** A p-value as the report prints it: three decimals, "< 0.001" below that; an em dash when absent. */
+export function fmtP(p: number | null): string {
+  if (p === null || !Number.isFinite(p)) return '—';
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}
+
 export function headlineTable(models: readonly ModelReport[]): HeadlineTable {
   const signals = headlineSignals(models);
   const header = [
@@ -28,7 +56,8 @@ export function headlineTable(models: readonly ModelReport[]): HeadlineTable {
     'Excluded',
     'Accuracy',
     ...signals.map((s) => `ECE ${SIGNAL_SHORT[s]}`),
-    ...signals.map((s) => `Debiased ECE ${SIGNAL_SHORT[s]} [95% CI]`),
+    ...signals.map((s) => `ECE ${SIGNAL_SHORT[s]} 95% CI`),
+    ...signals.map((s) => `Calibration p ${SIGNAL_SHORT[s]}`),
     ...HEADLINE_METRICS.flatMap((metric) => signals.map((s) => `${metric.short} ${SIGNAL_SHORT[s]}`)),
   ];
   const rows = models.map((m) => [
@@ -37,13 +66,9 @@ export function headlineTable(models: readonly ModelReport[]): HeadlineTable {
     String(m.metrics.excluded),
     pct(m.metrics.accuracy),
     ...signals.map((s) => fmt(m.metrics.signals[s]?.ece)),
-    // The interval goes with the estimate it contains: the bias-corrected one (older reports: the percentile interval, marked).
-    ...signals.map((s) => {
-      const bc = m.metrics.eceBiasCorrected?.[s];
-      if (bc && Number.isFinite(bc[0])) return fmtInterval(bc[0], bc);
-      const iv = m.metrics.eceIntervals[s];
-      return iv && Number.isFinite(iv[1]) ? `— (percentile ${fmtInterval(iv[0], iv).replace(/^\S+ /, '')})` : '—';
-    }),
+    // The ECE's one interval, as every view shows it, and its calibration test.
+    ...signals.map((s) => fmtEceInterval(eceIntervalOf(m.metrics, s))),
+    ...signals.map((s) => fmtP(calibrationPOf(m.metrics, s))),
     ...HEADLINE_METRICS.flatMap((metric) =>
       signals.map((s) => {
         const sm = m.metrics.signals[s];
@@ -76,7 +101,7 @@ export function latexText(s: string): string {
 }
 
 /** A booktabs table (needs \usepackage{booktabs}), the model column left, numbers right. */
-export function headlineLatex(t: HeadlineTable, caption = 'Calibration of each model (ECE with 95\\% bootstrap intervals).'): string {
+export function headlineLatex(t: HeadlineTable, caption = 'Calibration of each model (the paper\'s ECE, a 95\\% interval for the population ECE, and the p-value of the test of perfect calibration).'): string {
   const spec = `l${'r'.repeat(t.header.length - 1)}`;
   const line = (r: string[]) => `${r.map(latexText).join(' & ')} \\\\`;
   return [

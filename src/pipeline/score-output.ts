@@ -9,6 +9,7 @@ import { METRICS, type MetricCliKey } from '../model/metrics';
 import {
   REPORT_FORMAT,
   REPORT_VERSION,
+  type EceInferenceEntry,
   type ModelReport,
   type ReportDataset,
   type ReportDocument,
@@ -103,14 +104,23 @@ function paperOnly<T>(bySignalName: Partial<Record<SignalName, T>>): Partial<Rec
   return Object.fromEntries(PAPER_SIGNALS.filter((s) => bySignalName[s] !== undefined).map((s) => [s, bySignalName[s]]));
 }
 
+/** One field of each signal's stored ECE inference (nothing for a report without it). */
+function inferenceField<K extends keyof EceInferenceEntry>(inf: Partial<Record<SignalName, EceInferenceEntry>> | undefined, key: K) {
+  return Object.fromEntries(Object.entries(inf ?? {}).map(([s, e]) => [s, e![key]])) as Partial<Record<SignalName, EceInferenceEntry[K]>>;
+}
+
 /**
  * The CLI's `score` document: per-question values under the authors' names first
  * (id, n, sem1, sem2, verbalized, correct, margin), then the metrics: accuracy, every metric of
  * the metrics table by paper signal under its CLI key (ece, brier, ece_equal_mass …), the paired
- * bootstrap [point, low, high], the ECE intervals (the authors' percentile triples and the
- * debiased ECE with its basic interval, as the app shows it), smooth ECE's bandwidth, the regimes
- * (with their own debiased intervals when `print.regimeIntervals`: the report was scored with
- * them). Numbers are plain JSON numbers;
+ * bootstrap [point, low, high], the ECE intervals: `ece_interval` {signal: [low, high]}, the one
+ * interval the report shows beside each ECE (core/ece-inference.ts, method `ece_interval_method`),
+ * `calibration_p` {signal: p-value of the test of perfect calibration}, the authors' percentile
+ * triples `ece_intervals` and the bootstrap bias-corrected ECE with its basic interval
+ * `ece_bias_corrected` (`ece_debiased`: the same values under their old name, an alias kept for
+ * scripts); smooth ECE's bandwidth, the regimes (each with its `ece_interval` and `calibration_p`,
+ * and its bias-corrected ECE when `print.regimeIntervals`: the report was scored with them).
+ * Numbers are plain JSON numbers;
  * NaN becomes null when written (cli/json.ts). `settings` is the scoring exactly as used.
  */
 export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options: ScoreOptions = {}, print: { regimeIntervals?: boolean } = {}) {
@@ -142,14 +152,24 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
       accuracy: m.accuracy,
       ...perSignal,
       bootstrap: { d_conf: b.d_conf, d_ece: b.d_ece, d_ece_lo: b.d_ece_lo, n_lo: b.n_lo, B: b.B, seed: b.seed },
+      ece_interval: paperOnly(inferenceField(m.eceInference, 'interval')),
+      calibration_p: paperOnly(inferenceField(m.eceInference, 'p')),
+      ece_interval_method: m.eceInferenceMethod ?? null,
       ece_intervals: paperOnly(m.eceIntervals),
-      // The app's headline interval (2·ECE − mean of the replicates, basic interval), beside the authors' percentile triples.
+      // 2·ECE − the replicates' mean with its basic interval, under its true name and its old one (an alias).
+      ece_bias_corrected: paperOnly(m.eceBiasCorrected ?? {}),
       ece_debiased: paperOnly(m.eceBiasCorrected ?? {}),
       smooth_ece_bandwidth: bySignal(report, (s) => s.smoothEceBandwidth ?? NaN),
       by_regime: Object.fromEntries(
         Object.entries(m.byRegime).map(([regime, r]) => [
           regime,
-          { count: r.count, ece: paperOnly(r.ece), ...(print.regimeIntervals ? { ece_debiased: paperOnly(r.eceBiasCorrected ?? {}) } : {}) },
+          {
+            count: r.count,
+            ece: paperOnly(r.ece),
+            ece_interval: paperOnly(inferenceField(r.eceInference, 'interval')),
+            calibration_p: paperOnly(inferenceField(r.eceInference, 'p')),
+            ...(print.regimeIntervals ? { ece_bias_corrected: paperOnly(r.eceBiasCorrected ?? {}), ece_debiased: paperOnly(r.eceBiasCorrected ?? {}) } : {}),
+          },
         ]),
       ),
       mean_classes: m.meanClasses,

@@ -11,7 +11,8 @@
  * Each scored signal gets the full SignalMetrics; one paired bootstrap gives Sem1 vs Sem2, an ECE
  * interval per signal over the same replicates, and, from those replicates, the signal comparison;
  * then the paper ECE per margin regime (with its bias-corrected interval from resampling the
- * regime's questions), with K̄ the mean number of non-empty classes.
+ * regime's questions), with K̄ the mean number of non-empty classes; and the one interval each
+ * ECE is shown with, its calibration test and consistency bands (ece-inference-metrics.ts).
  */
 import { accuracy, eceEqualWidth, signalMetrics } from '../core/calibration';
 import { biasCorrectedInterval, pairedBootstrap } from '../core/bootstrap';
@@ -25,6 +26,7 @@ import type { Grade } from '../model/rows';
 import { SCORING_DEFAULTS, type ScoringSpec } from '../model/run-spec';
 import { entropyConfidence, isPaperSignal, PAPER_SIGNALS, SIGNAL_NAMES, signalValue, type SignalName } from '../model/signals';
 import { comparedColumns, compareScoredSignals } from './signal-comparison';
+import { eceInferenceMetrics, withEceInference } from './ece-inference-metrics';
 
 export { PAPER_SIGNALS } from '../model/signals';
 
@@ -195,7 +197,12 @@ export function modelMetrics(
     }
   }
 
-  return {
+  // The one interval shown beside each ECE, its calibration test and the diagram's consistency
+  // bands (ece-inference-metrics.ts), and per regime: no resampling of rows, so a few hundred ms
+  // for every signal and regime of 40,000 questions, cheap enough to be always there.
+  const inference = eceInferenceMetrics(conf, y, { bins, seed: b.seed }, questions.map((q) => q.regime));
+
+  return withEceInference({
     questions: questions.length,
     excluded: context.excluded,
     accuracy: accuracy(y),
@@ -207,7 +214,7 @@ export function modelMetrics(
     byRegime,
     meanClasses: meanClassCount(questions.map((q) => ({ n: q.n, nonEmptyClasses: q.nClasses }))),
     comparison: compareScoredSignals(comparedColumns(questions, signals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
-  };
+  }, inference);
 }
 
 /** The whole stage: joined authors' rows → one model's report, every signal scored once. */

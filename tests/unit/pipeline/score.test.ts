@@ -6,6 +6,8 @@ import { PAPER_SIGNALS, scoreAuthorsRows, modelMetrics } from '../../../src/pipe
 import { parseReport } from '../../../src/formats/report-import';
 import { reportToJson } from '../../../src/formats/report-export';
 import { buildReport, importedSettings, pooledEce, scoreCliDocument } from '../../../src/pipeline/score-output';
+import { eceInference } from '../../../src/core/ece-inference';
+import { eceIntervalOf } from '../../../src/formats/headline-table';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/reference-sample/${name}`, import.meta.url), 'utf8');
 
@@ -66,10 +68,41 @@ describe('score stage on the reference sample (expected.json)', () => {
     expect(m.meanClasses).toBeGreaterThan(1);
   });
 
-  it("prints the app's debiased ECE intervals overall (per regime when asked), and smooth ECE's bandwidth, as the report holds them", () => {
+  it('prints the one interval the report shows beside each ECE (ece_interval) and the calibration test (calibration_p), overall and per regime', () => {
     const m = report.metrics;
+    expect(doc.metrics.ece_interval_method).toBe('consistency-inversion');
+    expect(m.eceInferenceMethod).toBe('consistency-inversion');
     for (const s of PAPER_SIGNALS) {
-      const d = doc.metrics.ece_debiased[s]!;
+      const want = eceInference(
+        report.questions.map((q) => q[s]),
+        report.questions.map((q) => q.correct),
+        { bins: 10, seed: 7 },
+      );
+      // The plug-in ECE shown beside it is the paper's, bit for bit.
+      expect(want.ece).toBe(expected.metrics.ece[s]);
+      expect(doc.metrics.ece_interval[s]).toEqual(want.interval);
+      expect(doc.metrics.calibration_p[s]).toBe(want.p);
+      // The same numbers the report's views read (eceIntervalOf).
+      expect(eceIntervalOf(m, s)).toEqual(want.interval);
+      expect(want.p).toBeGreaterThan(0);
+      expect(want.p).toBeLessThanOrEqual(1);
+      expect(want.interval[0]).toBeLessThanOrEqual(want.interval[1]);
+    }
+    expect(Object.keys(doc.metrics.ece_interval)).toEqual([...PAPER_SIGNALS]);
+    for (const [regime, r] of Object.entries(doc.metrics.by_regime)) {
+      const rows = report.questions.filter((q) => q.regime === regime);
+      if (rows.length === 0) continue;
+      const want = eceInference(rows.map((q) => q.sem2), rows.map((q) => q.correct), { bins: 10, seed: 7 });
+      expect(r.ece_interval.sem2).toEqual(want.interval);
+      expect(r.calibration_p.sem2).toBe(want.p);
+    }
+  });
+
+  it("prints the bootstrap bias-corrected ECE under its true name (ece_debiased: its old name, the same values) overall (per regime when asked), and smooth ECE's bandwidth, as the report holds them", () => {
+    const m = report.metrics;
+    expect(doc.metrics.ece_debiased).toEqual(doc.metrics.ece_bias_corrected);
+    for (const s of PAPER_SIGNALS) {
+      const d = doc.metrics.ece_bias_corrected[s]!;
       expect(d).toEqual(m.eceBiasCorrected![s]);
       // The basic interval contains its estimate (widened if it would not).
       expect(d[1]).toBeLessThanOrEqual(d[0]);
@@ -77,12 +110,13 @@ describe('score stage on the reference sample (expected.json)', () => {
       expect(doc.metrics.smooth_ece_bandwidth[s]).toBe(m.signals[s]!.smoothEceBandwidth);
       expect(doc.metrics.smooth_ece_bandwidth[s]).toBeGreaterThan(0);
     }
-    for (const r of Object.values(doc.metrics.by_regime)) expect(r).not.toHaveProperty('ece_debiased');
+    for (const r of Object.values(doc.metrics.by_regime)) expect(r).not.toHaveProperty('ece_bias_corrected');
     const withRegimes = scoreCliDocument(report, rows, {}, { regimeIntervals: true });
     for (const [regime, r] of Object.entries(withRegimes.metrics.by_regime)) {
       const want = m.byRegime[regime as keyof typeof m.byRegime].eceBiasCorrected ?? {};
-      expect(r.ece_debiased).toEqual(Object.fromEntries(PAPER_SIGNALS.filter((s) => want[s]).map((s) => [s, want[s]])));
-      if (r.count > 0) expect(Object.keys(r.ece_debiased ?? {})).toEqual([...PAPER_SIGNALS]);
+      expect(r.ece_bias_corrected).toEqual(Object.fromEntries(PAPER_SIGNALS.filter((s) => want[s]).map((s) => [s, want[s]])));
+      expect(r.ece_debiased).toEqual(r.ece_bias_corrected);
+      if (r.count > 0) expect(Object.keys(r.ece_bias_corrected ?? {})).toEqual([...PAPER_SIGNALS]);
     }
   });
 

@@ -1,0 +1,88 @@
+/**
+ * The report's inference about each signal's paper ECE, from core/ece-inference.ts: the one 95%
+ * interval every view, export and `semece score` shows beside an ECE, the p-value of the test of
+ * perfect calibration, the same per margin regime (the regime's own questions), and the
+ * consistency bands the reliability diagram draws. Scoring stores them (score.ts); a report made
+ * before they existed gets them computed from its rows when opened (the recompute worker), so
+ * every ECE on the page carries an interval of this one method.
+ *
+ * Settings: the report's bins and its bootstrap seed; the method's own draws and level (2000,
+ * 95%: the setting whose coverage core/ece-inference.ts measured), so `eceInferenceMethod`, the
+ * bins and the seed say how to reproduce them.
+ */
+import { consistencyBands, eceInferenceBySignal } from '../core/ece-inference';
+import type { Regime } from '../core/types';
+import type { ConsistencyBandEntry, EceInferenceEntry, ModelMetrics, ReportQuestion, SignalName } from '../model/report';
+import { signalValue } from '../model/signals';
+
+export interface InferenceSettings {
+  bins: number;
+  seed: number;
+}
+
+export interface EceInferenceMetrics {
+  eceInference: Partial<Record<SignalName, EceInferenceEntry>>;
+  eceInferenceMethod: string;
+  consistencyBands: Partial<Record<SignalName, ConsistencyBandEntry[]>>;
+  /** Per regime, when asked for (`regimes`). */
+  byRegime?: Record<Regime, Partial<Record<SignalName, EceInferenceEntry>>>;
+}
+
+const REGIMES: Regime[] = ['jensen', 'low-margin', 'large-margin'];
+
+/** Interval and p-value of each column's ECE against `y`, and the method's name (empty with no column). */
+function inferAll(columns: Record<string, ArrayLike<number>>, y: ArrayLike<number>, s: InferenceSettings) {
+  const out = eceInferenceBySignal(columns, y, { bins: s.bins, seed: s.seed });
+  const entries: Partial<Record<SignalName, EceInferenceEntry>> = {};
+  let method = '';
+  for (const [name, r] of Object.entries(out)) {
+    entries[name as SignalName] = { interval: [r.interval[0], r.interval[1]], p: r.p };
+    method ||= r.method;
+  }
+  return { entries, method };
+}
+
+/**
+ * Inference for these signal columns (each as long as `y`, 0/1); with `regime` (one per row) the
+ * same per margin regime over the regime's own rows.
+ */
+export function eceInferenceMetrics(
+  conf: Partial<Record<SignalName, ArrayLike<number>>>,
+  y: ArrayLike<number>,
+  settings: InferenceSettings,
+  regime?: readonly Regime[],
+): EceInferenceMetrics {
+  const columns = conf as Record<string, ArrayLike<number>>;
+  const whole = inferAll(columns, y, settings);
+  const bands: Partial<Record<SignalName, ConsistencyBandEntry[]>> = {};
+  for (const [name, c] of Object.entries(columns)) {
+    bands[name as SignalName] = consistencyBands(c, { bins: settings.bins }).map((b) => ({ bin: b.bin, count: b.count, lo: b.lo, hi: b.hi }));
+  }
+  const out: EceInferenceMetrics = { eceInference: whole.entries, eceInferenceMethod: whole.method, consistencyBands: bands };
+  if (regime) {
+    out.byRegime = {} as EceInferenceMetrics['byRegime'] & object;
+    for (const r of REGIMES) {
+      const rows: number[] = [];
+      regime.forEach((g, i) => g === r && rows.push(i));
+      const sub = Object.fromEntries(Object.entries(columns).map(([name, c]) => [name, Float64Array.from(rows, (i) => c[i])]));
+      out.byRegime[r] = inferAll(sub, Float64Array.from(rows, (i) => y[i]), settings).entries;
+    }
+  }
+  return out;
+}
+
+/** The same from a model's report rows (a report made before the inference was stored). */
+export function eceInferenceOfRows(questions: readonly ReportQuestion[], signals: readonly SignalName[], settings: InferenceSettings): EceInferenceMetrics {
+  const conf: Partial<Record<SignalName, Float64Array>> = {};
+  for (const s of signals) conf[s] = Float64Array.from(questions, (q) => signalValue(q, s));
+  return eceInferenceMetrics(conf, Float64Array.from(questions, (q) => q.correct), settings, questions.map((q) => q.regime));
+}
+
+/** Metrics with the inference put in (each regime's beside its ECE). The input is not modified. */
+export function withEceInference(metrics: ModelMetrics, inf: EceInferenceMetrics): ModelMetrics {
+  const byRegime = { ...metrics.byRegime };
+  if (inf.byRegime) {
+    for (const r of REGIMES) byRegime[r] = { ...byRegime[r], eceInference: inf.byRegime[r] };
+  }
+  return { ...metrics, eceInference: inf.eceInference, eceInferenceMethod: inf.eceInferenceMethod, consistencyBands: inf.consistencyBands, byRegime };
+}
