@@ -44,27 +44,28 @@ export function binomial(m: number, p: number): CountDistribution {
   const mode = Math.min(m, Math.floor((m + 1) * p));
   const odds = p / (1 - p);
   const tiny = 1e-18;
-  const up: number[] = [];
-  let v = 1;
-  for (let k = mode; k < m && v > tiny; k++) {
+  // 10 standard deviations hold far more than 1 − 1e-18 (the ratio stops the walk first).
+  const reach = Math.ceil(10 * Math.sqrt(m * p * (1 - p))) + 12;
+  const lo = Math.max(0, mode - reach);
+  const hi = Math.min(m, mode + reach);
+  const pmf = new Float64Array(hi - lo + 1);
+  pmf[mode - lo] = 1;
+  let from = lo, to = hi;
+  for (let k = mode, v = 1; k < hi; k++) {
     v *= ((m - k) / (k + 1)) * odds;
-    up.push(v);
+    pmf[k + 1 - lo] = v;
+    if (v < tiny) { to = k + 1; break; }
   }
-  const down: number[] = [];
-  v = 1;
-  for (let k = mode; k > 0 && v > tiny; k--) {
-    v *= (k / (m - k + 1)) / odds;
-    down.push(v);
+  for (let k = mode, v = 1; k > lo; k--) {
+    v *= k / (m - k + 1) / odds;
+    pmf[k - 1 - lo] = v;
+    if (v < tiny) { from = k - 1; break; }
   }
-  const pmf = new Float64Array(down.length + 1 + up.length);
-  let at = 0;
-  for (let j = down.length - 1; j >= 0; j--) pmf[at++] = down[j];
-  pmf[at++] = 1;
-  for (const u of up) pmf[at++] = u;
+  const window = pmf.subarray(from - lo, to - lo + 1);
   let total = 0;
-  for (const x of pmf) total += x;
-  for (let j = 0; j < pmf.length; j++) pmf[j] /= total;
-  return { from: mode - down.length, pmf };
+  for (let j = 0; j < window.length; j++) total += window[j];
+  for (let j = 0; j < window.length; j++) window[j] /= total;
+  return { from, pmf: window };
 }
 
 /** The sum's distribution for these probabilities: exact for small bins, else the binomial of their mean. */
@@ -89,23 +90,29 @@ export function countQuantile(d: CountDistribution, q: number): number {
 }
 
 /**
- * Quantile coupling: out[order[j]] = the count at uniform u[order[j]], for `order` listing the
- * uniforms in increasing order. One walk up the cdf serves all of them, and the same uniforms
- * give every hypothesis's draw, so a larger success probability never gives a smaller count.
+ * Quantile coupling: for each draw i, the count S_i at uniform u[i] (the smallest k with
+ * P(S ≤ k) > u[i]), and stat[i] += term(S_i). `order` lists the uniforms in increasing order, so
+ * one walk up the cdf serves them all; the same uniforms give every hypothesis's draws, so a
+ * larger success probability never gives a smaller count.
  */
-export function countsAtUniforms(
+export function addTermsAtUniforms(
   d: CountDistribution,
   u: Float64Array,
   order: Uint32Array,
-  out: Int32Array,
+  stat: Float64Array,
+  term: (count: number) => number,
 ): void {
   const { pmf, from } = d;
   const last = pmf.length - 1;
   let k = 0;
   let cdf = pmf[0];
+  let value = term(from);
   for (let j = 0; j < order.length; j++) {
     const i = order[j];
-    while (u[i] >= cdf && k < last) cdf += pmf[++k];
-    out[i] = from + k;
+    if (u[i] >= cdf && k < last) {
+      while (u[i] >= cdf && k < last) cdf += pmf[++k];
+      value = term(from + k);
+    }
+    stat[i] += value;
   }
 }
