@@ -1,7 +1,7 @@
 /**
  * The embedding clusterer, independent of where vectors come from (a module worker in the
  * browser, onnxruntime-node in the CLI): answers identical after `normalizeAnswer` merge first,
- * one vector per distinct normalized answer (cached by model and text), then average-linkage
+ * one vector per distinct normalized answer (cached by model, its identity and text), then average-linkage
  * agglomerative clustering on cosine similarity. Classes are listed by first appearance.
  */
 import type { SemanticClass } from '../model/rows';
@@ -13,6 +13,8 @@ import type { ClusterOutcome, Clusterer } from './types';
 /** Text → vector, for one model. Implemented by the worker client and by the Node embedder. */
 export interface Embedder {
   readonly model: string;
+  /** Which model this is beyond its id (clustering/model-identity.ts), once loaded; part of every cached vector's key. */
+  identity(signal?: AbortSignal): Promise<string>;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
@@ -73,12 +75,13 @@ export function classesFromGroupVectors(
 }
 
 async function vectorsFor(texts: string[], embedder: Embedder, cache: EmbeddingCache | undefined, signal?: AbortSignal) {
-  const keys = texts.map((text) => ({ model: embedder.model, text }));
+  const identity = cache ? await embedder.identity(signal) : '';
+  const keys = texts.map((text) => ({ model: embedder.model, identity, text }));
   const cached = cache ? await cache.get(keys) : texts.map(() => undefined);
   const missing = texts.filter((_, i) => cached[i] === undefined);
   const fresh = missing.length > 0 ? await embedder.embed(missing, signal) : [];
   if (fresh.length !== missing.length) throw new Error(`the embedder returned ${fresh.length} vectors for ${missing.length} texts`);
-  if (cache && fresh.length > 0) await cache.put(missing.map((text, i) => ({ model: embedder.model, text, vector: fresh[i] })));
+  if (cache && fresh.length > 0) await cache.put(missing.map((text, i) => ({ model: embedder.model, identity, text, vector: fresh[i] })));
   let next = 0;
   return cached.map((v) => v ?? fresh[next++]);
 }

@@ -23,8 +23,8 @@
  *
  * Answers identical after `normalizeAnswer` merge first without asking the model (as the
  * embedding clusterer does, and as Kuhn et al. compare only unique answers); the first raw text of
- * each merged group is what the model reads. Pair decisions are cached by (model, premise,
- * hypothesis), so repeating a clustering asks the model nothing. The result is deterministic for a
+ * each merged group is what the model reads. Pair decisions are cached by (model and its
+ * identity, premise, hypothesis), so repeating a clustering asks the model nothing. The result is deterministic for a
  * deterministic model: the pairs asked and their order depend only on the answers.
  *
  * A multiple-choice question's answers that choose an option ("B", "(B) Lyon", "Lyon") are read
@@ -48,6 +48,11 @@ export interface NliPair {
 /** Pairs → the model's top label for each, in order. Implemented by the NLI worker client and the Node classifier. */
 export interface EntailmentDecider {
   readonly model: string;
+  /**
+   * Which model this is beyond its id (clustering/model-identity.ts: a hash of its config and
+   * weights), known once it is loaded; part of every cached decision's key.
+   */
+  identity(signal?: AbortSignal): Promise<string>;
   decide(pairs: NliPair[], signal?: AbortSignal): Promise<NliLabel[]>;
 }
 
@@ -69,13 +74,15 @@ export function contextualized(question: string, answer: string): string {
 async function labelsFor(pairs: NliPair[], options: EntailmentClustererOptions, signal?: AbortSignal): Promise<NliLabel[]> {
   if (pairs.length === 0) return [];
   const { decider, cache } = options;
-  const keys: EntailmentKey[] = pairs.map((p) => ({ model: decider.model, premise: p.premise, hypothesis: p.hypothesis }));
+  // Only a cache needs the identity (the model is loaded for it, as it would be to decide).
+  const identity = cache ? await decider.identity(signal) : '';
+  const keys: EntailmentKey[] = pairs.map((p) => ({ model: decider.model, identity, premise: p.premise, hypothesis: p.hypothesis }));
   const cached = cache ? await cache.get(keys) : pairs.map(() => undefined);
   const missing = pairs.filter((_, i) => cached[i] === undefined);
   const fresh = missing.length > 0 ? await decider.decide(missing, signal) : [];
   if (fresh.length !== missing.length) throw new Error(`the NLI model returned ${fresh.length} decisions for ${missing.length} pairs`);
   if (missing.length > 0) options.onDecided?.(missing.length);
-  if (cache && fresh.length > 0) await cache.put(missing.map((p, i) => ({ model: decider.model, premise: p.premise, hypothesis: p.hypothesis, label: fresh[i] })));
+  if (cache && fresh.length > 0) await cache.put(missing.map((p, i) => ({ model: decider.model, identity, premise: p.premise, hypothesis: p.hypothesis, label: fresh[i] })));
   let next = 0;
   return cached.map((l) => l ?? fresh[next++]);
 }

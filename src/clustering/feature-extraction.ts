@@ -7,6 +7,7 @@ import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transform
 import type { Embedder } from './embedding';
 import type { EmbeddingDevice, EmbeddingDtype, ModelProgress } from './embedding-models';
 import { applyEnv, lazily, loadOptions, type TransformersSource } from './transformers-env';
+import { modelIdentity } from './model-identity';
 
 export { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type EmbeddingDevice, type ModelProgress } from './embedding-models';
 
@@ -41,9 +42,14 @@ export async function embedTexts(extractor: FeatureExtractionPipeline, texts: st
  */
 export function createTransformersEmbedder(source: ModelSource, onProgress?: (p: ModelProgress) => void): Embedder & { ready(): Promise<FeatureExtractionPipeline> } {
   const ready = lazily(() => loadFeatureExtractor(source, onProgress));
+  const identity = lazily(async () => {
+    await ready();
+    return modelIdentity(source, source.dtype ?? 'q8');
+  });
   return {
     model: source.model,
     ready,
+    identity,
     async embed(texts, signal) {
       const extractor = await ready();
       if (signal?.aborted) throw new DOMException('embedding was cancelled', 'AbortError');

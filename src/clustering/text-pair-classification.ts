@@ -13,6 +13,7 @@ import type { NliLabel } from '../model/entailment-cache';
 import type { EntailmentDecider, NliPair } from './entailment';
 import type { EmbeddingDevice, EmbeddingDtype, ModelProgress } from './embedding-models';
 import { applyEnv, lazily, loadOptions, type TransformersSource } from './transformers-env';
+import { modelIdentity } from './model-identity';
 
 export { DEFAULT_NLI_MODEL, TINY_NLI_MODEL } from './nli-models';
 
@@ -88,9 +89,14 @@ export async function classifyPairs(classifier: PairClassifier, model: string, p
  */
 export function createTransformersDecider(source: NliModelSource, onProgress?: (p: ModelProgress) => void): EntailmentDecider & { ready(): Promise<PairClassifier> } {
   const ready = lazily(() => loadPairClassifier(source, onProgress));
+  const identity = lazily(async () => {
+    await ready();
+    return modelIdentity(source, source.dtype ?? 'q8');
+  });
   return {
     model: source.model,
     ready,
+    identity,
     async decide(pairs, signal) {
       const classifier = await ready();
       if (signal?.aborted) throw new DOMException('entailment was cancelled', 'AbortError');

@@ -1,9 +1,11 @@
 /**
- * Embeddings cached by (model, text). The store backs this interface with IndexedDB; the
+ * Embeddings cached by (model, its identity, text): the identity (a hash of the model's config and
+ * weights, clustering/model-identity.ts) keeps apart two models under one id. The store backs this interface with IndexedDB; the
  * in-memory version serves Node (CLI, tests, benchmarks) and a page without storage.
  */
 export interface EmbeddingKey {
   model: string;
+  identity: string;
   text: string;
 }
 
@@ -17,9 +19,14 @@ export interface EmbeddingCache {
   put(entries: EmbeddingEntry[]): Promise<void>;
 }
 
+/** The model and its identity as one string: NUL cannot occur in a model id. */
+export function identifiedModel(key: Pick<EmbeddingKey, 'model' | 'identity'>): string {
+  return `${key.model}\u0000${key.identity}`;
+}
+
 /** A stable string key; the NUL separator cannot occur in a model id. */
 export function embeddingKeyString(key: EmbeddingKey): string {
-  return `${key.model}\u0000${key.text}`;
+  return `${identifiedModel(key)}\u0000${key.text}`;
 }
 
 export class MemoryEmbeddingCache implements EmbeddingCache {

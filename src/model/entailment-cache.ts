@@ -1,7 +1,8 @@
 /**
- * Natural-language-inference decisions cached by (NLI model, premise, hypothesis), for the
- * entailment clusterer: a repeated or resumed clustering asks the model nothing it was asked
- * before. The store backs this port with IndexedDB (store/entailment-store.ts); the in-memory
+ * Natural-language-inference decisions cached by (NLI model, its identity, premise, hypothesis),
+ * for the entailment clusterer: a repeated or resumed clustering asks the model nothing it was
+ * asked before. The identity (a hash of the model's config and weights, clustering/model-identity.ts)
+ * keeps apart two models under one id (another --model-dir, a hub model updated in place). The store backs this port with IndexedDB (store/entailment-store.ts); the in-memory
  * version serves Node (CLI, tests, benchmarks) and a page without storage.
  */
 import { sha256Hex } from './hash';
@@ -15,9 +16,10 @@ export function isNliLabel(value: unknown): value is NliLabel {
   return typeof value === 'string' && (NLI_LABELS as readonly string[]).includes(value);
 }
 
-/** One ordered pair: does `premise` entail `hypothesis` under `model`. */
+/** One ordered pair: does `premise` entail `hypothesis` under `model`, the one whose files hash to `identity`. */
 export interface EntailmentKey {
   model: string;
+  identity: string;
   premise: string;
   hypothesis: string;
 }
@@ -34,12 +36,16 @@ export interface EntailmentCache {
 
 /** A stable string key; the NUL separator cannot occur in a model id and keeps the texts apart. */
 export function entailmentKeyString(key: EntailmentKey): string {
-  return `${key.model}\u0000${key.premise}\u0000${key.hypothesis}`;
+  return `${key.model}\u0000${key.identity}\u0000${key.premise}\u0000${key.hypothesis}`;
 }
 
-/** The stored key of one pair (IndexedDB, the CLI's cache file): a versioned hash, short however long the answers. */
+/**
+ * The stored key of one pair (IndexedDB, the CLI's cache file): a versioned hash, short however
+ * long the answers. Version 2 holds the model's identity; version 1's keys (model id and texts
+ * only) are never asked for, so a decision stored before identities is a miss, never trusted.
+ */
 export async function entailmentRecordKey(key: EntailmentKey): Promise<string> {
-  return `e1:${await sha256Hex(entailmentKeyString(key))}`;
+  return `e2:${await sha256Hex(entailmentKeyString(key))}`;
 }
 
 export class MemoryEntailmentCache implements EntailmentCache {

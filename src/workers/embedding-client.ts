@@ -8,7 +8,7 @@
 import type { Embedder } from '../clustering/embedding';
 import { DEFAULT_EMBEDDING_MODEL, isShippedEmbeddingModel, type EmbeddingDtype } from '../clustering/embedding-models';
 import type { EmbeddingWorkerApi } from './embedding.worker';
-import { clientControls, createModelLoader, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
+import { clientControls, createModelLoader, loadedIdentity, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
 import { connectApi } from './worker-connection';
 
 export interface EmbeddingClientOptions extends ModelClientOptions<EmbeddingDtype> {
@@ -38,6 +38,7 @@ export function createEmbeddingClient(options: EmbeddingClientOptions = {}): Emb
   return {
     model,
     ...clientControls(loader),
+    identity: loadedIdentity(loader, model),
     embed: (texts, signal) => loader.call('embedding', signal, (api) => api.embed(texts)),
   };
 }

@@ -13,6 +13,7 @@ import * as Comlink from 'comlink';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { embedTexts, loadFeatureExtractor, PROBE_TEXTS, vectorsAgree, type EmbeddingDtype, type ModelProgress, type ModelSource } from '../clustering/feature-extraction';
 import type { Result } from '../model/rows';
+import { modelIdentity } from '../clustering/model-identity';
 import { WEBGPU_CHECK } from './model-load';
 import { chooseBackend, createModelHost, errorMessage, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
 import { exposeApi } from './worker-connection';
@@ -21,9 +22,9 @@ import { workerModelSource } from './worker-model-source';
 export type EmbeddingWorkerConfig = ModelWorkerConfig<EmbeddingDtype>;
 export type EmbeddingBackendInfo = ModelBackendInfo;
 
-function load(config: EmbeddingWorkerConfig, onProgress?: (p: ModelProgress) => void) {
+async function load(config: EmbeddingWorkerConfig, onProgress?: (p: ModelProgress) => void) {
   const source: ModelSource = { ...workerModelSource(config), dtype: config.dtype ?? 'q8' };
-  return chooseBackend<FeatureExtractionPipeline, Float32Array[]>(
+  const loaded = await chooseBackend<FeatureExtractionPipeline, Float32Array[]>(
     {
       model: config.model,
       webgpu: config.webgpu,
@@ -37,6 +38,8 @@ function load(config: EmbeddingWorkerConfig, onProgress?: (p: ModelProgress) => 
     },
     onProgress,
   );
+  // Cached vectors are keyed by it: another model under the same id must not reuse them.
+  return { ...loaded, info: { ...loaded.info, identity: await modelIdentity(source, source.dtype!) } };
 }
 
 const host = createModelHost(load, (config, message) => ({ kind: 'embedding-model', message: `could not load embedding model "${config.model}": ${message}`, where: 'embedding worker' }));

@@ -103,6 +103,19 @@ export function clientControls(loader: ModelLoader<unknown>): ModelClientControl
   return { init: loader.init, watchLoad: loader.watchLoad, dispose: loader.dispose };
 }
 
+/**
+ * The loaded model's identity (clustering/model-identity.ts), as its worker's load reported it:
+ * what a clusterer keys its cached results by. Loads first; a load that failed, or a worker that
+ * did not identify the model, throws.
+ */
+export function loadedIdentity(loader: ModelLoader<unknown>, model: string): (signal?: AbortSignal) => Promise<string> {
+  return (signal) =>
+    loader.call('loading', signal, async () => {
+      const identity = loader.backend()?.identity;
+      return identity ? { ok: true, value: identity } : { ok: false, error: { kind: 'model', message: `"${model}" was loaded without its identity`, where: 'model worker' } };
+    });
+}
+
 export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoaderOptions<Api>): ModelLoader<Api> {
   const { model, role } = options;
   let worker: WorkerConnection<Api> | undefined;

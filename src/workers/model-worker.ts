@@ -28,6 +28,8 @@ export interface ModelBackendInfo {
   device: ModelDevice;
   /** Why WASM runs the model: WebGPU absent, turned off, failed, or disagreeing with WASM. */
   note?: string;
+  /** The loaded files' hash (clustering/model-identity.ts), for models whose results are cached by it. */
+  identity?: string;
 }
 
 export interface LoadedModel<M> {

@@ -8,7 +8,7 @@ import type { EntailmentDecider } from '../clustering/entailment';
 import type { EmbeddingDtype } from '../clustering/embedding-models';
 import { DEFAULT_NLI_MODEL, isShippedNliModel } from '../clustering/nli-models';
 import type { NliWorkerApi } from './nli.worker';
-import { clientControls, createModelLoader, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
+import { clientControls, createModelLoader, loadedIdentity, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
 import { connectApi } from './worker-connection';
 
 export type NliClientOptions = ModelClientOptions<EmbeddingDtype>;
@@ -35,6 +35,7 @@ export function createNliClient(options: NliClientOptions = {}): NliClient {
   return {
     model,
     ...clientControls(loader),
+    identity: loadedIdentity(loader, model),
     decide: (pairs, signal) => loader.call('entailment', signal, (api) => api.decide(pairs)),
   };
 }

@@ -14,6 +14,7 @@ import type { NliPair } from '../clustering/entailment';
 import { classifyPairs, decisionsAgree, loadPairClassifier, pairLogits, PROBE_PAIRS, type NliModelSource, type PairClassifier } from '../clustering/text-pair-classification';
 import type { NliLabel } from '../model/entailment-cache';
 import type { Result } from '../model/rows';
+import { modelIdentity } from '../clustering/model-identity';
 import { WEBGPU_CHECK_DECISIONS } from './model-load';
 import { chooseBackend, createModelHost, errorMessage, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
 import { exposeApi } from './worker-connection';
@@ -22,9 +23,9 @@ import { workerModelSource } from './worker-model-source';
 export type NliWorkerConfig = ModelWorkerConfig<EmbeddingDtype>;
 export type NliBackendInfo = ModelBackendInfo;
 
-function load(config: NliWorkerConfig, onProgress?: (p: ModelProgress) => void) {
+async function load(config: NliWorkerConfig, onProgress?: (p: ModelProgress) => void) {
   const source: NliModelSource = { ...workerModelSource(config), dtype: config.dtype ?? 'q8' };
-  return chooseBackend<PairClassifier, Float32Array[]>(
+  const loaded = await chooseBackend<PairClassifier, Float32Array[]>(
     {
       model: config.model,
       webgpu: config.webgpu,
@@ -38,6 +39,8 @@ function load(config: NliWorkerConfig, onProgress?: (p: ModelProgress) => void) 
     },
     onProgress,
   );
+  // Cached decisions are keyed by it: another model under the same id must not reuse them.
+  return { ...loaded, info: { ...loaded.info, identity: await modelIdentity(source, source.dtype!) } };
 }
 
 const host = createModelHost(load, (config, message) => ({ kind: 'nli-model', message: `could not load NLI model "${config.model}": ${message}`, where: 'NLI worker' }));

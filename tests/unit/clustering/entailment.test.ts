@@ -15,6 +15,7 @@ function fakeDecider(entails: string[], contradicts: string[] = []): EntailmentD
   const asked: NliPair[] = [];
   const decider = {
     model: 'fake-nli',
+    identity: async () => 'sha256:fake',
     asked,
     calls: 0,
     async decide(pairs: NliPair[]): Promise<NliLabel[]> {
@@ -113,8 +114,12 @@ describe('entailment clustering rule', () => {
     expect(decider.calls).toBe(callsAfterFirst);
     // Another model's decisions are not this model's.
     const d = fakeDecider(both('A', 'B'));
-    await createEntailmentClusterer({ decider: { model: 'other-nli', decide: (p) => d.decide(p) }, cache }).cluster(Q, ['A', 'B']);
+    await createEntailmentClusterer({ decider: { model: 'other-nli', identity: d.identity, decide: (p) => d.decide(p) }, cache }).cluster(Q, ['A', 'B']);
     expect(d.calls).toBe(2);
+    // Nor are another model's under the same id (other weights: another identity).
+    const same = fakeDecider(both('A', 'B'));
+    await createEntailmentClusterer({ decider: { ...same, model: 'fake-nli', identity: async () => 'sha256:other', decide: (p) => same.decide(p) }, cache }).cluster(Q, ['A', 'B']);
+    expect(same.calls).toBe(2);
   });
 
   test('one distinct answer asks nothing; failures come back as values', async () => {
@@ -122,11 +127,11 @@ describe('entailment clustering rule', () => {
     expect(await createEntailmentClusterer({ decider }).cluster(Q, ['Paris', 'paris', 'PARIS!'])).toEqual({ ok: true, value: [{ label: 'Paris', members: [0, 1, 2] }] });
     expect(decider.calls).toBe(0);
 
-    const failing: EntailmentDecider = { model: 'broken', decide: async () => { throw new Error('model file missing'); } };
+    const failing: EntailmentDecider = { model: 'broken', identity: async () => 'x', decide: async () => { throw new Error('model file missing'); } };
     const r = await createEntailmentClusterer({ decider: failing }).cluster(Q, ['A', 'B']);
     expect(r).toEqual({ ok: false, error: { kind: 'entailment', message: 'entailment failed: model file missing', where: 'entailment clusterer (broken)' } });
 
-    const short: EntailmentDecider = { model: 'short', decide: async () => [] };
+    const short: EntailmentDecider = { model: 'short', identity: async () => 'x', decide: async () => [] };
     const s = await createEntailmentClusterer({ decider: short }).cluster(Q, ['A', 'B']);
     expect(s.ok ? '' : s.error.message).toContain('returned 0 decisions for 1 pairs');
 

@@ -93,12 +93,20 @@ describe('settings and embeddings', () => {
     expect((await settings.getPriceTable())?.['openai/gpt-4o-mini'].output).toBe(0.6);
   });
 
-  test('embeddings are keyed by model and text', async () => {
-    const { embeddings } = await fresh();
-    await embeddings.put([{ model: 'm1', text: 'Paris', vector: new Float32Array([1, 2]) }]);
-    const [hit, missOtherModel] = await embeddings.get([{ model: 'm1', text: 'Paris' }, { model: 'm2', text: 'Paris' }]);
+  test('embeddings are keyed by model, its identity and text; a vector stored before identities is a miss', async () => {
+    const { embeddings, db } = await fresh();
+    await embeddings.put([{ model: 'm1', identity: 'i1', text: 'Paris', vector: new Float32Array([1, 2]) }]);
+    await embeddings.flush();
+    const [hit, missOtherModel, missOtherIdentity] = await embeddings.get([
+      { model: 'm1', identity: 'i1', text: 'Paris' },
+      { model: 'm2', identity: 'i1', text: 'Paris' },
+      { model: 'm1', identity: 'i2', text: 'Paris' },
+    ]);
     expect(Array.from(hit!)).toEqual([1, 2]);
     expect(missOtherModel).toBeUndefined();
+    expect(missOtherIdentity).toBeUndefined();
+    await db.put('embeddings', { model: 'm3', text: 'Lyon', vector: new Float32Array([3]) });
+    expect(await embeddings.get([{ model: 'm3', identity: 'i3', text: 'Lyon' }])).toEqual([undefined]);
   });
 });
 

@@ -14,6 +14,7 @@ describe('clustererFor: entailment', () => {
     let calls = 0;
     const decider: EntailmentDecider = {
       model: 'tiny-nli',
+      identity: async () => 'sha256:fake',
       async decide(pairs) {
         calls++;
         return pairs.map((p) => (p.premise.includes('Paris') === p.hypothesis.includes('Paris') ? 'entailment' : 'contradiction'));

@@ -75,7 +75,7 @@ describe('semece cluster --method entailment, repeated', () => {
     expect(asked).toBeGreaterThan(0);
     const records = (await readFile(join(dir, 'again.jsonl.cache.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     expect(records).toHaveLength(asked);
-    expect(records[0]).toEqual({ key: expect.stringMatching(/^e1:[0-9a-f]{64}$/), nli: expect.stringMatching(/^(entailment|neutral|contradiction)$/) });
+    expect(records[0]).toEqual({ key: expect.stringMatching(/^e2:[0-9a-f]{64}$/), nli: expect.stringMatching(/^(entailment|neutral|contradiction)$/) });
     const firstRows = await readRows('again.jsonl');
 
     const second = await cli(args);
