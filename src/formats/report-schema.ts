@@ -124,6 +124,18 @@ const signalComparison = z.object({
   clearlyBetterThan: list(signalName, SIGNAL_NAMES.length),
   B: count(0, MAX_BOOTSTRAP_B),
   seed: seed(),
+  // The naming rule and its tests; absent from reports saved before it (model/report.ts SignalSelection).
+  selection: z
+    .object({
+      method: text(),
+      alpha: rate(),
+      perComparison: rate(),
+      comparisons: count(0, SIGNAL_NAMES.length),
+      draws: count(0, MAX_BOOTSTRAP_B),
+      tests: bySignal(z.object({ diff: stat(-1, 1), p: rate() })),
+      named: z.boolean(),
+    })
+    .optional(),
 });
 
 const modelMetrics = z

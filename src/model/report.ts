@@ -143,10 +143,38 @@ export interface SignalComparison {
   byHowMuch: Interval | null;
   /** ECE(s) − ECE(best) for every other compared signal s. */
   intervals: Partial<Record<SignalName, Interval>>;
-  /** Signals the best one beats beyond resampling noise (difference interval above 0). */
+  /**
+   * Signals the best one beats: with `selection`, those whose one-sided test rejects
+   * ECE(s) ≤ ECE(best) at the per-comparison level; in reports saved before it, those whose
+   * bootstrap difference interval lies above 0.
+   */
   clearlyBetterThan: SignalName[];
   B: number;
   seed: number;
+  /**
+   * The rule that names a best signal (pipeline/signal-comparison.ts, docs/STATISTICS.md); absent
+   * in reports saved before it, which named the lowest ECE best when the runner-up's bootstrap
+   * interval lay above 0.
+   */
+  selection?: SignalSelection;
+}
+
+/** The best signal is named only when every one of `comparisons` one-sided tests rejects. */
+export interface SignalSelection {
+  /** Stable id of the test of each difference (core/ece-difference-test.ts). */
+  method: string;
+  /** Chance of naming a best signal when none is better, at most (two tied signals: 2 × perComparison). */
+  alpha: number;
+  /** Level of each one-sided test. */
+  perComparison: number;
+  /** Number of comparisons: compared signals − 1. */
+  comparisons: number;
+  /** Simulated data sets per null hypothesis. */
+  draws: number;
+  /** Per other signal: plug-in ECE(s) − ECE(best) and the one-sided p-value of H0: ECE(s) ≤ ECE(best). */
+  tests: Partial<Record<SignalName, { diff: number; p: number }>>;
+  /** Whether the best signal is named: every test rejected (true, vacuously, when only one signal is compared). */
+  named: boolean;
 }
 
 export interface ModelReport {

@@ -5,12 +5,21 @@
  * questions and every difference is paired. A signal present on no question is left out (listed
  * in `excluded`); one present on fewer than `minShare` of the questions is left out too rather than
  * shrinking the comparison to a handful of rows.
- * Best: the lowest paper ECE (10 equal-width bins) on those rows. By how much: ECE(runner-up) −
- * ECE(best). Intervals: for every other signal s, ECE(s) − ECE(best) with a paired bootstrap
- * percentile interval — the core's replicates (one default_rng(seed) stream, integers(0, N, N) row
- * indices, the same rows for every signal), 2.5 and 97.5 percentiles, NaN when too few are finite.
- * A difference whose interval lies above 0 means the best signal is better than s beyond resampling
- * noise; one that straddles 0 means the data cannot tell them apart.
+ * Candidate: the lowest paper ECE (10 equal-width bins) on those rows. By how much: ECE(runner-up)
+ * − ECE(best), with a paired bootstrap percentile interval for scale — the core's replicates (one
+ * default_rng(seed) stream, integers(0, N, N) row indices, the same rows for every signal).
+ *
+ * Named best only when it beats every other signal (`selection`): for each other signal s a
+ * one-sided test of H0: ECE(s) ≤ ECE(best) (core/ece-difference-test.ts: confidences held fixed,
+ * outcomes simulated under null hypotheses, as the headline interval is made), and the best is
+ * named when all k − 1 tests reject at SELECTION_PER_COMPARISON = 2.5%. That is an
+ * intersection–union test (Berger 1982): the claim "better than every other" is the intersection
+ * of the k − 1 claims, so no multiplicity correction is needed across them. The candidate is picked
+ * from the data, though, and when two signals tie either could be picked, so each test is at
+ * α/2 and the chance of naming one of two tied signals is at most 2 × 2.5% = 5% (SELECTION_ALPHA).
+ * The paired bootstrap of the plug-in difference is not used to decide: the plug-in ECE's bias
+ * differs between signals that fall into bins differently and does not cancel in the difference
+ * (docs/STATISTICS.md has the measurements).
  *
  * The score stage makes the comparison with the metrics and stores it in the report
  * (compareScoredSignals): when every compared signal was scored on every question, the replicates
@@ -19,8 +28,9 @@
 import { equalWidthBinIndex, equalWidthEdges } from '../core/binning';
 import { forEachReplicate, percentileInterval, type BootstrapOptions } from '../core/bootstrap';
 import { BinnedEceWorkspace, codeSignal, identityRows } from '../core/ece';
+import { ECE_DIFFERENCE_METHOD, eceDifferenceTest } from '../core/ece-difference-test';
 import type { Interval } from '../core/types';
-import type { ModelReport, SignalComparison } from '../model/report';
+import type { ModelReport, SignalComparison, SignalSelection } from '../model/report';
 import { isPaperSignal, SIGNAL_NAMES, signalColumns, signalValue, type SignalCarrier, type SignalName } from '../model/signals';
 import { SCORING_DEFAULTS } from '../model/run-spec';
 import { assertRecomputeBudget } from '../model/scoring-limits';
@@ -30,7 +40,15 @@ export type { SignalComparison } from '../model/report';
 export interface CompareOptions extends Pick<BootstrapOptions, 'B' | 'seed' | 'bins' | 'minFinite'> {
   /** A signal needs values on at least this share of the questions to be compared (default 0.5). */
   minShare?: number;
+  /** Simulated data sets per null hypothesis of each selection test (default SELECTION_DRAWS). */
+  draws?: number;
 }
+
+/** Chance of naming a best signal when none is better (two tied: 2 × the per-comparison level). */
+export const SELECTION_ALPHA = 0.05;
+/** Level of each one-sided comparison with the candidate best. */
+export const SELECTION_PER_COMPARISON = SELECTION_ALPHA / 2;
+export const SELECTION_DRAWS = 1000;
 
 type Columns = Partial<Record<SignalName, ArrayLike<number>>>;
 
@@ -57,6 +75,7 @@ function verdict(
   point: number[],
   reps: ArrayLike<number>[],
   context: { rows: number; excluded: SignalComparison['excluded']; B: number; seed: number; minFinite?: number },
+  select: (best: number) => SignalSelection,
 ): SignalComparison {
   const order = names.map((_, k) => k).filter((k) => Number.isFinite(point[k])).sort((a, b) => point[a] - point[b]);
   const bestK = order.length ? order[0] : -1;
@@ -64,13 +83,13 @@ function verdict(
   names.forEach((name, k) => (ece[name] = percentileInterval(point[k], reps[k], context.minFinite)));
   const intervals: SignalComparison['intervals'] = {};
   const clearlyBetterThan: SignalName[] = [];
+  const selection = bestK >= 0 ? select(bestK) : undefined;
   if (bestK >= 0) {
     names.forEach((name, k) => {
       if (k === bestK) return;
       const diff = Float64Array.from(reps[k], (v, b) => v - reps[bestK][b]);
-      const iv = percentileInterval(point[k] - point[bestK], diff, context.minFinite);
-      intervals[name] = iv;
-      if (iv[1] > 0) clearlyBetterThan.push(name);
+      intervals[name] = percentileInterval(point[k] - point[bestK], diff, context.minFinite);
+      if ((selection!.tests[name]?.p ?? 1) < selection!.perComparison) clearlyBetterThan.push(name);
     });
   }
   const runnerUpK = order.length > 1 ? order[1] : -1;
@@ -86,6 +105,41 @@ function verdict(
     clearlyBetterThan,
     B: context.B,
     seed: context.seed,
+    ...(selection ? { selection } : {}),
+  };
+}
+
+/**
+ * The selection tests of the candidate `best` against every other compared signal, on the
+ * compared rows. Each test has its own seed (the comparison's seed + the signal's position), so
+ * adding a signal leaves the others' p-values as they were.
+ */
+function selectionTests(
+  candidates: [SignalName, ArrayLike<number>][],
+  keep: number[],
+  y: ArrayLike<number>,
+  options: CompareOptions,
+): (best: number) => SignalSelection {
+  return (best) => {
+    const draws = options.draws ?? SELECTION_DRAWS;
+    const yy = Float64Array.from(keep, (i) => y[i]);
+    const column = (k: number) => Float64Array.from(keep, (i) => candidates[k][1][i]);
+    const bestCol = column(best);
+    const tests: SignalSelection['tests'] = {};
+    candidates.forEach(([name], k) => {
+      if (k === best) return;
+      tests[name] = eceDifferenceTest(bestCol, column(k), yy, { bins: options.bins ?? 10, draws, seed: (options.seed ?? 7) + k });
+    });
+    const ps = Object.values(tests).map((t) => t!.p);
+    return {
+      method: ECE_DIFFERENCE_METHOD,
+      alpha: SELECTION_ALPHA,
+      perComparison: SELECTION_PER_COMPARISON,
+      comparisons: candidates.length - 1,
+      draws,
+      tests,
+      named: ps.every((p) => p < SELECTION_PER_COMPARISON),
+    };
   };
 }
 
@@ -108,7 +162,7 @@ export function compareSignals(columns: Columns, y: ArrayLike<number>, options: 
   forEachReplicate(N, { B, seed }, (rows, b) => {
     coded.forEach((s, k) => (reps[k][b] = ws.ece(s, rows, N)));
   });
-  return verdict(candidates.map(([name]) => name), point, reps, { rows: N, excluded, B, seed, minFinite: options.minFinite });
+  return verdict(candidates.map(([name]) => name), point, reps, { rows: N, excluded, B, seed, minFinite: options.minFinite }, selectionTests(candidates, keep, y, options));
 }
 
 /** The comparison over one model's report questions (every signal column the report holds). */
@@ -171,5 +225,6 @@ export function compareScoredSignals(columns: Columns, y: ArrayLike<number>, opt
     names.map((n) => scored.intervals[n]![0]),
     names.map((n) => scored.replicates[n]!),
     { rows: keep.length, excluded, B, seed, minFinite: options.minFinite },
+    selectionTests(candidates, keep, y, options),
   );
 }

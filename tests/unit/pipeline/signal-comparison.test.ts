@@ -3,7 +3,7 @@ import { compareDocumentColumns, compareReportSignals, compareSignals } from '..
 import { entropyConfidence, signalColumns, signalValue } from '../../../src/model/signals';
 import { eceIntervals } from '../../../src/core/bootstrap';
 import { eceEqualWidth } from '../../../src/core/ece';
-import type { ReportQuestion } from '../../../src/model/report';
+import type { ReportQuestion, SignalComparison } from '../../../src/model/report';
 
 /** 200 rows, exactly 150 correct, in a fixed scattered order. */
 const Y = Float64Array.from({ length: 200 }, (_, i) => ((i * 37) % 200 < 150 ? 1 : 0));
@@ -41,15 +41,35 @@ describe('compareSignals', () => {
     expect(r.ece.sem1![0]).toBe(eceEqualWidth(a, Y));
   });
 
-  test('indistinguishable signals: the difference interval straddles 0', () => {
-    const a = Float64Array.from(Y, (_, i) => 0.7 + (i % 3) / 20);
-    const b = Float64Array.from(Y, (_, i) => 0.7 + ((i + 1) % 3) / 20);
+  test('indistinguishable signals: the difference interval straddles 0 and the test does not reject', () => {
+    // 0.75 and 0.77 on every question, 75% right: ECE 0 and 0.02, a gap the 200 answers cannot
+    // resolve (the accuracy's standard error is 0.031).
+    const a = new Float64Array(200).fill(0.75);
+    const b = new Float64Array(200).fill(0.77);
     const r = compareSignals({ sem1: a, sem2: b }, Y);
-    const other = r.best === 'sem1' ? 'sem2' : 'sem1';
-    const iv = r.intervals[other]!;
+    expect(r.best).toBe('sem1');
+    const iv = r.intervals.sem2!;
     expect(iv[1]).toBeLessThanOrEqual(0);
     expect(iv[2]).toBeGreaterThan(0);
+    expect(r.selection!.tests.sem2!.diff).toBeCloseTo(0.02, 12);
+    expect(r.selection!.tests.sem2!.p).toBeGreaterThan(0.2);
+    expect(r.selection!.named).toBe(false);
     expect(r.clearlyBetterThan).toEqual([]);
+  });
+
+  test('the stored rule: k − 1 comparisons, each at 2.5%, the best named only when all reject', () => {
+    const calibrated = new Float64Array(200).fill(0.75);
+    const r = compareSignals({ sem1: new Float64Array(200).fill(1), stated: calibrated, sem2: new Float64Array(200).fill(0.76) }, Y, { B: 100 });
+    const sel = r.selection!;
+    expect(sel).toMatchObject({ method: 'fixed-confidence-null-simulation', alpha: 0.05, perComparison: 0.025, comparisons: 2, draws: 1000 });
+    expect(r.best).toBe('stated');
+    // Sem1 (ECE 0.25) is beaten; Sem2 (0.01 away) is not, so no signal is named.
+    expect(sel.tests.sem1!.p).toBeLessThan(0.025);
+    expect(sel.tests.sem2!.p).toBeGreaterThan(0.025);
+    expect(sel.named).toBe(false);
+    expect(r.clearlyBetterThan).toEqual(['sem1']);
+    // Seeded: the same call gives the same p-values.
+    expect(compareSignals({ sem1: new Float64Array(200).fill(1), stated: calibrated, sem2: new Float64Array(200).fill(0.76) }, Y, { B: 100 }).selection).toEqual(sel);
   });
 
   test('missing signals are left out with a reason; a signal on most questions restricts the rows to those', () => {
@@ -122,15 +142,55 @@ describe('summarizeComparison', () => {
 });
 
 describe('naming the best signal', () => {
-  test('a signal is named best only when its paired interval against the next excludes 0; otherwise none is', async () => {
+  const label = { sem1: 'Sem1', sem2: 'Sem2', verbalized: 'Verbalized', stated: 'Stated', logprob: 'Logprob', entropyConfidence: 'Entropy' };
+  /** A stored comparison of three signals with the given p-values against the lowest (stated). */
+  const stored = (pSem1: number, pSem2: number): SignalComparison => {
+    const named = pSem1 < 0.025 && pSem2 < 0.025;
+    return {
+      rows: 100, compared: ['stated', 'sem1', 'sem2'], excluded: [],
+      ece: { stated: [0.02, 0.01, 0.05], sem1: [0.1, 0.07, 0.14], sem2: [0.06, 0.03, 0.1] },
+      best: 'stated', runnerUp: 'sem2', byHowMuch: [0.04, -0.01, 0.09],
+      intervals: { sem1: [0.08, 0.03, 0.13], sem2: [0.04, -0.01, 0.09] },
+      clearlyBetterThan: (['sem1', 'sem2'] as const).filter((s) => (s === 'sem1' ? pSem1 : pSem2) < 0.025),
+      B: 1000, seed: 7,
+      selection: {
+        method: 'fixed-confidence-null-simulation', alpha: 0.05, perComparison: 0.025, comparisons: 2, draws: 1000,
+        tests: { sem1: { diff: 0.08, p: pSem1 }, sem2: { diff: 0.04, p: pSem2 } }, named,
+      },
+    };
+  };
+
+  test('intersection–union rule: named when every one of the k − 1 tests rejects, not when one does not', async () => {
     const { summarizeComparison } = await import('../../../src/pipeline/signal-comparison-summary');
-    const label = { sem1: 'Sem1', sem2: 'Sem2', verbalized: 'Verbalized', stated: 'Stated', logprob: 'Logprob', entropyConfidence: 'Entropy' };
-    // Two signals a hair apart on few questions: the bootstrap cannot tell them apart.
+    const yes = summarizeComparison(stored(0.001, 0.02), label);
+    expect(yes.headline).toMatch(/^Stated is best calibrated on these 100 questions \(ECE 0\.020 \[0\.010, 0\.050\]\): it beats each of the 2 other signals \(every p < 0\.025\)\./);
+    expect(yes.rows.map((r) => [r.signal, r.verdict, r.p])).toEqual([['stated', 'best', undefined], ['sem2', 'worse', 0.02], ['sem1', 'worse', 0.001]]);
+    expect(yes.rule).toMatch(/^Named best only when it beats every other signal: 2 one-sided tests .* each at 2\.5%, all of which must reject \(an intersection–union test/);
+    // The runner-up's bootstrap interval includes 0, yet the test of Sem2 rejects: the stored rule decides.
+    // One test short of all: not named, though Sem1 is beaten.
+    const no = summarizeComparison(stored(0.001, 0.03), label);
+    expect(no.headline).toBe('No signal is named best calibrated on these 100 questions: Stated has the lowest ECE (0.020 [0.010, 0.050]), but it does not beat this signal beyond chance: Sem2 (p = 0.030).');
+    expect(no.rows.map((r) => r.verdict)).toEqual(['lowest', 'indistinguishable', 'worse']);
+  });
+
+  test('a report saved before the rule: named when the runner-up\'s paired interval excludes 0, as it was', async () => {
+    const { summarizeComparison } = await import('../../../src/pipeline/signal-comparison-summary');
+    const old = { ...stored(0.001, 0.001), clearlyBetterThan: ['sem1'] as SignalComparison['clearlyBetterThan'] };
+    delete old.selection;
+    const s = summarizeComparison(old, label);
+    expect(s.rule).toBe('');
+    expect(s.headline).toMatch(/^No signal is distinguishably better calibrated on these 100 questions: .*, an interval that includes 0\.$/);
+    expect(s.rows[0].verdict).toBe('lowest');
+    expect(s.rows.find((r) => r.signal === 'sem2')!.verdict).toBe('indistinguishable');
+  });
+
+  test('two signals a hair apart on four questions: not named', async () => {
+    const { summarizeComparison } = await import('../../../src/pipeline/signal-comparison-summary');
     const Y4 = new Float64Array([1, 0, 1, 0]);
     const r = compareSignals({ sem1: new Float64Array([0.6, 0.4, 0.6, 0.4]), stated: new Float64Array([0.62, 0.41, 0.6, 0.39]) }, Y4, { B: 200 });
     expect(r.clearlyBetterThan).toEqual([]);
     const s = summarizeComparison(r, label);
-    expect(s.headline).toMatch(/^No signal is distinguishably better calibrated on these 4 questions: .* has the lowest ECE .*, an interval that includes 0\.$/);
+    expect(s.headline).toMatch(/^No signal is named best calibrated on these 4 questions: .* has the lowest ECE .*p = /);
     expect(s.headline).not.toMatch(/is best calibrated/);
     expect(s.rows[0].verdict).toBe('lowest');
     expect(s.rows[1].verdict).toBe('indistinguishable');
