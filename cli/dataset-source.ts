@@ -5,6 +5,8 @@
  * given replaces the entry's); any other dataset uses config "default" and split "train" unless
  * given, with its layout recognised. `--limit N --seed S` draws N questions as the app does
  * (stratified by category where there are categories). Hub address: $HF_ENDPOINT; token: $HF_TOKEN.
+ * Only the Parquet columns the mapping (or the layout recognised in the first rows) reads are
+ * decoded, and a file declaring more rows than a dataset may have is refused before decoding.
  */
 import { readFile } from 'node:fs/promises';
 import { readDataset, type ColumnMapping, type ReadDataset } from '../src/formats/datasets.ts';
@@ -68,7 +70,7 @@ async function readHub(spec: string, options: DatasetSourceOptions): Promise<Res
       lastShown = tenth;
       options.log(`downloading ${spec}: ${(p.loaded / 1024 / 1024).toFixed(1)} of ${(p.total / 1024 / 1024).toFixed(1)} MB`);
     },
-  });
+  }, { onlyMapped: parsed.value.mapping ?? 'layout' });
   if (!loaded.ok) return loaded;
   return hubQuestions(loaded.value, parsed.value.mapping);
 }

@@ -4,7 +4,7 @@
  * hyparquet-writer. Rows are few and known, so tests can say exactly which questions a load
  * gives. HLE is gated (token HLE_TOKEN; HLE_NO_ACCESS is a token that never accepted).
  */
-import { parquetWriteBuffer } from 'hyparquet-writer';
+import { ByteWriter, ParquetWriter, parquetWriteBuffer, schemaFromColumnData } from 'hyparquet-writer';
 import type { MockHubRepo } from './hub-server.ts';
 
 export const HLE_TOKEN = 'hf_mocktokenwithaccess0123456789';
@@ -13,6 +13,32 @@ export const PARQUET = 'refs/convert/parquet';
 
 type Columns = Parameters<typeof parquetWriteBuffer>[0]['columnData'];
 export const parquet = (columnData: Columns) => new Uint8Array(parquetWriteBuffer({ columnData }));
+
+/**
+ * A few hundred bytes of Parquet whose footer says what `edit` makes it say (a file of millions of
+ * repeated values compresses to this little): a reader that trusts the footer to size its work
+ * meets the declared counts before decoding anything.
+ */
+export function parquetWithFooter(columnData: Columns, edit: (footer: ParquetWriter) => void): Uint8Array {
+  const writer = new ByteWriter();
+  const pq = new ParquetWriter({ writer, schema: schemaFromColumnData({ columnData }) });
+  pq.write({ columnData });
+  edit(pq);
+  pq.finish();
+  return new Uint8Array(writer.getBuffer());
+}
+
+/** Three rows of question and answer in a footer that declares `rows` (its one row group too). */
+export function parquetDeclaringRows(rows: bigint): Uint8Array {
+  const columns: Columns = [
+    { name: 'question', data: ['Q one?', 'Q two?', 'Q three?'], type: 'STRING' },
+    { name: 'answer', data: ['one', 'two', 'three'], type: 'STRING' },
+  ];
+  return parquetWithFooter(columns, (footer) => {
+    footer.num_rows = rows;
+    for (const group of footer.row_groups) group.num_rows = rows;
+  });
+}
 
 const TOPICS = ['Science', 'Art', 'Geography'];
 

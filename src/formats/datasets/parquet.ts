@@ -4,10 +4,32 @@
  * Values become what the JSON readers would give: int64 as a number (or a string past 2^53),
  * dates as ISO text, nested structs and lists as objects and arrays, so the layouts' dotted paths
  * ("answer.aliases") reach into them as they do in JSONL.
+ *
+ * Parquet compresses runs and repeated values so well that a 37 KB file can declare 12 million
+ * rows, and decoding them all took 4.4 GB before the process died. So the footer (a few bytes to
+ * read) is checked first: a file whose rows, decoded bytes or values exceed the bounds below is
+ * refused with its declared size before anything is decoded, and a reader that knows which
+ * columns it needs decodes only those.
  */
-import { parquetMetadata, parquetReadObjects, parquetSchema } from 'hyparquet';
+import { parquetMetadata, parquetReadObjects, parquetSchema, type FileMetaData } from 'hyparquet';
 import type { Result } from '../../model/rows.ts';
+import { MAX_REPORT_QUESTIONS } from '../../model/scoring-limits.ts';
+import { MAX_DATASET_BYTES } from './encoding.ts';
 import type { Table, TableRow } from './table.ts';
+
+/** Rows of a dataset, over all its files: no report holds more questions than this. */
+export const MAX_DATASET_ROWS = MAX_REPORT_QUESTIONS;
+/** Uncompressed bytes of the columns read: four times the largest file (text compresses about that much). */
+export const MAX_PARQUET_DECODED_BYTES = 4 * MAX_DATASET_BYTES;
+/** Values of the columns read (a list column holds several per row): 32 per row at the row bound. */
+export const MAX_PARQUET_VALUES = 32 * MAX_DATASET_ROWS;
+
+export interface ParquetReadOptions {
+  /** Read only these top-level columns (names the file lacks are passed over); all when absent. */
+  columns?: readonly string[];
+  /** Read only the rows before this one (a look at the first rows). */
+  rowEnd?: number;
+}
 
 const fail = (message: string, where: string): Result<Table> => ({ ok: false, error: { kind: 'dataset', message, where } });
 
@@ -31,11 +53,48 @@ export function looksLikeParquet(bytes: Uint8Array): boolean {
   return bytes.length >= 12 && magic(0) && magic(bytes.length - 4);
 }
 
+const count = (n: bigint | number) => n.toLocaleString('en-US');
+
 /**
- * Reads every row of a Parquet file. `rowOffset` numbers the rows after earlier shards of the
- * same split, so generated ids and "where" stay unique across files.
+ * Why the file is not decoded: its declared rows (with `rowsBefore` from earlier shards of the
+ * same split), or (unless `rowsOnly`) the uncompressed bytes or values of the columns to read
+ * (`columns`, else all), past the bounds.
  */
-export async function parquetTable(bytes: Uint8Array, fileName: string, rowOffset = 0): Promise<Result<Table>> {
+export function parquetBoundProblem(metadata: FileMetaData, fileName: string, rowsBefore: number, columns?: ReadonlySet<string>, rowsOnly = false): string | undefined {
+  // The file's count and its row groups' sum may disagree in a forged footer: the larger is believed.
+  const groupRows = metadata.row_groups.reduce((sum, g) => sum + g.num_rows, 0n);
+  const declared = metadata.num_rows > groupRows ? metadata.num_rows : groupRows;
+  const rows = declared + BigInt(rowsBefore);
+  if (rows > BigInt(MAX_DATASET_ROWS)) {
+    const earlier = rowsBefore > 0 ? ` (after ${count(rowsBefore)} in the split's earlier files)` : '';
+    return `${fileName} declares ${count(declared)} rows${earlier}; a dataset may have at most ${count(MAX_DATASET_ROWS)} rows (no report holds more questions). Choose a smaller split or file.`;
+  }
+  if (rowsOnly) return undefined;
+  let bytes = 0n;
+  let values = 0n;
+  for (const group of metadata.row_groups) {
+    for (const chunk of group.columns) {
+      const meta = chunk.meta_data;
+      if (!meta || (columns && !columns.has(meta.path_in_schema[0]))) continue;
+      bytes += meta.total_uncompressed_size;
+      values += meta.num_values;
+    }
+  }
+  if (bytes > BigInt(MAX_PARQUET_DECODED_BYTES)) {
+    return `${fileName} holds ${count((bytes + 1048575n) / 1048576n)} MB once uncompressed; at most ${count(MAX_PARQUET_DECODED_BYTES / 1048576)} MB is decoded. Choose a smaller split or file.`;
+  }
+  if (values > BigInt(MAX_PARQUET_VALUES)) {
+    return `${fileName} declares ${count(values)} values; at most ${count(MAX_PARQUET_VALUES)} are decoded. Choose a smaller split or file.`;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the rows of a Parquet file (all its columns, or `options.columns`), once its footer is
+ * within the bounds. `rowOffset` numbers the rows after earlier shards of the same split, so
+ * generated ids and "where" stay unique across files, and counts them against the row bound.
+ */
+export async function parquetTable(bytes: Uint8Array, fileName: string, rowOffset = 0, options: ParquetReadOptions = {}): Promise<Result<Table>> {
   if (!looksLikeParquet(bytes)) {
     return fail(
       `Not a complete Parquet file (${bytes.length.toLocaleString('en-US')} bytes without the PAR1 markers at both ends): it may have been cut short while downloading. Load it again.`,
@@ -46,10 +105,26 @@ export async function parquetTable(bytes: Uint8Array, fileName: string, rowOffse
   const file = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
   let records: Record<string, unknown>[];
   let columns: string[];
+  let metadata: FileMetaData;
+  let wanted: string[] | undefined;
   try {
-    const metadata = parquetMetadata(file);
+    metadata = parquetMetadata(file);
     columns = parquetSchema(metadata).children.map((c) => c.element.name);
-    records = (await parquetReadObjects({ file, metadata })) as Record<string, unknown>[];
+  } catch (e) {
+    return fail(`Could not read this Parquet file: ${e instanceof Error ? e.message : String(e)}.`, fileName);
+  }
+  if (options.columns) {
+    const asked = new Set(options.columns);
+    wanted = columns.filter((c) => asked.has(c));
+    // None of them in the file: all are read, so the mapping's complaint can list what there is.
+    if (wanted.length === 0) wanted = undefined;
+  }
+  // A look at the first rows decodes the first pages of a flat column, not the whole column, so
+  // only its rows are bounded (a row group of millions may still be walked through for it).
+  const problem = parquetBoundProblem(metadata, fileName, rowOffset, wanted && new Set(wanted), options.rowEnd !== undefined);
+  if (problem) return fail(problem, fileName);
+  try {
+    records = (await parquetReadObjects({ file, metadata, ...(wanted ? { columns: wanted } : {}), ...(options.rowEnd !== undefined ? { rowStart: 0, rowEnd: options.rowEnd } : {}) })) as Record<string, unknown>[];
   } catch (e) {
     return fail(`Could not read this Parquet file: ${e instanceof Error ? e.message : String(e)}.`, fileName);
   }
@@ -58,5 +133,6 @@ export async function parquetTable(bytes: Uint8Array, fileName: string, rowOffse
     where: `${fileName} row ${i + 1}`,
     record: plain(record) as Record<string, unknown>,
   }));
-  return { ok: true, value: { format: 'parquet', columns: rows.length > 0 ? Object.keys(rows[0].record) : columns, rows } };
+  // With some columns read, the table still names them all (a mapping's complaint lists them).
+  return { ok: true, value: { format: 'parquet', columns: rows.length > 0 && !wanted ? Object.keys(rows[0].record) : columns, rows } };
 }
