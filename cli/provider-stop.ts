@@ -2,7 +2,9 @@
  * How a CLI command that calls a model stops on an error no retry can fix: a refused key (401,
  * 403) or an account out of credit or quota (402, 429 insufficient_quota). The first such error
  * stops every request in flight and every one not yet sent, so a bad key costs one request, not
- * one per question; the command then says why in the words `semece sample` uses.
+ * one per question; the command then says why in the words `semece sample` uses. Until one
+ * request has come back, the others wait for it: a judge with --concurrency 64 against a
+ * refused key sends one request, not 64 at once.
  */
 import type { ChatProvider, Completion, CompletionRequest } from '../src/model/provider.ts';
 import { isProviderError, type ProviderError } from '../src/providers/errors.ts';
@@ -17,6 +19,9 @@ export class StopOnFatal implements ChatProvider {
   /** The error that stopped it, once one has. */
   fatal: ProviderError | undefined;
   private readonly stop = new AbortController();
+  /** Set while the first request is out; once it is back (whatever it got), the rest fan out. */
+  private first: Promise<void> | undefined;
+  private opened = false;
 
   constructor(private readonly inner: ChatProvider) {}
 
@@ -31,6 +36,25 @@ export class StopOnFatal implements ChatProvider {
 
   async complete(request: CompletionRequest): Promise<Completion> {
     if (this.fatal) throw this.fatal;
+    if (!this.opened) {
+      if (this.first) {
+        await this.first;
+        if (this.fatal) throw this.fatal;
+      } else {
+        let release = () => {};
+        this.first = new Promise<void>((resolve) => (release = resolve));
+        try {
+          return await this.send(request);
+        } finally {
+          this.opened = true;
+          release();
+        }
+      }
+    }
+    return this.send(request);
+  }
+
+  private async send(request: CompletionRequest): Promise<Completion> {
     const signal = request.signal ? AbortSignal.any([request.signal, this.stop.signal]) : this.stop.signal;
     try {
       return await this.inner.complete({ ...request, signal });

@@ -94,6 +94,16 @@ describe('the judges stop at once on errors no retry can fix', () => {
     });
   }
 
+  it('with --concurrency 64, cluster and grade send one request first and none after its refusal', async () => {
+    reply = { status: 401, body: ERRORS[0].body };
+    for (const [command, name] of [[cluster, 'cluster'], [grade, 'grade']] as const) {
+      requests = 0;
+      const r = await cli(command, ['--method', 'judge', '--concurrency', '64', '--in', f('rows.jsonl'), '--out', f(`fan-${name}.jsonl`)]);
+      expect(r.code).toBe(EXIT.failed);
+      expect(requests).toBe(1);
+    }
+  });
+
   it('with requests in flight at once, none is sent after the first refusal', async () => {
     reply = { status: 401, body: ERRORS[0].body };
     requests = 0;
