@@ -159,12 +159,21 @@ function uniforms(seed: number, draws: number, L: number): Uniforms {
   if (lastUniforms?.key === key) return lastUniforms;
   const rng = defaultRng(seed);
   const u: Float64Array[] = [];
+  const order: Uint32Array[] = [];
   for (let b = 0; b < L; b++) {
+    // Stratified (Latin hypercube): draw d lies in the stratum [π(d), π(d) + 1)/draws of a random
+    // permutation π, so each bin's simulated counts follow its distribution almost exactly and
+    // only the pairing across bins is random: less Monte Carlo error in the tails at the same cost.
+    const strata = rng.permutation(draws);
     const x = new Float64Array(draws);
-    for (let d = 0; d < draws; d++) x[d] = rng.random();
+    const sorted = new Uint32Array(draws);
+    for (let d = 0; d < draws; d++) {
+      x[d] = (strata[d] + rng.random()) / draws;
+      sorted[strata[d]] = d;
+    }
     u.push(x);
+    order.push(sorted);
   }
-  const order = u.map((x) => Uint32Array.from(x.keys()).sort((a, b) => x[a] - x[b]));
   return (lastUniforms = { key, u, order });
 }
 
@@ -240,16 +249,21 @@ class Inverter {
   }
 }
 
-type Verdict = 'keep' | 'too-small-t' | 'too-large-t';
+export type Verdict = 'keep' | 'too-small-t' | 'too-large-t';
 
-/** Test inversion over t: the interval of θ(t) kept, found on a grid then refined by bisection. */
-function invert(inv: Inverter, draws: number, alpha: number): [number, number] {
-  const verdict = (t: number): Verdict => {
+/** H_t is rejected when the observed plug-in lies in either tail (α/2 each) of its simulated ones. */
+function verdictOf(inv: Inverter, draws: number, alpha: number): (t: number) => Verdict {
+  return (t) => {
     const { ge, le } = inv.tails(t);
     if ((1 + ge) / (1 + draws) <= alpha / 2) return 'too-small-t';
     if ((1 + le) / (1 + draws) <= alpha / 2) return 'too-large-t';
     return 'keep';
   };
+}
+
+/** Test inversion over t: the interval of θ(t) kept, found on a grid then refined by bisection. */
+function invert(inv: Inverter, draws: number, alpha: number): [number, number] {
+  const verdict = verdictOf(inv, draws, alpha);
   // t at which θ reaches a target (θ nondecreasing in t), by bisection.
   const tAt = (target: number): number => {
     let a = 0, b = inv.tMax;
@@ -316,6 +330,24 @@ export function eceInference(conf: ArrayLike<number>, y: ArrayLike<number>, opti
   const p = (1 + inv.tails(0).ge) / (1 + o.draws);
   const interval = invert(inv, o.draws, 1 - o.level);
   return { ece, interval, p, method: ECE_INFERENCE_METHOD };
+}
+
+/**
+ * The verdict on H_t at each given t, with its true ECE θ(t): what the interval is the hull of.
+ * For tests and diagnostics; empty when the interval is NaN.
+ */
+export function eceHypotheses(
+  conf: ArrayLike<number>,
+  y: ArrayLike<number>,
+  ts: readonly number[],
+  options?: EceInferenceOptions,
+): { t: number; theta: number; verdict: Verdict }[] {
+  const o = resolve(options);
+  const N = Math.min(conf.length, y.length);
+  if (N === 0 || !Number.isFinite(eceEqualWidth(conf, y, o.bins))) return [];
+  const inv = new Inverter(binRows(conf, y, N, o.bins), N, o.draws, o.seed, o.bins);
+  const verdict = verdictOf(inv, o.draws, 1 - o.level);
+  return ts.map((t) => ({ t, theta: inv.theta(t), verdict: verdict(t) }));
 }
 
 /** `eceInference` for each signal against the same outcomes (same options, same seed). */
