@@ -19,7 +19,7 @@ export interface ChartFrameText {
   title: string;
   /** The line under it (e.g. "Sem1 ECE 0.081 (10 equal-width bins, 200 questions)"). */
   caption?: string;
-  legend?: readonly { label: string; color?: string; mark?: 'swatch' | 'dash' | 'rule' | 'ring' | 'line'; shape?: MarkerShape; dasharray?: string }[];
+  legend?: readonly { label: string; color?: string; mark?: 'swatch' | 'dash' | 'rule' | 'ring' | 'line' | 'outline'; shape?: MarkerShape; dasharray?: string }[];
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -73,7 +73,7 @@ function framed(chart: SVGSVGElement, width: number, height: number, frame: Char
           mark.setAttribute('y', String(y - 10));
           mark.setAttribute('width', '10');
           mark.setAttribute('height', '10');
-          mark.setAttribute('style', `fill:${c}`);
+          mark.setAttribute('style', item.mark === 'outline' ? `fill:none;stroke:${c};stroke-width:1.5` : `fill:${c}`);
         } else {
           const upright = item.mark === 'rule';
           mark.setAttribute('x1', String(upright ? x + 5 : x));

@@ -1,7 +1,7 @@
 /**
  * Every page of the app, visited one after the other in one browser context: the home page's
  * demo report and each of its views and a question's drill-down, the New run wizard's steps, the runs list, the open-report
- * page, the classroom, the glossary, a shared report and the offline HTML viewer. The layout and
+ * page, the classroom, the glossary, a shared report and the offline HTML viewer with its glossary dialog. The layout and
  * accessibility tests walk the same tour, so a page added here is checked by both.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -121,5 +121,10 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   await page.goto(pathToFileURL(file).href);
   await page.locator('[data-report]').waitFor({ timeout: 60_000 });
   await eachReportView(page, 'offline', at);
+  // The offline file's glossary: a term's link opens it in a dialog (the file has no router).
+  await page.locator('.report-foot a[href="#/glossary"]').click();
+  await page.locator('[data-glossary-dialog][open]').waitFor();
+  await at('offline glossary');
+  await page.keyboard.press('Escape');
   return seen;
 }

@@ -1,0 +1,118 @@
+/**
+ * A table for a paper: the chosen metrics of the chosen signals, as CSV, Markdown or LaTeX.
+ * Laid out signals × metrics (the default: a row per signal, per model when there are several,
+ * a column per metric, narrow enough for a paper's column) or models × (metric, signal) (the
+ * headline table's layout). Each cell holds one number and, for the paper's ECE, its one
+ * interval (headline-table.ts eceIntervalOf: the report's `eceInference`); the caption says
+ * exactly what that interval is, and no caption promises an interval the cells do not hold.
+ */
+import { METRICS, metricValue, type MetricKey } from '../model/metrics';
+import type { ModelReport } from '../model/report';
+import { SIGNAL_LABEL, SIGNAL_SHORT, type SignalName } from '../model/signals';
+import { calibrationPOf, eceIntervalOf, fmtEceInterval, fmtP, headlineSignals, latexText, type HeadlineTable } from './headline-table';
+import { fmt, pct } from './numbers';
+
+/** A column: a metric of METRICS, the accuracy of the modal answers, or the p-value of the calibration test. */
+export type PaperColumn = MetricKey | 'accuracy' | 'calibrationP';
+export type PaperLayout = 'signals' | 'models';
+
+export interface PaperTableOptions {
+  layout: PaperLayout;
+  signals: readonly SignalName[];
+  columns: readonly PaperColumn[];
+  /** The report's equal-width bins (settings.bins), named in the caption. */
+  bins?: number;
+}
+
+export const PAPER_COLUMNS: readonly { key: PaperColumn; label: string }[] = [
+  { key: 'ece', label: 'ECE [95% interval]' },
+  { key: 'calibrationP', label: 'Calibration test p' },
+  ...METRICS.filter((m) => m.key !== 'ece').map((m) => ({ key: m.key as PaperColumn, label: m.short })),
+  { key: 'accuracy', label: 'Accuracy' },
+];
+
+/** The paper's ECE, its test and the headline metrics: what most papers report. */
+export const DEFAULT_PAPER_COLUMNS: readonly PaperColumn[] = ['ece', 'calibrationP', 'brier', 'auroc'];
+
+const columnLabel = (c: PaperColumn) => PAPER_COLUMNS.find((x) => x.key === c)!.label;
+
+function cell(m: ModelReport, s: SignalName, c: PaperColumn): string {
+  if (c === 'accuracy') return pct(m.metrics.accuracy);
+  if (c === 'calibrationP') return fmtP(calibrationPOf(m.metrics, s));
+  const sm = m.metrics.signals[s];
+  if (!sm) return '—';
+  const info = METRICS.find((x) => x.key === c)!;
+  const value = fmt(metricValue(sm, c), info.digits);
+  if (c !== 'ece') return value;
+  const iv = eceIntervalOf(m.metrics, s);
+  return iv ? `${value} ${fmtEceInterval(iv)}` : value;
+}
+
+/** The table's cells, in the chosen layout, signals the models did not score left out. */
+export function paperTable(models: readonly ModelReport[], o: PaperTableOptions): HeadlineTable {
+  const signals = headlineSignals(models).filter((s) => o.signals.includes(s));
+  const columns = PAPER_COLUMNS.map((c) => c.key).filter((c) => o.columns.includes(c));
+  const several = models.length > 1;
+  if (o.layout === 'signals') {
+    const header = [...(several ? ['Model'] : []), 'Signal', ...columns.map(columnLabel)];
+    const rows = models.flatMap((m) => signals.filter((s) => m.metrics.signals[s]).map((s) => [...(several ? [m.model] : []), SIGNAL_LABEL[s], ...columns.map((c) => cell(m, s, c))]));
+    return { header, rows };
+  }
+  // Models as rows: accuracy once (it is the modal answers', the same for every signal), the others per signal.
+  const perSignal = columns.filter((c) => c !== 'accuracy');
+  const header = ['Model', ...(columns.includes('accuracy') ? ['Accuracy'] : []), ...perSignal.flatMap((c) => signals.map((s) => `${columnLabel(c)} ${SIGNAL_SHORT[s]}`))];
+  const rows = models.map((m) => [m.model, ...(columns.includes('accuracy') ? [pct(m.metrics.accuracy)] : []), ...perSignal.flatMap((c) => signals.map((s) => cell(m, s, c)))]);
+  return { header, rows };
+}
+
+/**
+ * The caption: what each number is, and exactly what the intervals are. Only the ECE cells carry
+ * an interval; when the report holds none (made before intervals were stored), it says so.
+ */
+export function paperCaption(models: readonly ModelReport[], o: PaperTableOptions): string {
+  const parts: string[] = [];
+  const bins = o.bins ?? 10;
+  const method = models.find((m) => m.metrics.eceInferenceMethod)?.metrics.eceInferenceMethod;
+  if (o.columns.includes('ece')) {
+    const shown = models.some((m) => o.signals.some((s) => eceIntervalOf(m.metrics, s)));
+    parts.push(
+      shown
+        ? `ECE: the paper's expected calibration error over ${bins} equal-width confidence bins, with a 95% interval for the population ECE obtained by inverting a test of calibration (consistency resampling of the outcomes given the observed confidences, 2,000 simulated data sets per hypothesis${method ? `; method ${method}` : ''}); the interval can lie below the ECE, which noise biases upward. No other cell carries an interval.`
+        : `ECE: the paper's expected calibration error over ${bins} equal-width confidence bins; this report holds no interval for it, so no cell carries one.`,
+    );
+  }
+  if (o.columns.includes('calibrationP')) parts.push('Calibration test p: one-sided p-value of the test of perfect calibration (large ECEs count against it), from the same simulation.');
+  const named = PAPER_COLUMNS.filter((c) => c.key !== 'ece' && c.key !== 'calibrationP' && o.columns.includes(c.key)).map((c) => c.label);
+  if (named.length) parts.push(`${named.join(', ')}: point estimates.`);
+  const n = models.map((m) => `${m.model}: ${m.metrics.questions} questions`).join('; ');
+  return `Calibration of each confidence signal (${n}). ${parts.join(' ')}`;
+}
+
+/** A Markdown table with its caption under it (pandoc's `Table:` line). */
+export function paperMarkdown(t: HeadlineTable, caption: string): string {
+  const mdCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  const textColumns = t.header.filter((h) => h === 'Model' || h === 'Signal').length;
+  const align = t.header.map((_, i) => (i < textColumns ? ':---' : '---:'));
+  return [t.header, align, ...t.rows].map((r) => `| ${r.map(mdCell).join(' | ')} |`).join('\n') + `\n\nTable: ${caption.replace(/\r?\n/g, ' ')}\n`;
+}
+
+/** A booktabs table (needs \usepackage{booktabs}): text columns left, numbers right, the caption as given. */
+export function paperLatex(t: HeadlineTable, caption: string): string {
+  const textColumns = t.header.filter((h) => h === 'Model' || h === 'Signal').length;
+  const spec = 'l'.repeat(textColumns) + 'r'.repeat(t.header.length - textColumns);
+  const line = (r: string[]) => `${r.map(latexText).join(' & ')} \\\\`;
+  return [
+    '\\begin{table}[t]',
+    '\\centering',
+    `\\caption{${latexText(caption)}}`,
+    `\\begin{tabular}{${spec}}`,
+    '\\toprule',
+    line(t.header),
+    '\\midrule',
+    ...t.rows.map(line),
+    '\\bottomrule',
+    '\\end{tabular}',
+    '\\end{table}',
+    '',
+  ].join('\n');
+}
