@@ -217,6 +217,23 @@ export function keyId(model: Pick<ModelSpec, 'preset' | 'baseUrl'>): string {
   return `${model.preset}@${origin}`;
 }
 
+/** Every model a run sends requests to: the sampled ones and, in an open-answer run, its judges. */
+export function runModels(spec: RunSpec): ModelSpec[] {
+  if (spec.mc) return spec.models;
+  return [...spec.models, ...(spec.clustering.method === 'judge' ? [spec.clustering.judge] : []), ...(spec.grading.method === 'judge' ? [spec.grading.judge] : [])];
+}
+
+/**
+ * The providers (one model each) that were given a key when the run started (RunRecord.keyed) but
+ * have none in `keys`: resuming without it would send unauthenticated requests and fail on a 401.
+ * `models`: those that will be asked (default: all of the run's).
+ */
+export function keysNotGiven(run: Pick<RunRecord, 'spec' | 'keyed'>, keys: RunKeys, models: ModelSpec[] = runModels(run.spec)): ModelSpec[] {
+  const keyed = new Set(run.keyed ?? []);
+  const byId = new Map(models.map((m) => [keyId(m), m]));
+  return [...byId].filter(([id]) => keyed.has(id) && !keys[id]).map(([, m]) => m);
+}
+
 /** The model's provider config with its own key attached (and no other): the one place a key meets a model. */
 export function withItsKey(model: ModelSpec, keys: RunKeys): ProviderConfig {
   const apiKey = keys[keyId(model)];

@@ -120,6 +120,22 @@ export function adviceFor(kind: ProviderErrorKind, status: number | null, preset
   }
 }
 
+/**
+ * A run resumed without a key it was started with (typed, not remembered, then the page was
+ * reloaded): said before anything is sent, naming each provider and where it is.
+ */
+export function keyNotRememberedMessage(models: { preset: string; baseUrl: string }[]): string {
+  const where = (url: string) => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return url;
+    }
+  };
+  const names = models.map((m) => `${providerName(m.preset)} (${where(m.baseUrl)})`).join(', ');
+  return `The key for ${names} was not remembered on this device, so nothing was sent: enter it, then resume.`;
+}
+
 /** Kind from the HTTP status alone; wire formats refine 429s into quota vs rate-limit. */
 export function kindFromStatus(status: number): ProviderErrorKind {
   if (status === 401 || status === 403) return 'auth';

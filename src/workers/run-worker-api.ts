@@ -4,7 +4,8 @@
  * API runs in the module worker (run.worker.ts) and in Node tests over a MessageChannel.
  */
 import { executeRun, newRun, type ExecuteOptions } from '../pipeline/runner';
-import type { RunKeys, RunProgress, RunRecord, RunSpec } from '../model/run-spec';
+import { keysNotGiven, runModels, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
+import { keyNotRememberedMessage } from '../providers/errors';
 import { unpackRunSpec } from './run-spec-transfer';
 import { flushWrites, openStores, type Stores } from '../store';
 import { DEFAULT_PRICES, type PriceTable } from '../model/cost';
@@ -187,6 +188,8 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
         if (!run) return { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.` } };
         // A done run is run again only to retry the questions its report left out (the rest comes from the caches).
         if (run.status === 'done' && !run.excluded?.length) return { ok: false, error: { kind: 'done', message: 'This run is already complete.' } };
+        const notGiven = keysNotGiven(run, keys);
+        if (notGiven.length > 0) return { ok: false, error: { kind: 'key-not-remembered', message: keyNotRememberedMessage(notGiven) } };
         if ((await launch(runId, keys, onProgress)) === 'elsewhere') return { ok: false, error: { ...RUN_ELSEWHERE } };
         return { ok: true, value: { runId } };
       } catch (e) {
@@ -199,6 +202,9 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
         if (!run) return { ok: false, error: { kind: 'not-found', message: `There is no run ${runId} on this device.` } };
         if (run.spec.mc) return { ok: false, error: { kind: 'not-supported', message: 'A multiple-choice run has no partial report: resume it to finish.' } };
         if (!['paused', 'cancelled', 'failed'].includes(run.status)) return { ok: false, error: { kind: 'not-stopped', message: `A partial report is made of a paused, cancelled or failed run; this one is ${run.status}.` } };
+        // Only the judges are asked for a partial report: a sampled model's key is not needed.
+        const judges = keysNotGiven(run, keys, runModels(run.spec).slice(run.spec.models.length));
+        if (judges.length > 0) return { ok: false, error: { kind: 'key-not-remembered', message: keyNotRememberedMessage(judges) } };
         if ((await launch(runId, keys, onProgress, { partial: true })) === 'elsewhere') return { ok: false, error: { ...RUN_ELSEWHERE } };
         return { ok: true, value: { runId } };
       } catch (e) {

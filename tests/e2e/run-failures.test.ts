@@ -51,7 +51,7 @@ test('a run on a local preset whose key is not remembered waits after a reload f
   // It did not resume without the key: nothing was refused with a 401.
   expect(mock.stats().byStatus[401] ?? 0).toBe(0);
   await screenshot(page, 'run-local-key-after-reload');
-  await page.getByLabel(/^API key for vllm/).fill(KEY);
+  await page.getByLabel(/^API key for vLLM/).fill(KEY);
   await page.getByRole('button', { name: 'Resume' }).click();
   await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
   for (const q of QUESTIONS) expect(mock.stats().served[q.id], q.id).toBe(20);

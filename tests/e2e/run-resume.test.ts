@@ -43,7 +43,7 @@ test('20 questions × 50 samples with 20% of requests faulted, reloaded mid-run 
   await screenshot(page, 'run-resume-interrupted');
   mock.configure({ latencyMs: 30 });
 
-  await page.getByLabel(/^API key for openai/).fill('mock-key');
+  await page.getByLabel(/^API key for OpenAI/).fill('mock-key');
   await page.getByRole('button', { name: 'Resume' }).click();
   await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 180_000 });
   await screenshot(page, 'run-resume-done');
@@ -145,7 +145,7 @@ test('reloaded at an arbitrary moment, nothing held: every question ends with ex
   expect(lost).toBeLessThanOrEqual((openAtReload + concurrency) * maxN);
 
   mock.configure({ latencyMs: 20 });
-  await page.getByLabel(/^API key for openai/).fill('mock-key');
+  await page.getByLabel(/^API key for OpenAI/).fill('mock-key');
   await page.getByRole('button', { name: 'Resume' }).click();
   await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
   const stored = await storedSamplesByQuestion(page);

@@ -45,7 +45,7 @@ test('storage full: the run stops saying how full and what to do; what was store
 
   // Room again: resuming asks only for what is missing, and every question ends with exactly N.
   await cdp.send('Storage.overrideQuotaForOrigin', { origin });
-  await page.getByLabel(/^API key for openai/).fill(KEY);
+  await page.getByLabel(/^API key for OpenAI/).fill(KEY);
   await page.getByRole('button', { name: 'Resume' }).click();
   await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });
   const stored = await storedSamplesByQuestion(page);

@@ -97,7 +97,7 @@ test('Pause in the watching tab pauses the run in the tab running it; Resume the
 
   // Resumed in the second tab (the key typed there): the first tab now watches.
   mock.configure({ latencyMs: 20 });
-  await second.getByLabel(/^API key for openai/).fill('mock-key');
+  await second.getByLabel(/^API key for OpenAI/).fill('mock-key');
   await second.getByRole('button', { name: 'Resume' }).click();
   await first.getByText('This run is running in another tab.').waitFor({ timeout: 60_000 });
   await second.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 120_000 });

@@ -105,3 +105,23 @@ test('a base URL with a password in it is refused at start: nothing stored, noth
   expect(check.ok).toBe(false);
   expect(check.ok ? '' : check.error.message).toMatch(/^The base URL for openai contains a user name and password/);
 });
+
+test('a run started with a key is not resumed without it: refused before anything is sent, in words that name the provider', async () => {
+  // One reply per request, so the run is still sampling when it is paused.
+  mock.configure({ latencyMs: 20, maxN: { openai: 1 } });
+  const keys = { [keyId(model())]: KEY };
+  const started = await remote.start({ ...spec(), sampling: { ...spec().sampling, n: 40, concurrency: 1 } }, keys);
+  const runId = started.ok ? started.value.runId : '';
+  await vi.waitFor(() => {
+    if ((mock.stats().served.nile ?? 0) < 4) throw new Error('no new sample yet');
+  }, { timeout: 30_000, interval: 10 });
+  expect(await remote.pause(runId)).toEqual({ ok: true, value: 'paused' });
+  mock.resetStats();
+  const refused = await remote.resume(runId, {});
+  expect(refused).toEqual({ ok: false, error: { kind: 'key-not-remembered', message: `The key for OpenAI (${new URL(mock.url).host}) was not remembered on this device, so nothing was sent: enter it, then resume.` } });
+  expect(mock.stats().requests).toBe(0);
+  expect(await remote.status(runId)).toMatchObject({ ok: true, value: { status: 'paused', live: false } });
+  expect((await remote.resume(runId, keys)).ok).toBe(true);
+  expect(await remote.pause(runId)).toMatchObject({ ok: true });
+  mock.configure({ latencyMs: 5, maxN: {} });
+});
