@@ -15,6 +15,9 @@ import type { Regime } from '../core/types';
 import type { ConsistencyBandEntry, EceInferenceEntry, ModelMetrics, ReportQuestion, SignalName } from '../model/report';
 import { signalValue } from '../model/signals';
 
+// The merge is its own module, so the page that shows a report does not load the statistics with it.
+export { withEceInference } from './ece-inference-merge';
+
 export interface InferenceSettings {
   bins: number;
   seed: number;
@@ -76,13 +79,4 @@ export function eceInferenceOfRows(questions: readonly ReportQuestion[], signals
   const conf: Partial<Record<SignalName, Float64Array>> = {};
   for (const s of signals) conf[s] = Float64Array.from(questions, (q) => signalValue(q, s));
   return eceInferenceMetrics(conf, Float64Array.from(questions, (q) => q.correct), settings, questions.map((q) => q.regime));
-}
-
-/** Metrics with the inference put in (each regime's beside its ECE). The input is not modified. */
-export function withEceInference(metrics: ModelMetrics, inf: EceInferenceMetrics): ModelMetrics {
-  const byRegime = { ...metrics.byRegime };
-  if (inf.byRegime) {
-    for (const r of REGIMES) byRegime[r] = { ...byRegime[r], eceInference: inf.byRegime[r] };
-  }
-  return { ...metrics, eceInference: inf.eceInference, eceInferenceMethod: inf.eceInferenceMethod, consistencyBands: inf.consistencyBands, byRegime };
 }

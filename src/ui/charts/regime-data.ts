@@ -1,6 +1,7 @@
 /** Plain data for the ECE-by-margin-regime bars, from a model's `byRegime` metrics. */
 import type { Regime } from '../../core/types';
-import type { ModelMetrics, SignalName } from '../../model/report';
+import type { ModelMetrics, ModelReport, SignalName } from '../../model/report';
+import { MIN_PER_BIN, regimeSmallBins, smallBinsText, type SmallBins } from '../../pipeline/small-bins';
 
 export const REGIME_ORDER: Regime[] = ['jensen', 'low-margin', 'large-margin'];
 
@@ -10,12 +11,6 @@ export const REGIME_LABEL: Record<Regime, string> = {
   'large-margin': 'Large margin',
 };
 
-/**
- * A regime's 10-bin ECE over fewer questions than this is mostly noise: its bars are drawn
- * greyed, with the count, and not read as a result (the paper's bootstrap uses the same floor
- * for its low-margin interval).
- */
-export const MIN_REGIME_QUESTIONS = 30;
 
 export interface RegimeBar {
   regime: Regime;
@@ -23,22 +18,35 @@ export interface RegimeBar {
   ece: number;
   /** Questions in the regime. */
   count: number;
-  /** Fewer than MIN_REGIME_QUESTIONS: drawn greyed. */
-  tooFew: boolean;
   /**
-   * The bias-corrected ECE with its 95 % basic bootstrap interval over resamples of the regime's
-   * questions ([estimate, low, high]), when the report holds a finite one (reports made before
-   * it was stored have none: the bar is drawn without whiskers).
+   * The regime's ECE rests on a bin under MIN_PER_BIN questions (the report's per-bin rule,
+   * pipeline/small-bins.ts, its questions binned by the signal): drawn greyed, with the count.
    */
-  interval?: [number, number, number];
+  tooFew: boolean;
+  /** What `tooFew` rests on: "3 of 4 bins under 10 questions (13 questions)". */
+  smallBins?: string;
+  /**
+   * The regime's ECE interval [low, high], the one method of every ECE of the report
+   * (eceInference, the regime's own questions), when the report holds a finite one (reports made
+   * before it was stored get it when opened; until then the bar has no whiskers).
+   */
+  interval?: [number, number];
 }
 
 /** The chart's caption for its whiskers: what the interval is and why it can sit below its bar. */
 export const REGIME_INTERVAL_CAPTION =
-  'Whiskers: 95 % bootstrap interval of each regime’s ECE with its upward bias removed (bias-corrected estimate, basic interval; the regime’s own questions resampled). A binned ECE on few questions reads high, so the interval can lie below its bar.';
+  `Whiskers: 95 % interval of each regime’s population ECE, the method of every ECE in this report (the regime’s own questions). A binned ECE on few questions reads high, so the interval can lie below its bar. Grey bars rest on bins under ${MIN_PER_BIN} questions.`;
 
-/** One bar per (regime, signal) with a finite ECE, with its interval when stored; regimes with no question draw no bar. */
-export function regimeBars(byRegime: ModelMetrics['byRegime'], signals: readonly SignalName[]): RegimeBar[] {
+/**
+ * One bar per (regime, signal) with a finite ECE, with its interval when stored; regimes with no
+ * question draw no bar. `small` gives the regime's small bins per signal (the model's rows, see
+ * modelRegimeBars); without it no bar is marked.
+ */
+export function regimeBars(
+  byRegime: ModelMetrics['byRegime'],
+  signals: readonly SignalName[],
+  small?: (regime: Regime, signal: SignalName) => SmallBins,
+): RegimeBar[] {
   const bars: RegimeBar[] = [];
   for (const regime of REGIME_ORDER) {
     const cell = byRegime[regime];
@@ -46,11 +54,18 @@ export function regimeBars(byRegime: ModelMetrics['byRegime'], signals: readonly
     for (const signal of signals) {
       const ece = cell.ece[signal];
       if (ece === undefined || !Number.isFinite(ece)) continue;
-      const bar: RegimeBar = { regime, signal, ece, count: cell.count, tooFew: cell.count < MIN_REGIME_QUESTIONS };
-      const ci = cell.eceBiasCorrected?.[signal];
-      if (ci && ci.every(Number.isFinite)) bar.interval = [ci[0], ci[1], ci[2]];
+      const text = small ? smallBinsText(small(regime, signal)) : null;
+      const bar: RegimeBar = { regime, signal, ece, count: cell.count, tooFew: text !== null };
+      if (text) bar.smallBins = text;
+      const ci = cell.eceInference?.[signal]?.interval;
+      if (ci && ci.every(Number.isFinite)) bar.interval = [ci[0], ci[1]];
       bars.push(bar);
     }
   }
   return bars;
+}
+
+/** A model's regime bars, each marked by the per-bin rule over the regime's own questions. */
+export function modelRegimeBars(m: ModelReport, signals: readonly SignalName[]): RegimeBar[] {
+  return regimeBars(m.metrics.byRegime, signals, (regime, s) => regimeSmallBins(m, regime, s, m.metrics.signals[s]?.bins.length ?? 10));
 }

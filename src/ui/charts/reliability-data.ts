@@ -8,6 +8,8 @@
  */
 import type { ReliabilityBin } from '../../core/types';
 import { wilsonInterval } from '../../core/wilson';
+import type { ConsistencyBandEntry } from '../../model/report';
+import { isSmallBin, MIN_PER_BIN } from '../../pipeline/small-bins';
 
 export interface ReliabilityMark {
   /** Index of the bin in the document's bin list. */
@@ -70,14 +72,45 @@ export function slotExtent(lo: number, hi: number, slot: number, slots: number, 
   return [start + slot * step, start + (slot + 1) * step];
 }
 
-/** A short text for a mark's tooltip and aria-label. */
-export function describeMark(mark: ReliabilityMark, seriesLabel: string): string {
+/** A short text for a mark's tooltip and aria-label (with its bin's consistency band when drawn). */
+export function describeMark(mark: ReliabilityMark, seriesLabel: string, band?: ConsistencyMark): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return (
-    `${seriesLabel}, bin ${mark.lo.toFixed(2)}–${mark.hi.toFixed(2)}: ${mark.count} question${mark.count === 1 ? '' : 's'}, ` +
+    `${seriesLabel}, bin ${mark.lo.toFixed(2)}–${mark.hi.toFixed(2)}: ${mark.count} question${mark.count === 1 ? '' : 's'}` +
+    `${isSmallBin(mark.count) ? ` (under ${MIN_PER_BIN}: a coarse accuracy)` : ''}, ` +
     `accuracy ${pct(mark.accuracy)} (95% Wilson ${pct(mark.bandLow)}–${pct(mark.bandHigh)}), ` +
-    `mean confidence ${pct(mark.meanConfidence)}, gap ${mark.gap >= 0 ? '+' : ''}${(mark.gap * 100).toFixed(1)} points`
+    `mean confidence ${pct(mark.meanConfidence)}, gap ${mark.gap >= 0 ? '+' : ''}${(mark.gap * 100).toFixed(1)} points` +
+    (band ? `; a perfectly calibrated model's accuracy here: ${pct(band.bandLow)}–${pct(band.bandHigh)} (consistency band)` : '')
   );
+}
+
+/** One bin's consistency band as drawn: the bin's confidence span, and the band's accuracy range. */
+export interface ConsistencyMark {
+  index: number;
+  lo: number;
+  hi: number;
+  count: number;
+  bandLow: number;
+  bandHigh: number;
+}
+
+/**
+ * The stored consistency bands (core/ece-inference.ts consistencyBands: the central 95% of a
+ * perfectly calibrated model's bin accuracy at these confidences) placed on their bins; empty
+ * bins (NaN) and bands of bins the diagram does not have draw nothing.
+ */
+export function consistencyMarks(bands: readonly ConsistencyBandEntry[] | undefined, bins: readonly ReliabilityBin[]): ConsistencyMark[] {
+  if (!bands) return [];
+  return bands.flatMap((b) => {
+    const bin = bins[b.bin];
+    if (!bin || !(b.count > 0) || !Number.isFinite(b.lo) || !Number.isFinite(b.hi)) return [];
+    return [{ index: b.bin, lo: bin.lo, hi: bin.hi, count: b.count, bandLow: b.lo, bandHigh: b.hi }];
+  });
+}
+
+/** The bins under MIN_PER_BIN questions (not empty), marked on the diagram. */
+export function smallBinBars(bins: readonly ReliabilityBin[]): HistogramBar[] {
+  return histogramBars(bins).filter((b) => isSmallBin(b.count));
 }
 
 /** A short text for a histogram bar's tooltip and aria-label. */

@@ -6,7 +6,7 @@
 import type { ModelReport, SignalName } from '../../model/report';
 import { regimeBoundaries } from '../../core/regimes';
 import { gapData, typicalN, type GapData } from '../charts/gap-data';
-import { regimeBars, type RegimeBar } from '../charts/regime-data';
+import { modelRegimeBars, type RegimeBar } from '../charts/regime-data';
 import { isPaperSignal, SIGNAL_ORDER } from '../../model/signals';
 
 export interface DifficultyView {
@@ -30,7 +30,7 @@ export function difficultyView(m: ModelReport): DifficultyView {
     data: gapData(m.questions),
     boundaries: Number.isFinite(n) ? regimeBoundaries(n, m.metrics.meanClasses) : undefined,
     signals,
-    bars: regimeBars(m.metrics.byRegime, signals),
+    bars: modelRegimeBars(m, signals),
     n,
   };
   cache.set(m, view);

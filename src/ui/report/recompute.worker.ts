@@ -1,10 +1,11 @@
 /// <reference lib="webworker" />
 /**
- * Recomputes a model's metrics, and compares the signals of a report saved before the comparison
- * was stored, off the main thread (a 40,000-row bootstrap takes seconds).
+ * Recomputes a model's metrics, and compares the signals (and gives each ECE its interval) of a
+ * report saved before they were stored, off the main thread (a 40,000-row bootstrap takes seconds).
  */
 import { boundedModelMetrics } from '../../pipeline/overrides-recompute';
 import { compareDocumentColumns } from '../../pipeline/signal-comparison';
+import { eceInferenceOfRows } from '../../pipeline/ece-inference-metrics';
 import { exposeApi } from '../../workers/worker-connection';
 import { unpackRows } from './recompute-rows';
 import type { RecomputeWorkerApi } from './recompute-client';
@@ -22,6 +23,13 @@ const api: RecomputeWorkerApi = {
       return { ok: true, value: compareDocumentColumns(columns, correct, options) };
     } catch (err) {
       return { ok: false, error: { kind: 'compare', message: err instanceof Error ? err.message : String(err), where: 'recompute worker' } };
+    }
+  },
+  infer({ rows, signals, settings }) {
+    try {
+      return { ok: true, value: eceInferenceOfRows(unpackRows(rows), signals, settings) };
+    } catch (err) {
+      return { ok: false, error: { kind: 'infer', message: err instanceof Error ? err.message : String(err), where: 'recompute worker' } };
     }
   },
 };

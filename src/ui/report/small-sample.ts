@@ -1,15 +1,26 @@
 /**
- * When a binned ECE says little: with fewer than MIN_PER_BIN questions per bin on average, most
- * bins hold a handful of questions, each bin's accuracy is a coarse fraction, and the ECE is
- * dominated by that noise (and biased upward, since noise only adds gaps). The rule is stated in
- * the note itself, so a reader can judge it.
+ * The report's small-sample note, per bin (pipeline/small-bins.ts), not per average: it names
+ * each model's signals whose ECE rests on bins under MIN_PER_BIN questions. Such a bin's accuracy
+ * is a coarse fraction, so its gap is mostly noise, and noise only widens gaps: the ECE reads high.
+ * The same bins are marked "<10" on the reliability diagrams and counted beside each ECE in the
+ * headline table; the rule is stated in the note itself, so a reader can judge it.
  */
-export const MIN_PER_BIN = 10;
+import type { ModelReport } from '../../model/report';
+import { MIN_PER_BIN, signalSmallBins } from '../../pipeline/small-bins';
+import { SIGNAL_ORDER, SIGNAL_SHORT } from '../../model/signals';
 
-/** The note for the fewest questions any model of the report was scored on, or null when there are enough. */
-export function smallSampleNote(questions: number, bins: number): string | null {
-  const needed = MIN_PER_BIN * bins;
-  if (questions >= needed) return null;
-  const per = questions / bins;
-  return `Few questions: ${questions} scored over ${bins} bins is about ${per < 1 ? per.toFixed(1) : Math.round(per)} per bin. A ${bins}-bin ECE means little below ${MIN_PER_BIN} questions per bin (${needed} questions here): its noise dominates, and it reads high, since noise only widens the gaps. Read the intervals, not the point estimates.`;
+export { MIN_PER_BIN } from '../../pipeline/small-bins';
+
+/** The note for the models' scored signals with bins under MIN_PER_BIN questions, or null when no bin is that small. */
+export function smallSampleNote(models: readonly ModelReport[]): string | null {
+  const parts: string[] = [];
+  for (const m of models) {
+    const hit = SIGNAL_ORDER.flatMap((s) => {
+      const b = signalSmallBins(m, s);
+      return b && b.small.length ? [`${SIGNAL_SHORT[s]} ${b.small.length} of ${b.nonEmpty}`] : [];
+    });
+    if (hit.length) parts.push(`${models.length > 1 ? `${m.model}: ` : ''}${hit.join(', ')}`);
+  }
+  if (parts.length === 0) return null;
+  return `Small bins: some ECEs rest on bins under ${MIN_PER_BIN} questions (${parts.join('; ')} non-empty bins). A bin that small gives a coarse accuracy, so its gap is mostly noise, and the ECE reads high, since noise only widens the gaps. These bins are marked “<${MIN_PER_BIN}” on the reliability diagrams; read the intervals, not the point estimates.`;
 }

@@ -169,8 +169,8 @@ describe('GapScatter', () => {
 describe('RegimeBars', () => {
   test('bar height ∝ ECE on one base; a regime’s bars stay inside its group, in signal order', () => {
     const bars: RegimeBar[] = [
-      { regime: 'jensen', signal: 'sem1', ece: 0.3, count: 5, tooFew: true },
-      { regime: 'jensen', signal: 'sem2', ece: 0.1, count: 5, tooFew: true },
+      { regime: 'jensen', signal: 'sem1', ece: 0.3, count: 5, tooFew: true, smallBins: '2 of 2 bins under 10 questions (5 questions)' },
+      { regime: 'jensen', signal: 'sem2', ece: 0.1, count: 5, tooFew: true, smallBins: '1 of 1 bin under 10 questions (5 questions)' },
       { regime: 'large-margin', signal: 'sem1', ece: 0.05, count: 50, tooFew: false },
       { regime: 'large-margin', signal: 'sem2', ece: 0.2, count: 50, tooFew: false },
     ];
@@ -185,8 +185,8 @@ describe('RegimeBars', () => {
     const between = num(rects[2], 'x') - (num(rects[1], 'x') + num(rects[1], 'width'));
     expect(between).toBeGreaterThan(within);
     const ticks = all(all(svg, 'g', 'x-axis')[0], 'g', 'tick');
-    expect(ticks.map((t) => all(t, 'text').map((x) => x.text))).toEqual([['Jensen-dominated', 'n = 5 (too few)'], ['Large margin', 'n = 50']]);
-    // A group under MIN_REGIME_QUESTIONS is drawn greyed, not in its signals' colours.
+    expect(ticks.map((t) => all(t, 'text').map((x) => x.text))).toEqual([['Jensen-dominated', 'n = 5 (bins <10)'], ['Large margin', 'n = 50']]);
+    // A group whose ECE rests on bins under 10 questions is drawn greyed, not in its signals' colours.
     expect(rects.map((r) => r.attrs['data-too-few'])).toEqual(['true', 'true', undefined, undefined]);
     expect(rects[0].attrs.fill).not.toBe(rects[2].attrs.fill);
     // Each bar is topped by its signal's marker shape, centred on it, so signals read apart without colour.
@@ -202,7 +202,7 @@ describe('RegimeBars', () => {
 
 test('RegimeBars: a signal’s marker sits above its bar’s whisker, so the two never cross', () => {
   const bars: RegimeBar[] = [
-    { regime: 'large-margin', signal: 'sem1', ece: 0.1, count: 50, tooFew: false, interval: [0.08, 0.02, 0.3] },
+    { regime: 'large-margin', signal: 'sem1', ece: 0.1, count: 50, tooFew: false, interval: [0.02, 0.3] },
     { regime: 'large-margin', signal: 'sem2', ece: 0.2, count: 50, tooFew: false },
   ];
   const svg = draw(RegimeBars, { title: 'R', bars, signals: ['sem1', 'sem2'] });

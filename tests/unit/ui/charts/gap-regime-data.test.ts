@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { quantileSorted } from 'd3-array';
 import { gapData, gapGroups, gapPoints, typicalN } from '../../../../src/ui/charts/gap-data';
+import { smallBinsOf } from '../../../../src/pipeline/small-bins';
 import { regimeBars } from '../../../../src/ui/charts/regime-data';
 import type { ReportQuestion, ModelMetrics } from '../../../../src/model/report';
 
@@ -55,10 +56,12 @@ describe('regimeBars', () => {
       'low-margin': { count: 12, ece: { sem1: 0.2, sem2: 0.1, verbalized: NaN } },
       'large-margin': { count: 30, ece: { sem1: 0.05, sem2: 0.04 } },
     };
-    const bars = regimeBars(byRegime, ['sem1', 'sem2', 'verbalized']);
+    // The low-margin regime's 12 questions fall in bins of 8 and 4 (both under 10); the large-margin one's in bins of 10, 10 and 10.
+    const small = (regime: string) => smallBinsOf(regime === 'low-margin' ? [0, 0, 8, 0, 4, 0, 0, 0, 0, 0] : [0, 0, 0, 0, 0, 0, 0, 10, 10, 10]);
+    const bars = regimeBars(byRegime, ['sem1', 'sem2', 'verbalized'], small);
     expect(bars.map((b) => `${b.regime}:${b.signal}`)).toEqual(['low-margin:sem1', 'low-margin:sem2', 'large-margin:sem1', 'large-margin:sem2']);
     expect(bars[0].count).toBe(12);
-    // 12 questions are too few to read a 10-bin ECE; 30 are enough.
+    // The per-bin rule: a regime's ECE resting on a bin under 10 questions is marked; bins of 10 are not.
     expect(bars.map((b) => b.tooFew)).toEqual([true, true, false, false]);
   });
 });

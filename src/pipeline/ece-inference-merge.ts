@@ -1,0 +1,18 @@
+/**
+ * A model's metrics with its ECE inference (ece-inference-metrics.ts) put in: the report's and
+ * each regime's. Types only, so a page can merge without loading the statistics.
+ */
+import type { Regime } from '../core/types';
+import type { ModelMetrics } from '../model/report';
+import type { EceInferenceMetrics } from './ece-inference-metrics';
+
+const REGIMES: Regime[] = ['jensen', 'low-margin', 'large-margin'];
+
+/** Metrics with the inference put in (each regime's beside its ECE). The input is not modified. */
+export function withEceInference(metrics: ModelMetrics, inf: EceInferenceMetrics): ModelMetrics {
+  const byRegime = { ...metrics.byRegime };
+  if (inf.byRegime) {
+    for (const r of REGIMES) byRegime[r] = { ...byRegime[r], eceInference: inf.byRegime[r] };
+  }
+  return { ...metrics, eceInference: inf.eceInference, eceInferenceMethod: inf.eceInferenceMethod, consistencyBands: inf.consistencyBands, byRegime };
+}
