@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Result, StageError } from '../model/rows';
 import { MAX_THRESHOLD_BYTES, THRESHOLD_FORMAT, THRESHOLD_VERSION, type ThresholdDocument } from './abstention-threshold';
-import { count, expect, rateInterval, seed, signalName, text, unit } from './report-schema-fields';
+import { count, expect, rate, rateInterval, seed, signalName, text, unit } from './report-schema-fields';
 import { formatPath } from './field-path';
 
 const counts = z
@@ -38,6 +38,16 @@ export const thresholdDocumentSchema = z.object({
   interval: z.literal('wilson-95', { error: 'expected "wilson-95"' }),
   selection: counts,
   evaluation: counts,
+  // Absent in files written before the guarantee and the repeated splits.
+  guarantee: z.object({ delta: unit(), tried: count(), bound: z.union([unit(), z.null()], { error: expect('a number in [0,1] or null') }) }).optional(),
+  spread: z
+    .object({
+      splits: count(),
+      heldOutError: z.object({ median: rate(), min: rate(), max: rate() }),
+      exceeded: count(),
+      abstainedOnAll: count(),
+    })
+    .optional(),
 });
 
 // The schema's output must be usable wherever a ThresholdDocument is expected.

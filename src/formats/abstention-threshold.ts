@@ -6,7 +6,7 @@
  * there, through its schema (abstention-threshold-schema.ts, loaded only when a file is opened,
  * so zod stays out of the report's first load), so every file it writes it can also open.
  */
-import type { AbstentionResult, SelectiveCounts } from '../core/abstention';
+import type { AbstentionResult, AbstentionSpread, SelectiveCounts } from '../core/abstention';
 import type { SignalName } from '../model/signals';
 
 export const THRESHOLD_FORMAT = 'semece-abstention-threshold';
@@ -16,9 +16,12 @@ export const MAX_THRESHOLD_BYTES = 64 * 1024;
 
 /** The rule, in words, as the document carries it so the file explains itself. */
 export const THRESHOLD_RULE =
-  'Answer when confidence >= threshold. Questions split by numpy default_rng(seed).permutation(N): the first floor(N/2) select the threshold ' +
-  '(the lowest confidence there whose selective error is <= target), the rest evaluate it. Intervals: 95% Wilson score. ' +
-  'An error is Y = 0 (a reply graded NOT_ATTEMPTED that is answered counts as an error); threshold null means abstain on every question.';
+  'Answer when confidence >= threshold. Questions split by numpy default_rng(seed).permutation(N): the first floor(N/2) select the threshold, ' +
+  'the rest evaluate it. Selection: at most 50 thresholds tried (the distinct confidences, or those answering 2%, 4%, ..., 100% of the half); ' +
+  'the threshold is the lowest whose Clopper-Pearson upper bound on the selective error, at confidence 1 - delta/tried (Bonferroni), is <= target, ' +
+  'so with probability >= 1 - delta its true selective error is <= target. Intervals: 95% Wilson score. ' +
+  'An error is Y = 0 (a reply graded NOT_ATTEMPTED that is answered counts as an error); threshold null means abstain on every question. ' +
+  'spread: the same over splits with seeds seed, seed + 1, ...: the held-out error\'s median and range, and how often it exceeded the target.';
 
 /** Counts and rates on one half; NaN in memory, null in the file. */
 export interface ThresholdCounts {
@@ -46,6 +49,17 @@ export interface ThresholdDocument {
   interval: 'wilson-95';
   selection: ThresholdCounts;
   evaluation: ThresholdCounts;
+  /** The guarantee of the choice (absent in files written before it, whose rule had none). */
+  guarantee?: { delta: number; tried: number; bound: number | null };
+  /** The held-out error over repeated seeded splits (absent in older files). */
+  spread?: ThresholdSpread;
+}
+
+export interface ThresholdSpread {
+  splits: number;
+  heldOutError: { median: number; min: number; max: number };
+  exceeded: number;
+  abstainedOnAll: number;
 }
 
 export interface ThresholdSource {
@@ -59,7 +73,8 @@ function countsOf(c: SelectiveCounts): ThresholdCounts {
   return { questions, answered, correct, incorrect, notAttempted, abstained, declined, coverage: [...coverage], error: [...error] };
 }
 
-export function thresholdDocument(source: ThresholdSource, result: AbstentionResult): ThresholdDocument {
+export function thresholdDocument(source: ThresholdSource, result: AbstentionResult, spread?: AbstentionSpread): ThresholdDocument {
+  const bound = result.choice.bound;
   return {
     format: THRESHOLD_FORMAT,
     version: THRESHOLD_VERSION,
@@ -73,6 +88,10 @@ export function thresholdDocument(source: ThresholdSource, result: AbstentionRes
     interval: 'wilson-95',
     selection: countsOf(result.selection),
     evaluation: countsOf(result.evaluation),
+    guarantee: { delta: result.choice.delta, tried: result.choice.tried, bound: Number.isFinite(bound) ? bound : null },
+    ...(spread
+      ? { spread: { splits: spread.splits.length, heldOutError: { ...spread.heldOutError }, exceeded: spread.exceeded, abstainedOnAll: spread.abstainedOnAll } }
+      : {}),
   };
 }
 

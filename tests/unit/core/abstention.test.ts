@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abstention, chooseThreshold, heldOutSplit, selectiveCounts } from '../../../src/core/abstention';
+import { abstention, abstentionSpread, chooseGuaranteedThreshold, chooseThreshold, heldOutSplit, selectiveCounts } from '../../../src/core/abstention';
 
 /**
  * The hand-computed fixture. numpy: default_rng(0).permutation(12) = [9 2 7 4 5 11 0 3 6 10 8 1],
@@ -57,17 +57,19 @@ describe('chooseThreshold', () => {
 });
 
 describe('abstention on the hand-computed fixture', () => {
-  const r = abstention(conf, y, { target: 0.2, seed: 0, declined });
-
-  it('chooses 0.6 on the selection half', () => {
-    expect(r.threshold).toBe(0.6);
-    expect(r.reason).toBeUndefined();
-    expect(r.selection.answered).toBe(5);
-    expect(r.selection.error[0]).toBe(0.2);
+  it('six questions cannot certify an error of 20%: no threshold, and the reason names the bound', () => {
+    // 5 thresholds tried, each bound at 1 − 0.05/5: even 0 errors of 2 answered bounds the error by 0.9.
+    const r = abstention(conf, y, { target: 0.2, seed: 0, declined });
+    expect(r.threshold).toBeNull();
+    expect(r.choice.tried).toBe(5);
+    expect(r.choice.candidates[1]).toMatchObject({ threshold: 0.9, answered: 2, errors: 0 });
+    expect(r.choice.candidates[1].bound).toBeCloseTo(0.9, 10);
+    expect(r.reason).toMatch(/^no threshold's 95% upper bound on the selective error of the selection half is at or below 0\.2$/);
+    expect(r.evaluation.answered).toBe(0);
   });
 
-  it('evaluates coverage, error and the SimpleQA counts on the other half', () => {
-    const e = r.evaluation;
+  it('evaluates coverage, error and the SimpleQA counts on the other half at t = 0.6', () => {
+    const e = selectiveCounts(conf, y, heldOutSplit(12, 0).evaluation, 0.6, declined);
     expect(e.questions).toBe(6);
     expect(e.answered).toBe(4);
     expect(e.errors).toBe(2);
@@ -84,7 +86,7 @@ describe('abstention on the hand-computed fixture', () => {
   it('abstains on everything, with a reason, when no threshold meets the target', () => {
     const none = abstention([0.9, 0.5, 0.9, 0.5], [0, 1, 0, 1], { target: 0, seed: 0 });
     expect(none.threshold).toBeNull();
-    expect(none.reason).toMatch(/no threshold/);
+    expect(none.reason).toMatch(/^no threshold's/);
     expect(none.evaluation.answered).toBe(0);
     expect(none.evaluation.coverage[0]).toBe(0);
     expect(none.evaluation.error[0]).toBeNaN();
@@ -101,5 +103,50 @@ describe('abstention on the hand-computed fixture', () => {
     const c = selectiveCounts([0.6, 0.6, 0.5], [1, 0, 1], [0, 1, 2], 0.6);
     expect(c.answered).toBe(2);
     expect(c.error[0]).toBe(0.5);
+  });
+});
+
+describe('the guaranteed threshold (Clopper–Pearson bound, Bonferroni over the thresholds tried)', () => {
+  // Selection rows: 100 at 0.9 with 2 wrong, 100 at 0.5 with 50 wrong. Two thresholds tried, each
+  // bound at 1 − 0.05/2 (scipy beta.ppf(0.975, k + 1, n − k)): 2 of 100 → 0.0703839; 52 of 200 → 0.3265778.
+  const c = [...Array(100).fill(0.9), ...Array(100).fill(0.5)];
+  const yy = [...Array(98).fill(1), 0, 0, ...Array(50).fill(1), ...Array(50).fill(0)];
+  const rows = c.map((_, i) => i);
+
+  it('takes the lowest threshold whose bound is at most the target', () => {
+    const g = chooseGuaranteedThreshold(c, yy, rows, 0.1);
+    expect(g.tried).toBe(2);
+    expect(g.candidates.map((x) => [x.threshold, x.answered, x.errors])).toEqual([[0.9, 100, 2], [0.5, 200, 52]]);
+    expect(g.candidates[0].bound).toBeCloseTo(0.07038393247107011, 10);
+    expect(g.candidates[1].bound).toBeCloseTo(0.3265777536571397, 10);
+    expect(g.threshold).toBe(0.9);
+    expect(g.bound).toBeCloseTo(0.07038393247107011, 10);
+    // The plain rule would take 0.9 too at 0.1, but at 0.05 the plain rule still answers (2% ≤ 5%) while the bound (7.0%) forbids it.
+    expect(chooseThreshold(c, yy, rows, 0.05).threshold).toBe(0.9);
+    expect(chooseGuaranteedThreshold(c, yy, rows, 0.05).threshold).toBeNull();
+    expect(chooseGuaranteedThreshold(c, yy, rows, 0.33).threshold).toBe(0.5);
+  });
+
+  it('tries at most 50 thresholds, chosen by coverage from the confidences alone', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => i / 1000);
+    const g = chooseGuaranteedThreshold(many, many.map(() => 1), many.map((_, i) => i), 0.1);
+    expect(g.tried).toBe(50);
+    expect(g.candidates.map((x) => x.answered)).toEqual(Array.from({ length: 50 }, (_, j) => 20 * (j + 1)));
+    // No error at all: every bound is 1 − (0.001)^(1/n); the lowest threshold passes.
+    expect(g.threshold).toBe(0);
+  });
+
+  it('repeats over 20 seeded splits and reports the held-out error\'s spread', () => {
+    const big = [...c, ...c];
+    const by = [...yy, ...yy];
+    const s = abstentionSpread(big, by, { target: 0.1, seed: 3 });
+    expect(s.splits.map((x) => x.seed)).toEqual(Array.from({ length: 20 }, (_, r) => 3 + r));
+    expect(s.splits[0].threshold).toBe(abstention(big, by, { target: 0.1, seed: 3 }).threshold);
+    // Every split answers only the 0.9 questions (4 wrong of 200 overall), so the held-out error is at most 4/(held-out 0.9s).
+    expect(s.abstainedOnAll).toBe(0);
+    expect(s.heldOutError.min).toBeLessThanOrEqual(s.heldOutError.median);
+    expect(s.heldOutError.median).toBeLessThanOrEqual(s.heldOutError.max);
+    expect(s.heldOutError.max).toBeLessThan(0.1);
+    expect(s.exceeded).toBe(0);
   });
 });
