@@ -127,3 +127,32 @@ test('a dot of the gap scatter opens its question, by click and by Enter', async
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
+
+test('each per-model table and its scroll box has an accessible name of its own, naming its model', async () => {
+  const doc = demoDocument();
+  const { page, context } = await openHome(browser, inject('appUrl'));
+  await page.locator('[data-panel="signal-comparison"] [data-table="signal-comparison"]').first().waitFor({ timeout: 30_000 });
+  await page.locator('[data-other-metrics] summary').click();
+  const names = () =>
+    page.evaluate(() => {
+      const nameOf = (e: Element) => (e.getAttribute('aria-label') ?? e.querySelector(':scope > caption')?.textContent ?? '').trim();
+      return {
+        tables: [...document.querySelectorAll('main table[data-model], main [data-comparison] table')].map((t) => ({ model: t.getAttribute('data-model') ?? t.closest('[data-comparison]')!.getAttribute('data-comparison'), name: nameOf(t), region: t.closest('[role="region"]')?.getAttribute('aria-label') ?? '' })),
+        regions: [...document.querySelectorAll('main [role="region"]')].map((r) => r.getAttribute('aria-label')),
+      };
+    });
+  const check = async (where: string) => {
+    const { tables, regions } = await names();
+    expect(tables.length, where).toBeGreaterThanOrEqual(doc.models.length);
+    for (const t of tables) {
+      expect(t.name, `${where}: a table of ${t.model}`).toContain(t.model);
+      expect(t.region, `${where}: the scroll box of ${t.model}'s table`).toContain(t.model);
+    }
+    expect(regions.length, `${where}: regions named alike`).toBe(new Set(regions).size);
+  };
+  await check('calibration');
+  await page.locator('[role="tab"][data-view="selective"]').click();
+  await page.locator('#view-selective table[data-table="aurc"]').first().waitFor({ timeout: 30_000 });
+  await check('selective');
+  await context.close();
+});
