@@ -3,8 +3,16 @@
  * each regime's. Types only, so a page can merge without loading the statistics.
  */
 import type { Regime } from '../core/types';
-import type { ModelMetrics } from '../model/report';
-import type { EceInferenceMetrics } from './ece-inference-metrics';
+import type { ConsistencyBandEntry, EceInferenceEntry, ModelMetrics, SignalName } from '../model/report';
+
+/** What ece-inference-metrics.ts computes for one model. */
+export interface EceInferenceMetrics {
+  eceInference: Partial<Record<SignalName, EceInferenceEntry>>;
+  eceInferenceMethod: string;
+  consistencyBands: Partial<Record<SignalName, ConsistencyBandEntry[]>>;
+  /** Per regime, when asked for (`regimes`). */
+  byRegime?: Record<Regime, Partial<Record<SignalName, EceInferenceEntry>>>;
+}
 
 const REGIMES: Regime[] = ['jensen', 'low-margin', 'large-margin'];
 

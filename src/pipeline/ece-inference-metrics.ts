@@ -15,21 +15,15 @@ import type { Regime } from '../core/types';
 import type { ConsistencyBandEntry, EceInferenceEntry, ModelMetrics, ReportQuestion, SignalName } from '../model/report';
 import { signalValue } from '../model/signals';
 
-// The merge is its own module, so the page that shows a report does not load the statistics with it.
-export { withEceInference } from './ece-inference-merge';
+// The merge (and the shape it merges) is its own module, so the page that shows a report does not load the statistics with it.
+import type { EceInferenceMetrics } from './ece-inference-merge';
+export { withEceInference, type EceInferenceMetrics } from './ece-inference-merge';
 
 export interface InferenceSettings {
   bins: number;
   seed: number;
 }
 
-export interface EceInferenceMetrics {
-  eceInference: Partial<Record<SignalName, EceInferenceEntry>>;
-  eceInferenceMethod: string;
-  consistencyBands: Partial<Record<SignalName, ConsistencyBandEntry[]>>;
-  /** Per regime, when asked for (`regimes`). */
-  byRegime?: Record<Regime, Partial<Record<SignalName, EceInferenceEntry>>>;
-}
 
 const REGIMES: Regime[] = ['jensen', 'low-margin', 'large-margin'];
 
