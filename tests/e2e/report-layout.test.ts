@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, screenshot } from './chromium';
+import { afterLayout, launchChromium, screenshot } from './chromium';
 import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
 
@@ -47,4 +47,41 @@ test('at 390 px wide the report page scrolls no sideways and its charts fit the 
     expect(await page.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(390);
   }
   await context.close();
+});
+
+test('at 1280 px the headline table shows every number without a sideways scroll: one model, and one model with six signals', async () => {
+  for (const six of [false, true]) {
+    const doc = demoDocument();
+    doc.models = [doc.models[0]];
+    doc.demo = false;
+    if (six) {
+      // A multiple-choice run scored with Sem-ECE too: the stated probability and the token log-prob beside the paper's signals.
+      const m = doc.models[0].metrics;
+      m.signals.stated = m.signals.sem1;
+      m.signals.logprob = m.signals.sem2;
+      if (m.eceInference) m.eceInference = { ...m.eceInference, stated: m.eceInference.sem1, logprob: m.eceInference.sem2 };
+    }
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${inject('appUrl')}#/open`);
+    await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'one.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) });
+    const table = page.locator('[data-table="headline"]');
+    await table.waitFor({ timeout: 60_000 });
+    await afterLayout(page);
+    const fit = await table.evaluate((t) => {
+      const box = t.parentElement!;
+      const right = box.getBoundingClientRect().right;
+      return {
+        columns: t.querySelectorAll('thead th').length,
+        overflow: box.scrollWidth - box.clientWidth,
+        // Brier and AUROC, the last columns, inside the box as drawn.
+        hidden: [...t.querySelectorAll('td[data-metric]')].filter((td) => td.getBoundingClientRect().right > right + 0.5).map((td) => td.getAttribute('data-metric')),
+      };
+    });
+    expect(fit.columns, six ? 'six signals' : 'four signals').toBe(six ? 12 : 10);
+    expect(fit.overflow, six ? 'six signals' : 'four signals').toBeLessThanOrEqual(0);
+    expect(fit.hidden).toEqual([]);
+    await screenshot(page, `headline-1280-${six ? 'six-signals' : 'one-model'}`);
+    await context.close();
+  }
 });

@@ -40,7 +40,11 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.locator('[role="tab"][data-view="selective"]').click();
     const panel = page.locator('#view-selective');
     await panel.locator('[data-chart="risk-coverage"]').first().waitFor({ timeout: 30_000 });
-    await panel.locator('[data-control="abstain-target"]').fill('20');
+    // The first target the demo's 60 questions certify a threshold for, so the ring is drawn.
+    for (const target of ['20', '30', '40', '50', '60']) {
+      await panel.locator('[data-control="abstain-target"]').fill(target);
+      if (await panel.locator('[data-threshold-mark]').first().waitFor({ timeout: 3_000 }).then(() => true, () => false)) break;
+    }
     await panel.locator('[data-threshold-mark]').first().waitFor();
     await check('[data-chart="risk-coverage"]', 'risk–coverage');
     await screenshot(page, `reading-risk-coverage-${scheme}`);
