@@ -34,7 +34,6 @@ export interface ComparisonSummary {
 }
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
-const iv = (i: Interval) => `[${f3(i[1])}, ${f3(i[2])}]`;
 
 const pct = (x: number) => `${+(100 * x).toFixed(2)}%`;
 const fp = (p: number) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
@@ -46,7 +45,21 @@ export function selectionRule(sel: NonNullable<SignalComparison['selection']>): 
   return `Named best only when it beats every other signal: ${k} one-sided ${k === 1 ? 'test' : 'tests'} of "ECE(other) ≤ ECE(best)", each at ${pct(sel.perComparison)}, all of which must reject (an intersection–union test, so no correction for the number of comparisons; the best is picked from the data, so at most ${pct(sel.alpha)} of the time is one of two equally calibrated signals named). Each test holds the confidences fixed and simulates the answers' correctness (${sel.draws} data sets per null hypothesis).`;
 }
 
-export function summarizeComparison(cmp: SignalComparison, label: Record<SignalName, string> = SIGNAL_LABEL): ComparisonSummary {
+/**
+ * `eceInterval`: the one interval the report gives each signal's ECE (formats/headline-table.ts
+ * eceIntervalOf), written after the best signal's ECE in the headline; without it (a comparison
+ * with no report behind it, `semece mc`) the comparison's own percentile interval is written.
+ */
+export function summarizeComparison(
+  cmp: SignalComparison,
+  label: Record<SignalName, string> = SIGNAL_LABEL,
+  eceInterval?: (s: SignalName) => [number, number] | null,
+): ComparisonSummary {
+  const iv = (i: Interval, s?: SignalName) => {
+    const one = s && eceInterval ? eceInterval(s) : undefined;
+    if (one === undefined) return `[${f3(i[1])}, ${f3(i[2])}]`;
+    return one ? `[${f3(one[0])}, ${f3(one[1])}]` : '';
+  };
   const notes = cmp.excluded.map((x) => `${label[x.signal]}: not compared (${x.reason}).`);
   const sel = cmp.selection;
   const rule = sel ? selectionRule(sel) : '';
@@ -65,15 +78,15 @@ export function summarizeComparison(cmp: SignalComparison, label: Record<SignalN
   if (!named && sel) {
     const open = rows.filter((r) => r.verdict === 'indistinguishable');
     const names = open.map((r) => `${label[r.signal]} (p = ${fp(r.p ?? NaN)})`).join(', ');
-    const headline = `No signal is named best calibrated on these ${cmp.rows} questions: ${label[cmp.best]} has the lowest ECE (${f3(best[0])} ${iv(best)}), but it does not beat ${open.length === 1 ? 'this signal' : `these ${open.length} signals`} beyond chance: ${names}.`;
+    const headline = `No signal is named best calibrated on these ${cmp.rows} questions: ${label[cmp.best]} has the lowest ECE (${f3(best[0])} ${iv(best, cmp.best)}), but it does not beat ${open.length === 1 ? 'this signal' : `these ${open.length} signals`} beyond chance: ${names}.`;
     return { headline, rule, rows, notes };
   }
   if (!named && cmp.runnerUp && cmp.byHowMuch) {
     const d = cmp.byHowMuch;
-    const headline = `No signal is distinguishably better calibrated on these ${cmp.rows} questions: ${label[cmp.best]} has the lowest ECE (${f3(best[0])} ${iv(best)}), but ${label[cmp.runnerUp]} is only ${f3(d[0])} higher ${iv(d)}, an interval that includes 0.`;
+    const headline = `No signal is distinguishably better calibrated on these ${cmp.rows} questions: ${label[cmp.best]} has the lowest ECE (${f3(best[0])} ${iv(best, cmp.best)}), but ${label[cmp.runnerUp]} is only ${f3(d[0])} higher ${iv(d)}, an interval that includes 0.`;
     return { headline, rule, rows, notes };
   }
-  let headline = `${label[cmp.best]} is best calibrated on these ${cmp.rows} questions (ECE ${f3(best[0])} ${iv(best)})`;
+  let headline = `${label[cmp.best]} is best calibrated on these ${cmp.rows} questions (ECE ${f3(best[0])} ${iv(best, cmp.best)})`;
   headline += sel && sel.comparisons > 0 ? `: it beats each of the ${sel.comparisons} other ${sel.comparisons === 1 ? 'signal' : 'signals'} (every p < ${sel.perComparison}).` : '.';
   if (cmp.runnerUp && cmp.byHowMuch) headline += ` Next is ${label[cmp.runnerUp]}, ${f3(cmp.byHowMuch[0])} higher ${iv(cmp.byHowMuch)}.`;
   return { headline, rule, rows, notes };

@@ -148,15 +148,13 @@ test('the headline table downloads as CSV, Markdown and LaTeX with the cells the
     expect(d.suggestedFilename()).toMatch(/-headline\.(csv|md|tex)$/);
   }
   expect(files.CSV.split('\r\n')[0]).toMatch(/^Model,Questions,Excluded,Accuracy,ECE Sem1,/);
-  expect(files.CSV.split('\r\n')[0]).toContain('Debiased ECE Sem1 [95% CI]');
-  // Every headline interval the page shows contains the estimate it belongs to, and says which method.
-  const shown = await page.locator('table[data-table="headline"] [data-bias-corrected]').allTextContents();
-  expect(shown.length).toBeGreaterThan(0);
-  for (const text of shown) {
-    const [, est, lo, hi] = /^debiased (\d\.\d{3}) \[(\d\.\d{3}), (\d\.\d{3})\]$/.exec(text.trim())!.map(Number);
-    expect(lo <= est && est <= hi, text).toBe(true);
-  }
-  expect(await page.locator('[data-interval-method]').textContent()).toMatch(/bootstrap bias correction, Efron & Tibshirani 1993/);
+  expect(files.CSV.split('\r\n')[0]).toContain('ECE Sem1 95% CI');
+  expect(files.CSV.split('\r\n')[0]).toContain('Calibration p Sem1');
+  // The interval each file carries is the one the page shows under the ECE, and the method is named.
+  const shown = await page.locator('table[data-table="headline"] tr').nth(1).locator('[data-ece-interval="sem1"]').innerText();
+  expect(shown).toMatch(/^\[\d\.\d{3}, \d\.\d{3}\]$/);
+  for (const text of Object.values(files)) expect(text).toContain(shown);
+  expect(await page.locator('[data-interval-method]').textContent()).toMatch(/consistency-inversion/);
   expect(files.CSV).toContain(doc.models[0].model);
   expect(files.Markdown).toContain(`| ${doc.models[0].model} |`);
   expect(files.LaTeX).toMatch(/\\toprule[\s\S]*\\bottomrule/);

@@ -11,6 +11,11 @@ import { mcSemEceQuestion } from '../../src/multiple-choice/sem-ece-question';
 import { mcSemEceReport } from '../../src/multiple-choice/sem-ece-report';
 import { compareReportSignals } from '../../src/pipeline/signal-comparison';
 import { summarizeComparison } from '../../src/pipeline/signal-comparison-summary';
+import { eceIntervalOf } from '../../src/formats/headline-table';
+import type { ModelReport } from '../../src/model/report';
+
+/** The report's one ECE interval, which the comparison's words carry when it is over the report's questions. */
+const oneInterval = (m: ModelReport, rows: number) => (rows === m.metrics.questions ? (s: SignalName) => eceIntervalOf(m.metrics, s) : undefined);
 import { buildReport, importedSettings } from '../../src/pipeline/score-output';
 import { reportToJson } from '../../src/formats/report-export';
 import type { ReportDocument, SignalName } from '../../src/model/report';
@@ -100,7 +105,7 @@ test('stated and logprob are columns of the headline, picker, question table, dr
     const box = page.locator(`[data-comparison="${m.model}"]`);
     await box.locator('[data-comparison-headline]').waitFor({ timeout: 60_000 });
     const cmp = compareReportSignals(m, { B: doc.settings.bootstrap.B, seed: doc.settings.bootstrap.seed, bins: doc.settings.bins });
-    const summary = summarizeComparison(cmp, SIGNAL_LABEL);
+    const summary = summarizeComparison(cmp, SIGNAL_LABEL, oneInterval(m, cmp.rows));
     expect(await box.locator('[data-comparison-headline]').textContent()).toBe(summary.headline);
     const rows = await box.locator('tbody tr').evaluateAll((els) => els.map((e) => [e.getAttribute('data-signal'), Number(e.querySelector('td[data-ece]')!.getAttribute('data-ece'))]));
     expect(rows).toEqual(summary.rows.map((r) => [r.signal, r.ece[0]]));
@@ -172,7 +177,7 @@ test('the comparison is read from the document; a report saved before it was sto
   for (const m of doc.models) {
     const box = page.locator(`[data-comparison="${m.model}"]`);
     await box.locator('[data-comparison-headline]').waitFor({ timeout: 60_000 });
-    expect(await box.locator('[data-comparison-headline]').textContent()).toBe(summarizeComparison(m.metrics.comparison!, SIGNAL_LABEL).headline);
+    expect(await box.locator('[data-comparison-headline]').textContent()).toBe(summarizeComparison(m.metrics.comparison!, SIGNAL_LABEL, oneInterval(m, m.metrics.comparison!.rows)).headline);
   }
   // The stored value is what the view shows (not recomputed): a stored comparison over 7 rows says so.
   const stored = JSON.parse(reportToJson(doc)) as ReportDocument;

@@ -1,7 +1,7 @@
 /**
  * The reliability diagram's consistency band and its marks of bins under 10 questions, rendered
  * in Node and measured: each box spans the stored band on the bars' accuracy scale and the bar's
- * own span; "<10" sits over exactly the bins under 10 questions; both have their legend keys.
+ * own span; a ring sits over exactly the bins under 10 questions; both have their legend keys.
  */
 import { describe, expect, test } from 'vitest';
 import ReliabilityDiagram from '../../../../src/ui/charts/ReliabilityDiagram.svelte';
@@ -48,20 +48,22 @@ describe('ReliabilityDiagram consistency band', () => {
     for (const b of drawn) expect(b.lo <= bins[b.bin].meanConfidence + 1e-12 && bins[b.bin].meanConfidence - 1e-12 <= b.hi).toBe(true);
   });
 
-  test('"<10" marks exactly the bins under 10 questions (not empty ones), and the legend names the band and the mark', () => {
-    const marks = all(svg, 'text', 'small-bin');
+  test('a ring marks exactly the bins under 10 questions (not empty ones), and the legend names the band and the mark', () => {
+    const marks = all(svg, 'circle', 'small-bin');
     expect(marks.map((m) => Number(m.attrs['data-bin']))).toEqual([1, 4, 9]);
-    expect(marks.map((m) => m.text)).toEqual(['<10', '<10', '<10']);
+    expect(marks.map((m) => Number(m.attrs['data-count']))).toEqual([4, 9, 3]);
     expect(bars.filter((b) => b.attrs['data-small-bin'] === 'true').map((b) => Number(b.attrs['data-bin']))).toEqual([1, 4, 9]);
-    // Each mark centred over its bar, above its bar's top.
+    // Each ring centred over its bar, in one row above the plot (above every bar, even one of accuracy 1).
+    const top = Math.min(...bars.map((b) => num(b, 'y')));
     for (const m of marks) {
       const bar = bars.find((r) => r.attrs['data-bin'] === m.attrs['data-bin'])!;
-      expect(num(m, 'x')).toBeCloseTo(num(bar, 'x') + num(bar, 'width') / 2, 9);
-      expect(num(m, 'y')).toBeLessThan(num(bar, 'y'));
+      expect(num(m, 'cx')).toBeCloseTo(num(bar, 'x') + num(bar, 'width') / 2, 9);
+      expect(num(m, 'cy') + num(m, 'r')).toBeLessThan(top);
     }
+    expect(new Set(marks.map((m) => m.attrs.cy)).size).toBe(1);
     const legend = all(svg, 'span', 'key').map(text);
     expect(legend).toContain('consistency band (calibrated model, 95%)');
-    expect(legend).toContain('<10: bin under 10 questions');
+    expect(legend).toContain('bin under 10 questions');
     // A bar's tip states its band.
     expect(bars[0].attrs['aria-label']).toMatch(/\(under 10: a coarse accuracy\).*consistency band/);
   });
@@ -70,8 +72,8 @@ describe('ReliabilityDiagram consistency band', () => {
     const old = draw(ReliabilityDiagram, { title: 'T', series: [{ key: 'sem1', label: 'Sem1', color: 'red', bins: rows([0, 0, 20, 20, 20, 20, 20, 20, 20, 20]).bins }] });
     expect(all(old, 'rect', 'consistency-box')).toEqual([]);
     expect(all(old, 'span', 'key').map(text)).not.toContain('consistency band (calibrated model, 95%)');
-    expect(all(old, 'text', 'small-bin')).toEqual([]);
-    expect(all(old, 'span', 'key').map(text)).not.toContain('<10: bin under 10 questions');
+    expect(all(old, 'circle', 'small-bin')).toEqual([]);
+    expect(all(old, 'span', 'key').map(text)).not.toContain('bin under 10 questions');
   });
 
   test('consistencyMarks skips empty bins and bands of bins the diagram lacks', () => {

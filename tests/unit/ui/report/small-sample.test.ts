@@ -19,7 +19,7 @@ test('the note is per bin, not per average: a large report with one small bin ge
   // 1,000 questions on average 100 per bin, but one bin of 3: noted.
   const big = withCounts(base, { sem1: [3, 0, 97, 100, 100, 100, 100, 100, 200, 200], sem2: [100, 100, 100, 100, 100, 100, 100, 100, 100, 100] });
   expect(smallSampleNote([big])).toBe(
-    'Small bins: some ECEs rest on bins under 10 questions (Sem1 1 of 9 non-empty bins). A bin that small gives a coarse accuracy, so its gap is mostly noise, and the ECE reads high, since noise only widens the gaps. These bins are marked “<10” on the reliability diagrams; read the intervals, not the point estimates.',
+    'Small bins: some ECEs rest on bins under 10 questions (Sem1 1 of 9 non-empty bins). A bin that small gives a coarse accuracy, so its gap is mostly noise, and the ECE reads high, since noise only widens the gaps. These bins are marked with a ring on the reliability diagrams; read the intervals, not the point estimates.',
   );
   // 50 questions, 10 in each of five bins (an average of 5 per bin): no bin is small, no note.
   const even = withCounts(base, { sem1: [0, 0, 0, 0, 0, 10, 10, 10, 10, 10], sem2: [10, 10, 10, 10, 10, 0, 0, 0, 0, 0] });
