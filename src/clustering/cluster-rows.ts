@@ -8,7 +8,7 @@
  */
 import type { ClusteredRow, SampledRow, StageError } from '../model/rows';
 import type { Usage } from '../model/provider';
-import { FieldError, id, int, str, strings, type Obj } from '../formats/authors-fields';
+import { FieldError, confidences, id, int, str, strings, type Obj } from '../formats/authors-fields';
 import { classesToRowFields } from './row-fields';
 import type { Clusterer } from './types';
 
@@ -35,10 +35,15 @@ export async function clusterRow(row: SampledRowIn, clusterer: Clusterer, signal
   return { row: failed, ok: false, usage: outcome.usage, calls: outcome.calls, error: outcome.error };
 }
 
-/** A sampled row: the fields clustering needs are checked; everything else passes through. */
+/**
+ * A sampled row: the fields clustering needs are checked, and the stated confidences by the
+ * grade and score readers' own rule (authors-fields.ts), so a row `cluster` passes is not refused
+ * after it; everything else passes through.
+ */
 export function readSampledRow(obj: Obj): SampledRowIn {
   const n = int(obj, 'n_samples', 1);
   const answers = strings(obj, 'answer_extracted', n, 'n_samples', { nullable: true }).map((a) => a ?? '');
+  confidences(obj, 'confidence_verbalized', n, 'n_samples');
   const options = obj.options;
   if (options !== undefined && (!Array.isArray(options) || options.some((o) => typeof o !== 'string'))) throw new FieldError('"options" must be an array of strings');
   return { ...(obj as object), id: id(obj), question: str(obj, 'question'), gold_answer: str(obj, 'gold_answer'), model: str(obj, 'model'), n_samples: n, answer_extracted: answers } as SampledRowIn;
