@@ -1,7 +1,7 @@
 /**
  * How often the signal comparison names a best signal when none is better (false naming), and
  * how often it names the right one when one is (power). `npm run bench -- selection`;
- * SEMECE_SELECTION_REPS sets the data sets per cell (default 400). Seeded: the same figures every
+ * SEMECE_SELECTION_REPS sets the data sets per cell (default 200; about 10 minutes on two cores). Seeded: the same figures every
  * run. Figures are printed, never asserted.
  *
  * Each data set: N questions, a latent probability p of a correct answer, Y ~ Bernoulli(p), and
@@ -21,12 +21,19 @@
  *   - "spread vs constant": p against the constant 0.65 (= mean p), both calibrated;
  *   - "both off by 0.05": p + 0.05 against the constant 0.70.
  * Power: p against min(1, p + 0.05) and min(1, p + 0.1) (overconfident by about that much).
+ *
+ * Second part, the abstention threshold's guarantee (core/abstention.ts): confidence p ~ U(0.35,
+ * 0.95), calibrated, so the true selective error at threshold t is 1 − (t + 0.95)/2 and at most the
+ * 20% target exactly when t ≥ 0.65. Per N: how often the chosen threshold's true error exceeds the
+ * target (the guarantee: at most 5%), how often the held-out half's error does, the held-out error
+ * over the 20 splits of one data set, and the median coverage.
  */
 import { forEachReplicate, percentileInterval } from '../src/core/bootstrap';
 import { equalWidthBinIndex, equalWidthEdges } from '../src/core/binning';
 import { BinnedEceWorkspace, codeSignal, identityRows } from '../src/core/ece-workspace';
 import { defaultRng, type Generator } from '../src/core/rng';
 import { compareSignals } from '../src/pipeline/signal-comparison';
+import { abstention, abstentionSpread } from '../src/core/abstention';
 import type { SignalName } from '../src/model/signals';
 
 const SIZES = [100, 300, 1000];
@@ -98,7 +105,7 @@ function bootstrapRules(cols: Float64Array[], y: Float64Array, seed: number): { 
 }
 
 export default async function bench(): Promise<void> {
-  const reps = Number(process.env.SEMECE_SELECTION_REPS) > 0 ? Number(process.env.SEMECE_SELECTION_REPS) : 400;
+  const reps = Number(process.env.SEMECE_SELECTION_REPS) > 0 ? Number(process.env.SEMECE_SELECTION_REPS) : 200;
   console.log(`signal selection: ${reps} data sets per cell; B = ${B}; rule: all k − 1 one-sided tests at 2.5%`);
   console.log('  cell                              N     IUT    old    pct  basic   (power cells: IUT named the better one)');
   for (const sc of SCENARIOS) {
@@ -125,4 +132,34 @@ export default async function bench(): Promise<void> {
     }
   }
   console.log(`  (Monte Carlo standard error of a 5% rate over ${reps} data sets: ±${(100 * Math.sqrt(0.05 * 0.95 / reps)).toFixed(1)} points)`);
+  abstentionPart(reps);
+}
+
+export function abstentionPart(reps: number): void {
+  const target = 0.2;
+  console.log(`abstention threshold: target ${target}, δ = 0.05, ${reps} data sets per N; true error of threshold t: 1 − (t + 0.95)/2`);
+  console.log('      N  true error > target  held-out > target  median coverage   one data set, 20 splits: held-out median [min, max], over target');
+  for (const N of [200, 1000, 5000]) {
+    const rng = defaultRng(77 + N);
+    let violated = 0, heldOver = 0;
+    const coverage: number[] = [];
+    let example = '';
+    for (let s = 0; s < reps; s++) {
+      const conf = Float64Array.from({ length: N }, () => latent(rng));
+      const y = Float64Array.from(conf, (p) => (rng.random() < p ? 1 : 0));
+      const r = abstention(conf, y, { target, seed: s });
+      const t = r.threshold;
+      if (t !== null && 1 - (t + 0.95) / 2 > target + 1e-12) violated++;
+      if (r.evaluation.answered > 0 && r.evaluation.errors / r.evaluation.answered > target) heldOver++;
+      coverage.push(r.evaluation.coverage[0]);
+      if (s === 0) {
+        const sp = abstentionSpread(conf, y, { target, seed: 0 });
+        const f = (x: number) => (100 * x).toFixed(1);
+        example = `${f(sp.heldOutError.median)}% [${f(sp.heldOutError.min)}%, ${f(sp.heldOutError.max)}%], ${sp.exceeded} of 20`;
+      }
+    }
+    coverage.sort((a, b) => a - b);
+    const pc = (x: number) => `${((100 * x) / reps).toFixed(1)}%`;
+    console.log(`  ${String(N).padStart(5)}  ${pc(violated).padStart(19)}  ${pc(heldOver).padStart(17)}  ${(100 * coverage[reps >> 1]).toFixed(1).padStart(14)}%   ${example}`);
+  }
 }

@@ -73,7 +73,16 @@ function countsOf(c: SelectiveCounts): ThresholdCounts {
   return { questions, answered, correct, incorrect, notAttempted, abstained, declined, coverage: [...coverage], error: [...error] };
 }
 
-export function thresholdDocument(source: ThresholdSource, result: AbstentionResult, spread?: AbstentionSpread): ThresholdDocument {
+/** What a threshold document is made from: a result of core/abstention.ts, or one a report stored. */
+export type ThresholdResult = Pick<AbstentionResult, 'target' | 'seed' | 'threshold' | 'selection' | 'evaluation'> & {
+  choice: Pick<AbstentionResult['choice'], 'delta' | 'tried' | 'bound'>;
+};
+
+export function thresholdDocument(
+  source: ThresholdSource,
+  result: ThresholdResult,
+  spread?: Pick<AbstentionSpread, 'splits' | 'heldOutError' | 'exceeded' | 'abstainedOnAll'>,
+): ThresholdDocument {
   const bound = result.choice.bound;
   return {
     format: THRESHOLD_FORMAT,

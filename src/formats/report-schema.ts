@@ -57,6 +57,7 @@ import {
   rateInterval,
   differenceInterval,
 } from './report-schema-fields';
+import { storedAbstention } from './report-schema-abstention';
 
 // Stated once in report-limits.ts, which the writer cuts documents to.
 export { MAX_REPORT_BYTES, MAX_STRING_LENGTH };
@@ -163,6 +164,7 @@ const modelMetrics = z
     // K̄, a mean count of non-empty classes: at most the samples of a question.
     meanClasses: stat(0, MAX_SAMPLES_PER_QUESTION),
     comparison: signalComparison.optional(),
+    abstention: storedAbstention.optional(),
   })
   .superRefine((m, ctx) => {
     // The regimes split the scored questions: together they cannot hold more.

@@ -4,6 +4,7 @@
  * It never holds an API key.
  */
 import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
+import type { AbstentionSpread, GuaranteedChoice, SelectiveCounts } from '../core/abstention';
 import type { Grade, QuestionSubset } from './rows';
 import type { PartialReport, ScoringSpec } from './run-spec';
 import type { SignalName } from './signals';
@@ -123,6 +124,31 @@ export interface ModelMetrics {
    * reports saved before it was stored, and in the CLI's scoring without a report document.
    */
   comparison?: SignalComparison;
+  /**
+   * Each scored signal's abstention threshold at the selective view's default target and seed,
+   * with its spread over repeated splits (pipeline/abstention-metrics.ts). Absent in reports
+   * saved before it was stored: the view computes it then.
+   */
+  abstention?: StoredAbstention;
+}
+
+/** Abstention thresholds chosen when the report was scored (core/abstention.ts). */
+export interface StoredAbstention {
+  target: number;
+  seed: number;
+  delta: number;
+  splits: number;
+  bySignal: Partial<Record<SignalName, StoredAbstentionEntry>>;
+}
+
+export interface StoredAbstentionEntry {
+  threshold: number | null;
+  reason?: string;
+  /** The choice on the selection half, without its list of candidates. */
+  choice: Omit<GuaranteedChoice, 'candidates'>;
+  selection: SelectiveCounts;
+  evaluation: SelectiveCounts;
+  spread: Omit<AbstentionSpread, 'target' | 'delta' | 'seed'>;
 }
 
 /**

@@ -26,6 +26,7 @@ import type { Grade } from '../model/rows';
 import { SCORING_DEFAULTS, type ScoringSpec } from '../model/run-spec';
 import { entropyConfidence, isPaperSignal, PAPER_SIGNALS, SIGNAL_NAMES, signalValue, type SignalName } from '../model/signals';
 import { comparedColumns, compareScoredSignals } from './signal-comparison';
+import { abstentionMetrics } from './abstention-metrics';
 import { eceInferenceMetrics, withEceInference } from './ece-inference-metrics';
 
 export { PAPER_SIGNALS } from '../model/signals';
@@ -214,6 +215,8 @@ export function modelMetrics(
     byRegime,
     meanClasses: meanClassCount(questions.map((q) => ({ n: q.n, nonEmptyClasses: q.nClasses }))),
     comparison: compareScoredSignals(comparedColumns(questions, signals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
+    // Chosen once here, so the selective view reads it rather than recomputing it on the page.
+    abstention: abstentionMetrics(questions, signals),
   }, inference);
 }
 

@@ -1,7 +1,8 @@
 /**
- * The selective-prediction view: on a report whose Sem2 confidences are the hand-computed
- * fixture of tests/unit/core/abstention.test.ts, choosing a target shows the threshold, coverage,
- * error and SimpleQA counts computed there by hand; the threshold downloads as JSON that the
+ * The selective-prediction view: on a report whose Sem2 confidences are a fixture of 400
+ * questions (200 at 0.9 with 4 wrong, 200 at 0.5 with half wrong), the view shows the threshold
+ * the report stored at the default target (10%) and seed, and the one another target gives, with
+ * the coverage, error and SimpleQA counts core/abstention.ts computes; the threshold downloads as JSON that the
  * schema reads back and the view reopens; the curves' areas are the report's stored AURCs
  * (also on the demo report); it is reached by keyboard, fits 390 px in light and dark mode, and
  * axe finds no serious or critical violation in it.
@@ -20,6 +21,8 @@ import { embedReport } from '../../src/export/embed';
 import { parseThresholdDocument } from '../../src/formats/abstention-threshold-schema';
 import type { ReportDocument, ReportQuestion } from '../../src/model/report';
 import { modelMetrics } from '../../src/pipeline/score';
+import { abstention } from '../../src/core/abstention';
+import { pct } from '../../src/formats/numbers';
 import { builtAppDir } from './built-app';
 
 let browser: Browser;
@@ -31,10 +34,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const conf = [0.9, 0.3, 0.9, 0.7, 0.8, 0.6, 0.6, 0.8, 0.5, 0.95, 0.6, 0.4];
-const y = [1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 0, 0];
+const conf = Array.from({ length: 400 }, (_, i) => (i < 200 ? 0.9 : 0.5));
+const y = conf.map((c, i) => (c === 0.9 ? (i % 50 === 3 ? 0 : 1) : i % 2));
+/** Row 202 (0.5, wrong) was declined by the model. */
+const DECLINED = 202;
 
-/** The demo document with one model whose 12 questions carry the fixture as Sem2 (row 10 declined). */
+/** The demo document with one model whose 400 questions carry the fixture as Sem2. */
 function fixtureDocument(): ReportDocument {
   const doc = demoDocument();
   const template = doc.models[0].questions[0];
@@ -46,14 +51,14 @@ function fixtureDocument(): ReportDocument {
     sem1: Math.min(1, c + 0.05),
     verbalized: 0.9,
     correct: y[i] as 0 | 1,
-    grade: y[i] ? 'CORRECT' : i === 10 ? 'NOT_ATTEMPTED' : 'INCORRECT',
+    grade: y[i] ? 'CORRECT' : i === DECLINED ? 'NOT_ATTEMPTED' : 'INCORRECT',
     overridden: undefined,
   }));
   const metrics = modelMetrics(questions, { excluded: 0 }, { B: doc.settings.bootstrap.B, bootstrapSeed: doc.settings.bootstrap.seed, bins: doc.settings.bins });
   doc.models = [{ model: 'fixture/model', metrics, questions, excludedQuestions: [] }];
   doc.title = 'Selective fixture';
   doc.demo = false;
-  doc.dataset = { name: 'fixture', questions: 12 };
+  doc.dataset = { name: 'fixture', questions: 400 };
   return doc;
 }
 
@@ -89,8 +94,9 @@ async function aurcRows(page: Page) {
   );
 }
 
-test('choose a target: the hand-computed threshold, coverage, error and counts; download the threshold and open it again', async () => {
-  const { page, context, consoleErrors, offLoopback } = await openDocument(fixtureDocument(), 1280);
+test('the stored threshold at the default target, another target computed; download the threshold and open it again', async () => {
+  const fixture = fixtureDocument();
+  const { page, context, consoleErrors, offLoopback } = await openDocument(fixture, 1280);
   await openSelectiveTab(page);
   const panel = page.locator('[data-panel="selective"]');
 
@@ -99,23 +105,34 @@ test('choose a target: the hand-computed threshold, coverage, error and counts; 
   expect(rows.map((r) => r.signal)).toEqual(['sem1', 'sem2', 'verbalized']);
   for (const r of rows) expect(r.area, r.signal!).toBe(r.stored);
   expect(await panel.locator('[data-aurc-mismatch]').count()).toBe(0);
-  expect(await panel.locator('[data-chart="risk-coverage"] [data-series="sem2"] path').getAttribute('data-points')).toBe('12');
+  expect(await panel.locator('[data-chart="risk-coverage"] [data-series="sem2"] path').getAttribute('data-points')).toBe('400');
 
-  // The split rule is stated in the view.
-  expect(await panel.locator('[data-split-rule]').textContent()).toMatch(/default_rng\(seed\)\.permutation\(N\)[\s\S]*Wilson/);
+  // The split rule and the guarantee are stated in the view.
+  expect(await panel.locator('[data-split-rule]').textContent()).toMatch(/default_rng\(seed\)\.permutation\(N\)[\s\S]*Clopper–Pearson[\s\S]*Bonferroni[\s\S]*Wilson[\s\S]*20 seeded splits/);
 
+  // The default target (10%) and seed (0): the threshold the report stored when it was scored.
+  const stored = fixture.models[0].metrics.abstention!.bySignal.sem2!;
+  const declined = conf.map((_, i) => (i === DECLINED ? 1 : 0));
+  expect(stored).toMatchObject({ threshold: 0.9, evaluation: abstention(conf, y, { target: 0.1, seed: 0, declined }).evaluation });
   await panel.locator('[data-control="abstain-signal"]').selectOption('sem2');
-  await panel.locator('[data-control="abstain-target"]').fill('20');
-  await expect.poll(() => panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.6');
-  expect(await panel.locator('[data-threshold] strong').textContent()).toBe('0.6000');
+  await expect.poll(() => panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.9');
+  expect(await panel.locator('[data-threshold] strong').textContent()).toBe('0.9000');
+  const e = stored.evaluation;
   const held = (count: string) => panel.locator(`[data-table="abstain-counts"] td[data-half="evaluation"][data-count="${count}"]`).textContent();
-  expect([await held('correct'), await held('incorrect'), await held('not-attempted'), await held('abstained'), await held('declined')]).toEqual(['2', '1', '3', '2', '1']);
-  expect(await panel.locator('[data-figure="coverage"] dd').textContent()).toBe('66.7% [30.0%, 90.3%] (4 of 6 answered)');
-  expect(await panel.locator('[data-figure="error"] dd').textContent()).toBe('50.0% [15.0%, 85.0%] (2 of 4 not correct)');
-  // The threshold's point sits on the Sem2 curve of all questions: 9 of 12 have Sem2 ≥ 0.6.
+  expect([await held('correct'), await held('incorrect'), await held('not-attempted'), await held('abstained'), await held('declined')]).toEqual(
+    [e.correct, e.incorrect, e.notAttempted, e.abstained, e.declined].map(String),
+  );
+  expect(await panel.locator('[data-figure="coverage"] dd').textContent()).toBe(`${pct(e.coverage[0])} [${pct(e.coverage[1])}, ${pct(e.coverage[2])}] (${e.answered} of ${e.questions} answered)`);
+  expect(await panel.locator('[data-figure="error"] dd').textContent()).toBe(`${pct(e.error[0])} [${pct(e.error[1])}, ${pct(e.error[2])}] (${e.errors} of ${e.answered} not correct)`);
+  expect(await panel.locator('[data-threshold-guarantee]').textContent()).toMatch(new RegExp(`Upper bound on its error: ${pct(stored.choice.bound).replace('.', '\\.')} `));
+  const spread = (await panel.locator('[data-threshold-spread]').textContent())!.replace(/\s+/g, ' ');
+  expect(spread).toContain(`Over 20 seeded splits (seeds 0–19): the held-out error has median ${pct(stored.spread.heldOutError.median)}`);
+  expect(spread).toContain(`exceeded the target in ${stored.spread.exceeded} of them`);
+  expect(spread).toContain('Chosen when the report was scored.');
+  // The threshold's point sits on the Sem2 curve of all questions: the 200 at 0.9, 4 of them wrong.
   const mark = panel.locator('[data-threshold-mark="sem2"]');
   expect(await mark.count()).toBe(1);
-  expect(await mark.getAttribute('aria-label')).toMatch(/75\.0% answered, error 33\.3%/);
+  expect(await mark.getAttribute('aria-label')).toMatch(/50\.0% answered, error 2\.0%/);
   await screenshot(page, 'report-selective-1280');
   await panel.screenshot({ path: path.resolve('test-results/screenshots/report-selective-panel-1280.png') });
 
@@ -132,17 +149,21 @@ test('choose a target: the hand-computed threshold, coverage, error and counts; 
   expect(parsed.ok).toBe(true);
   if (!parsed.ok) return;
   const d = parsed.value;
-  expect([d.model, d.signal, d.threshold, d.target, d.split.seed, d.report.title]).toEqual(['fixture/model', 'sem2', 0.6, 0.2, 0, 'Selective fixture']);
-  expect([d.evaluation.correct, d.evaluation.incorrect, d.evaluation.notAttempted, d.evaluation.coverage[0], d.evaluation.error[0]]).toEqual([2, 1, 3, 4 / 6, 0.5]);
+  expect([d.model, d.signal, d.threshold, d.target, d.split.seed, d.report.title]).toEqual(['fixture/model', 'sem2', 0.9, 0.1, 0, 'Selective fixture']);
+  expect([d.evaluation.correct, d.evaluation.incorrect, d.evaluation.notAttempted, d.evaluation.coverage[0], d.evaluation.error[0]]).toEqual([e.correct, e.incorrect, e.notAttempted, e.coverage[0], e.error[0]]);
+  expect(d.guarantee).toEqual({ delta: 0.05, tried: 2, bound: stored.choice.bound });
+  expect(d.spread).toMatchObject({ splits: 20, exceeded: stored.spread.exceeded });
 
-  // Another target moves the threshold; opening the file brings its settings back.
-  await panel.locator('[data-control="abstain-target"]').fill('10');
-  await expect.poll(() => panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.9');
+  // Another target moves the threshold (computed on the page): at 40% the 0.5 questions are answered too.
+  await panel.locator('[data-control="abstain-target"]').fill('40');
+  await expect.poll(() => panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.5');
+  expect(await panel.locator('[data-threshold-spread]').textContent()).toMatch(/Computed here for this target and seed\./);
+  // Opening the file brings its settings back.
   await panel.locator('[data-control="threshold-file"]').setInputFiles(file);
   await panel.locator('[data-threshold-loaded="applied"]').waitFor();
   expect(await panel.locator('[data-threshold-loaded]').textContent()).toMatch(/same threshold/);
-  expect(await panel.locator('[data-control="abstain-target"]').inputValue()).toBe('20');
-  expect(await panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.6');
+  expect(await panel.locator('[data-control="abstain-target"]').inputValue()).toBe('10');
+  expect(await panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.9');
 
   // A file that is not a threshold says so.
   await panel.locator('[data-control="threshold-file"]').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"semece-abstention-threshold","version":1,"target":3}') });
@@ -210,17 +231,18 @@ test('the offline HTML report has the view too: from file://, the same threshold
   await openSelectiveTab(page);
   const panel = page.locator('[data-panel="selective"]');
   await panel.locator('[data-control="abstain-signal"]').selectOption('sem2');
-  await panel.locator('[data-control="abstain-target"]').fill('20');
-  await expect.poll(() => panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.6');
+  await panel.locator('[data-control="abstain-target"]').fill('40');
+  await expect.poll(() => panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.5');
   const downloading = page.waitForEvent('download');
   await panel.locator('[data-action="download-threshold"]').focus();
   await page.keyboard.press('Enter');
   const saved = path.join(dir, 'offline-threshold.json');
   await (await downloading).saveAs(saved);
   await panel.locator('[data-control="abstain-target"]').fill('10');
+  await expect.poll(() => panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.9');
   await panel.locator('[data-control="threshold-file"]').setInputFiles(saved);
   await panel.locator('[data-threshold-loaded="applied"]').waitFor();
-  expect(await panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.6');
+  expect(await panel.locator('[data-threshold]').getAttribute('data-threshold')).toBe('0.5');
   // A target whose percentage is not exact in binary (0.07 × 100 = 7.000000000000001) reads back as 7.
   await panel.locator('[data-control="abstain-target"]').fill('7');
   const downloading7 = page.waitForEvent('download');

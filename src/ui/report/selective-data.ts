@@ -4,10 +4,10 @@
  * order), the risk–coverage curve of each scored signal with the AURC the report stored beside
  * it, the curve thinned for drawing without changing what is drawn, and the abstention result.
  */
-import { abstention, type AbstentionResult } from '../../core/abstention';
 import { riskCoverageCurve, type RiskCoverageCurve } from '../../core/risk-coverage';
-import type { ModelReport } from '../../model/report';
-import { SIGNAL_ORDER, signalValue, type SignalName } from '../../model/signals';
+import type { ModelReport, StoredAbstentionEntry } from '../../model/report';
+import { abstentionColumns, abstentionEntry, storedEntry } from '../../pipeline/abstention-metrics';
+import { SIGNAL_ORDER, type SignalName } from '../../model/signals';
 
 /** The signals a model's metrics scored, in the shared order. */
 export function scoredSignalsOf(m: ModelReport): SignalName[] {
@@ -22,11 +22,7 @@ export interface SelectiveColumns {
 }
 
 export function selectiveColumns(m: ModelReport, signal: SignalName): SelectiveColumns {
-  return {
-    conf: Float64Array.from(m.questions, (q) => signalValue(q, signal)),
-    y: Float64Array.from(m.questions, (q) => q.correct),
-    declined: Uint8Array.from(m.questions, (q) => (q.grade === 'NOT_ATTEMPTED' ? 1 : 0)),
-  };
+  return abstentionColumns(m.questions, signal);
 }
 
 export interface CurvePoint {
@@ -90,7 +86,31 @@ export function thresholdOnCurve(curve: RiskCoverageCurve, threshold: number | n
   return at < 0 ? null : { k: at + 1, coverage: curve.coverage[at], risk: curve.risk[at] };
 }
 
-export function modelAbstention(m: ModelReport, signal: SignalName, target: number, seed: number): AbstentionResult {
-  const { conf, y, declined } = selectiveColumns(m, signal);
-  return abstention(conf, y, { target, seed, declined });
+/** The abstention shown: the threshold at (target, seed), its evaluation and its spread over the splits. */
+export interface ShownAbstention extends StoredAbstentionEntry {
+  target: number;
+  seed: number;
+  /** True when read from the report (chosen when it was scored), false when computed here. */
+  stored: boolean;
+}
+
+const computed = new WeakMap<ModelReport['questions'], Map<string, ShownAbstention>>();
+
+/**
+ * The threshold the report stored at its default target and seed (chosen once, when it was
+ * scored), else computed from the questions once per (signal, target, seed) and kept.
+ */
+export function modelAbstention(m: ModelReport, signal: SignalName, target: number, seed: number): ShownAbstention {
+  const kept = m.metrics.abstention;
+  const entry = kept && kept.target === target && kept.seed === seed ? kept.bySignal[signal] : undefined;
+  if (entry) return { ...entry, target, seed, stored: true };
+  let memo = computed.get(m.questions);
+  if (!memo) computed.set(m.questions, (memo = new Map()));
+  const key = `${signal} ${target} ${seed}`;
+  let shown = memo.get(key);
+  if (!shown) {
+    shown = { ...storedEntry(abstentionEntry(abstentionColumns(m.questions, signal), target, seed)), target, seed, stored: false };
+    memo.set(key, shown);
+  }
+  return shown;
 }

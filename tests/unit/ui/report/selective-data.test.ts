@@ -30,10 +30,20 @@ describe('the selective view’s data', () => {
     }
   });
 
-  it('gives the hand-computed threshold and counts of the core fixture', () => {
-    const r = modelAbstention(model, 'sem2', 0.2, 0);
-    expect(r.threshold).toBe(0.6);
-    expect([r.evaluation.correct, r.evaluation.incorrect, r.evaluation.notAttempted, r.evaluation.declined]).toEqual([2, 1, 3, 1]);
+  it('reads the threshold the report stored at the default target and seed, and computes (once) any other', () => {
+    // Six selection-half questions certify no error of 10% (or 20%): abstain on every question, every split.
+    const kept = modelAbstention(model, 'sem2', 0.1, 0);
+    expect(kept.stored).toBe(true);
+    expect(kept).toMatchObject({ ...model.metrics.abstention!.bySignal.sem2, target: 0.1, seed: 0 });
+    expect(kept.threshold).toBeNull();
+    expect(kept.evaluation.notAttempted).toBe(6);
+    expect(kept.spread.splits).toHaveLength(20);
+    expect(kept.spread.abstainedOnAll).toBe(20);
+    const other = modelAbstention(model, 'sem2', 0.2, 0);
+    expect(other.stored).toBe(false);
+    expect(other.threshold).toBeNull();
+    expect(other.choice.tried).toBe(5);
+    expect(modelAbstention(model, 'sem2', 0.2, 0)).toBe(other);
   });
 
   it('puts a threshold at the end of its tie group on the curve of all questions', () => {
