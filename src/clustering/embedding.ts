@@ -8,6 +8,8 @@ import type { SemanticClass } from '../model/rows';
 import { agglomerativeAverage, DEFAULT_SIMILARITY_THRESHOLD } from './agglomerative';
 import type { EmbeddingCache } from '../model/embedding-cache';
 import { normalizeAnswer } from './normalize';
+import { HUB_UNREACHABLE } from '../model/model-hub';
+import { isHubUnreachable } from '../providers/in-browser/model-load-error';
 import type { ClusterOutcome, Clusterer } from './types';
 
 /** Text → vector, for one model. Implemented by the worker client and by the Node embedder. */
@@ -100,6 +102,8 @@ export function createEmbeddingClusterer(options: EmbeddingClustererOptions): Cl
         return { ok: true, value: classesFromGroupVectors(answers, groups, vectors, threshold) };
       } catch (err) {
         if (signal?.aborted) return { ok: false, error: { kind: 'aborted', message: 'clustering was cancelled', where } };
+        // Said as it is: the stage stops on it rather than failing every question alike.
+        if (isHubUnreachable(err)) return { ok: false, error: { kind: HUB_UNREACHABLE, message: (err as Error).message, where } };
         return { ok: false, error: { kind: 'embedding', message: `embedding failed: ${(err as Error)?.message ?? String(err)}`, where } };
       }
     },

@@ -35,6 +35,8 @@ import type { EntailmentCache, EntailmentKey, NliLabel } from '../model/entailme
 import type { SemanticClass } from '../model/rows';
 import { classLabel, mergeNormalized } from './embedding';
 import { chosenOption } from './exact';
+import { HUB_UNREACHABLE } from '../model/model-hub';
+import { isHubUnreachable } from '../providers/in-browser/model-load-error';
 import type { ClusterOutcome, Clusterer } from './types';
 
 /** Bumped when the rule (context, strictness, comparison order) changes, so stored clusterings are not reused. */
@@ -155,6 +157,8 @@ export function createEntailmentClusterer(options: EntailmentClustererOptions): 
         return { ok: true, value: classesFromGroupAssignment(answers, groups, classOfGroup) };
       } catch (err) {
         if (signal?.aborted) return aborted();
+        // Said as it is: the stage stops on it rather than failing every question alike.
+        if (isHubUnreachable(err)) return { ok: false, error: { kind: HUB_UNREACHABLE, message: (err as Error).message, where } };
         return { ok: false, error: { kind: 'entailment', message: `entailment failed: ${(err as Error)?.message ?? String(err)}`, where } };
       }
     },

@@ -11,6 +11,7 @@
  */
 import { env, ModelRegistry } from '@huggingface/transformers';
 import { sha256Hex } from '../model/hash';
+import { hubFileUrl } from '../model/model-hub';
 import { applyEnv, type TransformersSource } from './transformers-env';
 
 /** The Cache API cache Transformers.js keeps hub files in (its `env.cacheKey`). */
@@ -37,10 +38,6 @@ async function fetchBytes(url: string): Promise<Uint8Array | undefined> {
 
 const join = (...parts: string[]) => parts.map((p, i) => (i === 0 ? p.replace(/\/+$/, '') : p.replace(/^\/+|\/+$/g, ''))).join('/');
 
-/** The hub address of a model's file, as Transformers.js builds it (its cache key in a browser). */
-export function hubFileUrl(model: string, file: string, revision = 'main'): string {
-  return join(env.remoteHost, env.remotePathTemplate.replaceAll('{model}', model).replaceAll('{revision}', encodeURIComponent(revision)), file);
-}
 
 /** One of the model's files, from wherever the library found it; undefined when nowhere. */
 async function readModelFile(source: TransformersSource, file: string): Promise<Uint8Array | undefined> {
@@ -55,10 +52,10 @@ async function readModelFile(source: TransformersSource, file: string): Promise<
     const cached = await readFsFile(join(env.cacheDir, source.model, file));
     if (cached) return cached;
   } else if (typeof caches !== 'undefined') {
-    const cached = await (await caches.open(TRANSFORMERS_CACHE)).match(hubFileUrl(source.model, file));
+    const cached = await (await caches.open(TRANSFORMERS_CACHE)).match(hubFileUrl(env.remoteHost, source.model, file));
     if (cached) return new Uint8Array(await cached.arrayBuffer());
   }
-  return fetchBytes(hubFileUrl(source.model, file));
+  return fetchBytes(hubFileUrl(env.remoteHost, source.model, file));
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { env, type ProgressInfo } from '@huggingface/transformers';
 import type { ModelProgress } from './embedding-models';
+import { DEFAULT_MODEL_HUB } from '../model/model-hub';
 
 /** Where a model's files come from. */
 export interface TransformersSource {
@@ -19,11 +20,14 @@ export interface TransformersSource {
   localModelPath?: string | null;
   /** ONNX Runtime WASM files, served by the app itself (browser only). */
   wasmPaths?: string | { wasm: string; mjs?: string };
+  /** Where hub files come from (default the Hugging Face hub; a mirror, or a loopback hub in tests). */
+  remoteHost?: string;
 }
 
 export function applyEnv(source: TransformersSource): void {
   env.allowRemoteModels = source.allowRemoteModels ?? false;
   env.allowLocalModels = source.localModelPath !== null;
+  env.remoteHost = source.remoteHost ?? DEFAULT_MODEL_HUB;
   // Downloaded files stay in the browser's Cache API ('transformers-cache'), so a model is fetched
   // once, not per run. Node has no Cache API (the CLI uses Transformers.js's file cache instead).
   env.useBrowserCache = typeof caches !== 'undefined';

@@ -15,7 +15,8 @@ import { BatchWriter } from '../model/write-batcher';
 import type { RunSpec } from '../model/run-spec';
 import { cachesClustering, cachesGrading, clusteringKey, gradeKey } from './stage-cache-keys';
 import type { Grader } from '../grading/types';
-import { firstRowPerId, gradeToY, type ClusteredRow, type GradedRow, type Question, type SampledRow } from '../model/rows';
+import { firstRowPerId, gradeToY, type ClusteredRow, type GradedRow, type Question, type SampledRow, type StageError } from '../model/rows';
+import { HUB_UNREACHABLE } from '../model/model-hub';
 
 const WRITE_BATCH = 100;
 /** A judge's clustering or grade was paid for: it waits at most this long before it is stored. */
@@ -24,6 +25,8 @@ const WRITE_DELAY_MS = 100;
 export interface ClusterResult {
   rows: ClusteredRow[];
   excluded: { id: string; reason: string }[];
+  /** Set when the clusterer's model cannot be had at all (the hub unreachable): the stage stopped at the first such failure. */
+  stopped?: StageError;
 }
 
 function questionsById(spec: RunSpec): Map<string, Question> {
@@ -59,6 +62,8 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
   const out: (ClusteredRow | null)[] = new Array(rows.length).fill(null);
   const excluded: ClusterResult['excluded'] = [];
   const judge = spec.clustering.method === 'judge' ? spec.clustering.judge : null;
+  // Every later question would fail the same way (and try the network again): said once, the rest not asked.
+  let stopped: StageError | undefined;
 
   const finish = (i: number, classes: NonNullable<StoredClustering['result'] & { ok: true }>['classes']) => {
     try {
@@ -79,6 +84,10 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
       }
       return limit(async () => {
         if (signal.aborted) return;
+        if (stopped) {
+          excluded.push({ id: row.id, reason: stopped.message });
+          return;
+        }
         const q = byId.get(row.id);
         const outcome = await clusterer.cluster(row.question, row.answer_extracted, signal, { options: q?.options });
         if (outcome.usage && judge) meter.addUsage(judge, outcome.usage);
@@ -87,7 +96,9 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
           finish(i, outcome.value);
         } else if (!signal.aborted) {
           excluded.push({ id: row.id, reason: outcome.error.message });
-          meter.error({ ...outcome.error, where: outcome.error.where ?? `clustering question ${row.id}` });
+          // The stop is said once, by the runner that ends the run on it.
+          if (outcome.error.kind === HUB_UNREACHABLE) stopped ??= outcome.error;
+          else if (!stopped) meter.error({ ...outcome.error, where: outcome.error.where ?? `clustering question ${row.id}` });
         }
         meter.advance();
         notify();
@@ -95,7 +106,7 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
     }),
   );
   await writer.flush();
-  return { rows: out.filter((r): r is ClusteredRow => r !== null), excluded };
+  return { rows: out.filter((r): r is ClusteredRow => r !== null), excluded, ...(stopped ? { stopped } : {}) };
 }
 
 export interface GradeResult {

@@ -142,6 +142,10 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
             meter.error({ ...error, where: `${modelLabel(model)}${error.where ? `, ${error.where}` : ''}` });
             notify();
           },
+          onHandled: (event) => {
+            meter.handled({ ...event, where: `${modelLabel(model)}${event.where ? `, ${event.where}` : ''}` });
+            notify();
+          },
           onNote: (note) => meter.note(`${modelLabel(model)}: ${note}`),
           onEffective: (effective) => {
             run.effective = { ...run.effective, [modelLabel(model)]: effective };
@@ -186,11 +190,20 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
     const clustered: ClusterResult[] = [];
     meter.enterStage('cluster', rowsByModel.reduce((s, rows) => s + rows.length, 0));
     try {
-      for (const rows of rowsByModel) clustered.push(await clusterStage(rows, spec, clusterer, deps.stages, meter, notify, signal));
+      for (const rows of rowsByModel) {
+        clustered.push(await clusterStage(rows, spec, clusterer, deps.stages, meter, notify, signal));
+        if (clustered[clustered.length - 1].stopped) break;
+      }
     } finally {
       clustering = false;
     }
     if (signal.aborted) return await stopped();
+    // The clusterer's model cannot be had (the hub unreachable): the run stops on that one cause.
+    const cannotCluster = clustered.find((c) => c.stopped)?.stopped;
+    if (cannotCluster) {
+      meter.finishStage('cluster', 'failed');
+      return await stop('failed', cannotCluster);
+    }
     // A stage that fails for every question fails the run with its cause, never a report of nothing.
     if (clustered.every((c) => c.rows.length === 0)) {
       meter.finishStage('cluster', 'failed');

@@ -5,12 +5,14 @@
  * not text is left out.
  */
 import { validatePriceTable, type PriceTable } from '../model/cost';
+import { DEFAULT_MODEL_HUB, normalizeModelHub } from '../model/model-hub';
 import type { SemeceDatabase } from './db';
 import { StoredRecordError } from './stored-records';
 
 export type { PriceTable } from '../model/cost';
 
 const PRICE_TABLE = 'priceTable';
+const MODEL_HUB = 'modelHub';
 const KEY_PREFIX = 'key:';
 
 export class SettingsStore {
@@ -26,6 +28,22 @@ export class SettingsStore {
 
   async setPriceTable(table: PriceTable): Promise<void> {
     await this.db.put('settings', table, PRICE_TABLE);
+  }
+
+  /** Where in-page models are downloaded from (model/model-hub.ts), when the user named a mirror; a stored value that is no address is ignored. */
+  async getModelHub(): Promise<string | undefined> {
+    const stored = await this.db.get('settings', MODEL_HUB);
+    if (typeof stored !== 'string') return undefined;
+    const checked = normalizeModelHub(stored);
+    return checked.ok ? checked.value : undefined;
+  }
+
+  /** `undefined` or the default hub: forget the mirror. */
+  async setModelHub(hub: string | undefined): Promise<void> {
+    const checked = normalizeModelHub(hub ?? '');
+    if (!checked.ok) throw new Error(checked.error.message);
+    if (checked.value === DEFAULT_MODEL_HUB) await this.db.delete('settings', MODEL_HUB);
+    else await this.db.put('settings', checked.value, MODEL_HUB);
   }
 
   /** Remembers a key for a provider (by keyId); only called after the user opted in. */

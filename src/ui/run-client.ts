@@ -61,5 +61,7 @@ export const storageClient: StorageApi = {
   rememberKey: (keyId: string, key: string) => worker.rememberKey(keyId, key),
   forgetKey: (keyId: string) => worker.forgetKey(keyId),
   getPrices: () => worker.getPrices(),
+  getModelHub: () => worker.getModelHub(),
+  setModelHub: (hub: string | undefined) => worker.setModelHub(hub),
   storageUsed: () => worker.storageUsed(),
 };

@@ -10,7 +10,7 @@ import type { GenerateRequest, GenerateResult } from '../providers/in-browser/ge
 import { isShippedGenerationModel } from '../providers/in-browser/models';
 import type { ReplyGenerator } from '../providers/in-browser/provider';
 import type { GenerationWorkerApi } from './generation.worker';
-import { clientControls, createModelLoader, modelSourcesFor, type ModelClientControls } from './model-client';
+import { clientControls, createModelLoader, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
 import { connectApi } from './worker-connection';
 
 export interface GenerationClientOptions {
@@ -20,6 +20,10 @@ export interface GenerationClientOptions {
   /** Where the app's models folder is (default: `models/` beside the page's base URL). */
   localModelUrl?: string;
   webgpu?: 'auto' | 'off';
+  /** Where hub files come from (model-client.ts). */
+  remoteHost?: ModelClientOptions['remoteHost'];
+  /** Model download / load progress. */
+  onProgress?: ModelClientOptions['onProgress'];
 }
 
 /** A ReplyGenerator with its model's loading: init (the backend chosen), watchLoad, dispose (model-client.ts). */

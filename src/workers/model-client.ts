@@ -11,6 +11,8 @@ import type { Result } from '../model/rows';
 import { applyModelProgress, modelFailed, modelLoaded, startModelLoad } from './model-load';
 import type { ModelBackendInfo, ModelWorkerConfig } from './model-worker';
 import { errorInfo } from './transfer';
+import { HUB_UNREACHABLE } from '../model/model-hub';
+import { HubUnreachableError } from '../providers/in-browser/model-load-error';
 import type { WorkerConnection } from './worker-connection';
 
 /**
@@ -46,6 +48,8 @@ export interface ModelClientOptions<Dtype extends string = string> {
   /** Where the app's models folder is (default: `models/` beside the page's base URL). */
   localModelUrl?: string;
   webgpu?: 'auto' | 'off';
+  /** Where hub files come from (model/model-hub.ts): an address, or read when the load begins (the stored setting). */
+  remoteHost?: string | (() => Promise<string | undefined>);
   /** Model download / load progress. */
   onProgress?: (p: ModelProgress) => void;
 }
@@ -133,10 +137,18 @@ export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoa
     options.settings.onProgress?.(p);
   };
   // Made when the load begins, so the models folder resolves against the page as it is then.
-  const config = (): ModelWorkerConfig => {
+  const config = async (): Promise<ModelWorkerConfig> => {
     const { settings, sources } = options;
     const dtype = settings.dtype ?? options.defaultDtype;
-    return { model, ...(dtype ? { dtype } : {}), allowRemoteModels: sources.allowRemote, localModelPath: localModelPath(sources.useLocal, settings.localModelUrl), webgpu: settings.webgpu ?? 'auto' };
+    const remoteHost = typeof settings.remoteHost === 'function' ? await settings.remoteHost() : settings.remoteHost;
+    return {
+      model,
+      ...(dtype ? { dtype } : {}),
+      allowRemoteModels: sources.allowRemote,
+      localModelPath: localModelPath(sources.useLocal, settings.localModelUrl),
+      webgpu: settings.webgpu ?? 'auto',
+      ...(remoteHost ? { remoteHost } : {}),
+    };
   };
 
   function dispose() {
@@ -151,8 +163,8 @@ export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoa
       worker = options.connect();
       // Comlink's Remote of a generic API does not resolve to callable members; Api extends ModelWorkerInit.
       const api = worker.api as unknown as Comlink.Remote<ModelWorkerInit>;
-      initialized = api
-        .init(config(), Comlink.proxy(progressed))
+      initialized = config()
+        .then((c): Promise<Result<ModelBackendInfo>> => api.init(c, Comlink.proxy(progressed)))
         .catch((e: unknown): Result<ModelBackendInfo> => ({ ok: false, error: errorInfo(e, options.where) }))
         .then((r) => {
           const before = load ?? start();
@@ -180,6 +192,7 @@ export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoa
     backend: () => backend,
     async call(what, signal, ask) {
       const ready = await init();
+      if (!ready.ok && ready.error.kind === HUB_UNREACHABLE) throw new HubUnreachableError(ready.error.message);
       if (!ready.ok) throw options.loadError ? options.loadError(ready.error.message) : new Error(ready.error.message);
       if (signal?.aborted) throw new DOMException(`${what} was cancelled`, 'AbortError');
       const r = await ask(worker!.api);

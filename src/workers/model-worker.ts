@@ -10,6 +10,7 @@
  */
 import type { ModelProgress } from '../clustering/embedding-models';
 import type { Result, StageError } from '../model/rows';
+import { DEFAULT_MODEL_HUB, hubUnreachableError, isNetworkFailure } from '../model/model-hub';
 
 export interface ModelWorkerConfig<Dtype extends string = string> {
   model: string;
@@ -19,6 +20,8 @@ export interface ModelWorkerConfig<Dtype extends string = string> {
   localModelPath: string | null;
   /** 'auto': use WebGPU when present and verified; 'off': WASM only. */
   webgpu?: 'auto' | 'off';
+  /** Where hub files come from (model/model-hub.ts; default the Hugging Face hub). */
+  remoteHost?: string;
 }
 
 export type ModelDevice = 'webgpu' | 'wasm';
@@ -123,7 +126,17 @@ export interface ModelHost<C, L> {
  * A worker's one model: created lazily, a cached promise per configuration (a new configuration
  * loads anew), a failed load forgotten so the next call tries again.
  */
-export function createModelHost<C extends { model: string }, L extends { info: ModelBackendInfo }>(
+/**
+ * A load failure as the client is told it: the hub unreachable (the files had to come from it
+ * and the network failed) is its own kind, worded once (model/model-hub.ts); any other, `loadFailed`'s.
+ */
+export function loadFailure<C extends { allowRemoteModels?: boolean; remoteHost?: string }>(config: C, err: unknown, loadFailed: (config: C, message: string) => StageError): StageError {
+  const error = loadFailed(config, errorMessage(err));
+  if (!config.allowRemoteModels || !isNetworkFailure(err)) return error;
+  return hubUnreachableError(config.remoteHost ?? DEFAULT_MODEL_HUB, errorMessage(err), error.where ?? 'model worker');
+}
+
+export function createModelHost<C extends { model: string; allowRemoteModels?: boolean; remoteHost?: string }, L extends { info: ModelBackendInfo }>(
   load: (config: C, onProgress?: OnProgress) => Promise<L>,
   loadFailed: (config: C, message: string) => StageError,
 ): ModelHost<C, L> {
@@ -147,7 +160,7 @@ export function createModelHost<C extends { model: string }, L extends { info: M
       try {
         return { ok: true, value: (await ready(config, onProgress)).info };
       } catch (err) {
-        return { ok: false, error: loadFailed(config, errorMessage(err)) };
+        return { ok: false, error: loadFailure(config, err, loadFailed) };
       }
     },
     use: () => (current ? { config: current, loaded: ready(current) } : undefined),

@@ -79,6 +79,9 @@ export interface StorageApi {
   forgetKey(keyId: string): Promise<Result<true>>;
   /** The edited price table; null when none was saved. */
   getPrices(): Promise<Result<PriceTable | null>>;
+  /** The model hub address in-page models come from (the default hub unless a mirror was named). */
+  getModelHub(): Promise<Result<string>>;
+  setModelHub(hub: string | undefined): Promise<Result<true>>;
   /** Bytes used and available for this origin; null when the browser does not tell. */
   storageUsed(): Promise<Result<{ usage: number; quota: number } | null>>;
 }

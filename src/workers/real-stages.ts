@@ -91,11 +91,13 @@ export function runnerStages(stores: Stores, appBase: string): RunnerStages {
   const embedders = new Map<string, EmbeddingClient>();
   const deciders = new Map<string, NliClient>();
   const generators = new Map<string, GenerationClient>();
+  // A mirror the user named in the settings (model/model-hub.ts), read as each model's load begins.
+  const remoteHost = () => stores.settings.getModelHub();
   return realStages({
     // One generation worker per in-browser model, like the embedding workers. A model the app does
     // not ship comes from the hub: choosing it in the wizard, with its size shown, is the consent.
     generator: (model, onLoad) => {
-      if (!generators.has(model)) generators.set(model, createGenerationClient({ model, allowRemoteModels: !isShippedGenerationModel(model), localModelUrl: new URL('models/', appBase).href }));
+      if (!generators.has(model)) generators.set(model, createGenerationClient({ model, allowRemoteModels: !isShippedGenerationModel(model), localModelUrl: new URL('models/', appBase).href, remoteHost }));
       const client = generators.get(model)!;
       if (onLoad) client.watchLoad(onLoad);
       return client;
@@ -104,7 +106,7 @@ export function runnerStages(stores: Stores, appBase: string): RunnerStages {
     // One embedding worker per model, created on first use and kept for the worker's lifetime.
     embedder: ({ model, allowRemote }, onLoad) => {
       const id = `${model}|${allowRemote}`;
-      if (!embedders.has(id)) embedders.set(id, createEmbeddingClient({ model, allowRemoteModels: allowRemote, localModelUrl: new URL('models/', appBase).href }));
+      if (!embedders.has(id)) embedders.set(id, createEmbeddingClient({ model, allowRemoteModels: allowRemote, localModelUrl: new URL('models/', appBase).href, remoteHost }));
       const client = embedders.get(id)!;
       // Kept for the client's life (one per run that used it); a finished run's listener ignores it (runner.ts).
       if (onLoad) client.watchLoad(onLoad);
@@ -114,7 +116,7 @@ export function runnerStages(stores: Stores, appBase: string): RunnerStages {
     // One NLI worker per model, like the embedding workers.
     decider: ({ model, allowRemote }, onLoad) => {
       const id = `${model}|${allowRemote}`;
-      if (!deciders.has(id)) deciders.set(id, createNliClient({ model, allowRemoteModels: allowRemote, localModelUrl: new URL('models/', appBase).href }));
+      if (!deciders.has(id)) deciders.set(id, createNliClient({ model, allowRemoteModels: allowRemote, localModelUrl: new URL('models/', appBase).href, remoteHost }));
       const client = deciders.get(id)!;
       if (onLoad) client.watchLoad(onLoad);
       return client;

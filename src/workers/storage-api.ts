@@ -9,6 +9,7 @@ import type { StorageApi } from './protocol';
 import { errorInfo } from './transfer';
 import type { Result } from '../model/rows';
 import { questionSamples, type QuestionSamples } from '../pipeline/question-samples';
+import { DEFAULT_MODEL_HUB } from '../model/model-hub';
 
 export function createStorageApi(stores: () => Promise<Stores>): StorageApi {
   /** Runs `work` on the stores; a throw becomes a Result error with `doing` as its place. */
@@ -42,6 +43,8 @@ export function createStorageApi(stores: () => Promise<Stores>): StorageApi {
     rememberKey: (keyId, key) => attempt('remembering the key', (s) => done(s.settings.rememberKey(keyId, key))),
     forgetKey: (keyId) => attempt('forgetting the key', (s) => done(s.settings.forgetKey(keyId))),
     getPrices: () => attempt('reading the price table', async (s) => (await s.settings.getPriceTable()) ?? null),
+    getModelHub: () => attempt('reading the model hub address', async (s) => (await s.settings.getModelHub()) ?? DEFAULT_MODEL_HUB),
+    setModelHub: (hub) => attempt('saving the model hub address', (s) => done(s.settings.setModelHub(hub))),
     // The estimate needs no database connection: asked here because the page leaves storage to this worker.
     async storageUsed() {
       try {

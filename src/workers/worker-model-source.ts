@@ -13,6 +13,7 @@ export function workerModelSource(config: ModelWorkerConfig): TransformersSource
     model: config.model,
     allowRemoteModels: config.allowRemoteModels ?? false,
     localModelPath: config.localModelPath,
+    ...(config.remoteHost ? { remoteHost: config.remoteHost } : {}),
     wasmPaths: { wasm: new URL(ortWasmUrl, self.location.href).href },
   };
 }

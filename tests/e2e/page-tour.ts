@@ -65,6 +65,8 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
 
   await page.goto(appUrl);
   await page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 60_000 });
+  // The table for a paper opened, so its choices and preview are measured and audited too.
+  await page.locator('[data-paper-table] summary').click();
   await eachReportView(page, 'home', at);
   // A question's drill-down: its classes, samples and raw replies.
   await page.locator('[role="tab"][data-view="questions"]').click();

@@ -2,6 +2,8 @@
  * A loopback stand-in for the Hugging Face hub's public file endpoints, for tests and benches:
  *   GET /api/datasets/{owner}/{name}/tree/{revision}/{folder}   the folder's entries, as the hub lists them
  *   GET /datasets/{owner}/{name}/resolve/{revision}/{path}      a file's bytes
+ *   GET|HEAD /{owner}/{name}/resolve/{revision}/{path}          a model's file (models given to startMockHub),
+ *                                                               as Transformers.js fetches them
  * with CORS (the page fetches it from another origin) and gating as the hub does it: a gated
  * repository lists its files to anyone but serves them only with the token of an account that
  * accepted its conditions (401 without a token or with an unknown one, 403 with one that has
@@ -26,15 +28,24 @@ export interface MockHub {
   close(): Promise<void>;
 }
 
-const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization', 'access-control-expose-headers': 'content-length' };
+const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, range', 'access-control-expose-headers': 'content-length' };
 
-function send(res: ServerResponse, status: number, body: string | Uint8Array, type = 'application/json'): void {
+function send(res: ServerResponse, status: number, body: string | Uint8Array, type = 'application/json', head = false): void {
   res.writeHead(status, { ...CORS, 'content-type': type, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  res.end(head ? undefined : body);
 }
 
-function route(repos: Record<string, MockHubRepo>, req: IncomingMessage, res: ServerResponse): void {
+/** A model repository: model id ('owner/name') → path → bytes (revision 'main' only, as Transformers.js asks by default). */
+export type MockHubModels = Record<string, Record<string, Uint8Array>>;
+
+function route(repos: Record<string, MockHubRepo>, models: MockHubModels, req: IncomingMessage, res: ServerResponse): void {
   const parts = new URL(req.url ?? '/', 'http://x').pathname.split('/').slice(1).map(decodeURIComponent);
+  const model = models[`${parts[0]}/${parts[1]}`];
+  if (model && parts[2] === 'resolve') {
+    const bytes = parts[3] === 'main' ? model[parts.slice(4).join('/')] : undefined;
+    if (!bytes) return send(res, 404, JSON.stringify({ error: 'Entry not found' }), 'application/json', req.method === 'HEAD');
+    return send(res, 200, bytes, 'application/octet-stream', req.method === 'HEAD');
+  }
   const api = parts[0] === 'api';
   const [kind, owner, name, verb, revision, ...rest] = api ? parts.slice(1) : parts;
   const repo = repos[`${owner}/${name}`];
@@ -59,15 +70,15 @@ function route(repos: Record<string, MockHubRepo>, req: IncomingMessage, res: Se
   send(res, 200, bytes, 'application/octet-stream');
 }
 
-export async function startMockHub(repos: Record<string, MockHubRepo>): Promise<MockHub> {
+export async function startMockHub(repos: Record<string, MockHubRepo>, models: MockHubModels = {}): Promise<MockHub> {
   const requests: string[] = [];
   const server = createServer((req, res) => {
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'GET' });
+      res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'GET, HEAD' });
       return res.end();
     }
     requests.push(`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`);
-    route(repos, req, res);
+    route(repos, models, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

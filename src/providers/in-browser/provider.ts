@@ -9,6 +9,7 @@ import { ProviderError } from '../errors.ts';
 import type { Completion, CompletionRequest, GenerationSettings, ProviderConfig, RequestEvent, SamplingProvider } from '../../model/provider.ts';
 import { IN_BROWSER_PRESET, MAX_REPLIES_PER_CALL } from './models.ts';
 import type { GenerateRequest, GenerateResult } from './generate.ts';
+import { isHubUnreachable } from './model-load-error.ts';
 
 /** Turns a request into replies: the model is loaded on first use. */
 export interface ReplyGenerator {
@@ -36,6 +37,8 @@ function asProviderError(e: unknown, model: string): ProviderError {
   const message = e instanceof Error ? e.message : String(e);
   // A model that cannot be loaded fails every request the same way: 'not-found' stops the run.
   // (The name survives a worker boundary, where the class does not.)
+  // The hub unreachable: said in its own words (model/model-hub.ts), and it stops the run like a missing model.
+  if (isHubUnreachable(e)) return new ProviderError({ kind: 'not-found', retryable: false, message });
   if ((e as { name?: string })?.name === 'ModelLoadError') {
     return new ProviderError({ kind: 'not-found', retryable: false, message: `The in-browser model ${message}` });
   }
