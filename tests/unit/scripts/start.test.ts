@@ -1,14 +1,19 @@
 import { expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { START_PORT } from '../../../scripts/start.ts';
 
 /**
  * `npm start` (the README's start command) serves a production build, never Vite's dev server,
  * whose dependency optimisation reloads the page mid-task. The command runs as a person runs it,
- * on any free port and into a temporary folder (scripts/start.mjs), and is stopped afterwards.
+ * on any free port and into a temporary folder (scripts/start.ts), and is stopped afterwards.
  */
+test('the README promises the address npm start serves', () => {
+  expect(readFileSync('README.md', 'utf8')).toMatch(new RegExp(`npm ci && npm start .*http://127\\.0\\.0\\.1:${START_PORT}/`));
+});
+
 test('npm start builds the app and serves the build: no Vite client, hashed bundles', { timeout: 240_000 }, async () => {
   const outDir = mkdtempSync(path.join(tmpdir(), 'semece-start-'));
   // VITEST would make the build add the test pages (vite.config.ts); a person's `npm start` has no such variable.
