@@ -103,8 +103,15 @@ export interface StageProgress {
  * models, the worker posts and the page draws (RunProgress and SamplingProgress both extend it).
  */
 export interface ProgressCounters {
-  /** `retrying` is a gauge (requests waiting to retry now), not a running total. */
-  requests: { done: number; failed: number; retrying: number };
+  /**
+   * Requests sent, by how they ended: `done` answered, `failed` failed for good (not counting
+   * requests cancelled by a pause or cancel), `handled` failed and then retried or sent again
+   * another way (a rate limit, a server error, the n-probe's refused several-reply request): each
+   * HTTP request is counted once, so done + failed + handled is every request sent. `retrying`
+   * is a gauge (requests waiting to retry now), not a running total. `handled` is absent in
+   * records stored before it was counted.
+   */
+  requests: { done: number; failed: number; retrying: number; handled?: number };
   /** `done` counts stored samples: found in the cache or newly fetched. */
   samples: { done: number; total: number };
   tokens: { input: number; output: number };
@@ -119,7 +126,7 @@ export type SamplingState = 'running' | 'paused' | 'done' | 'incomplete' | 'canc
 /** The sampling loop's progress over one model and one execution: the counters, with its own detail. */
 export interface SamplingProgress extends ProgressCounters {
   state: SamplingState;
-  requests: ProgressCounters['requests'] & { retries: number; inFlight: number };
+  requests: ProgressCounters['requests'] & { handled: number; retries: number; inFlight: number };
   /** `cached`: found in the cache before the run started. */
   samples: ProgressCounters['samples'] & { cached: number };
   elapsedMs: number;
@@ -129,8 +136,10 @@ export interface SamplingProgress extends ProgressCounters {
 export interface RunProgress extends ProgressCounters {
   stage: StageName;
   stages: Record<StageName, StageProgress>;
-  /** Most recent errors with their cause, newest last (capped). */
+  /** Most recent errors with their cause, newest last (capped): only what failed (a request that failed for good, a question left out, a stage). */
   errors: StageError[];
+  /** Most recent handled events, newest last (capped): failures that were retried or worked around, so nothing was lost. */
+  handled?: StageError[];
   /** Capability findings and other notes ("returned 1 of 5 choices: n limited to 1"). */
   notes: string[];
   /** The in-browser model of the clustering stage (embedding or NLI), while it loads and once loaded. */

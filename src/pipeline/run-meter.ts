@@ -36,7 +36,10 @@ export class RunMeter {
 
   finishStage(stage: StageName, status: 'done' | 'failed' | 'skipped' = 'done'): void {
     this.progress.stages[stage].status = status;
-    if (status === 'done') this.progress.stages[stage].done = this.progress.stages[stage].total;
+    // Sampling counts stored samples (sampleCounters): a run whose refused questions were left out
+    // ends short of its total, and the stage says so rather than claim every sample.
+    const counted = stage === 'sample' && !this.progress.mc;
+    if (status === 'done' && !counted) this.progress.stages[stage].done = this.progress.stages[stage].total;
     this.progress.etaMs = status === 'done' ? 0 : null;
   }
 
@@ -59,6 +62,7 @@ export class RunMeter {
     p.requests = {
       done: base.requests.done + sum((c) => c.requests.done),
       failed: base.requests.failed + sum((c) => c.requests.failed),
+      handled: (base.requests.handled ?? 0) + sum((c) => c.requests.handled ?? 0),
       // A gauge of requests waiting to retry now, not a running total: nothing carries over.
       retrying: sum((c) => c.requests.retrying),
     };
@@ -89,7 +93,8 @@ export class RunMeter {
    */
   baseFromReceipts(perModel: { usage: UsageTotals | undefined; price: Price | null }[]): Pick<RunProgress, 'requests' | 'tokens' | 'cost'> {
     const judge = this.progress.judge ?? { tokens: { input: 0, output: 0 }, cost: 0 };
-    const base = { requests: { done: 0, failed: 0, retrying: 0 }, tokens: { ...judge.tokens }, cost: judge.cost as number | null };
+    // The receipts count answered and failed requests; handled ones come from the checkpoint.
+    const base = { requests: { done: 0, failed: 0, retrying: 0, handled: this.progress.requests.handled ?? 0 }, tokens: { ...judge.tokens }, cost: judge.cost as number | null };
     for (const { usage, price } of perModel) {
       const u = usage ?? NO_USAGE;
       base.requests.done += u.requests;
@@ -109,6 +114,13 @@ export class RunMeter {
     this.progress.errors.push(clean);
     if (this.progress.errors.length > MAX_ERRORS) this.progress.errors.splice(0, this.progress.errors.length - MAX_ERRORS);
     return clean;
+  }
+
+  /** Records a handled event (a retry, a request sent again another way), scrubbed like an error: listed apart, never as an error. */
+  handled(event: StageError): void {
+    const list = (this.progress.handled ??= []);
+    list.push(scrubbedError(event, this.scrub));
+    if (list.length > MAX_ERRORS) list.splice(0, list.length - MAX_ERRORS);
   }
 
   note(text: string): void {

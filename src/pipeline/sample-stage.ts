@@ -5,14 +5,14 @@
  * already paid for is thrown away.
  */
 import { createProvider } from '../providers';
-import type { ProviderConfig, RequestEvent, SamplingProvider } from '../model/provider';
+import type { ProviderConfig, ProviderErrorInfo, RequestEvent, SamplingProvider } from '../model/provider';
 import { questionKeyBase, runSampling, type StoredReply } from './sampling';
 import { readQuestions } from '../model/sample-cache';
 import { UNREACHABLE_KIND } from './unreachable';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import { reportDetail } from './report-detail';
 import type { SampleStage, SampleStageArgs } from './stage-ports';
-import { firstRowPerId, type Sample, type SampledRow } from '../model/rows';
+import { firstRowPerId, type Sample, type SampledRow, type StageError } from '../model/rows';
 
 /** What a row keeps of a sample. */
 type RowSample = Pick<Sample, 'raw' | 'answer' | 'confidence'>;
@@ -33,22 +33,39 @@ function oneCopyEach(values: string[]): string[] {
   return values;
 }
 
-/** Passes every request event to `listen` as well as to the orchestrator. */
-function listening(provider: SamplingProvider, listen: (e: RequestEvent) => void): SamplingProvider {
+const asStageError = (e: ProviderErrorInfo, message = e.message): StageError => ({ ...e, status: e.status ?? undefined, message });
+
+/**
+ * Passes every request event to the orchestrator, and tells apart what failed from what was
+ * handled: a retry is handled; a failed request is handled when the call still succeeds (the
+ * n-probe, or a refused setting, sent it again another way), else the call's last failure is the
+ * error. A request cancelled by a pause or cancel is neither.
+ */
+function listening(provider: SamplingProvider, report: { error(e: StageError): void; handled(e: StageError): void }): SamplingProvider {
   return {
     config: provider.config,
     complete: (r) => provider.complete(r),
     maxN: (s) => provider.maxN(s),
     effectiveSettings: (s, n) => provider.effectiveSettings(s, n),
     notes: () => provider.notes(),
-    completeOnce: (r) =>
-      provider.completeOnce({
-        ...r,
-        onEvent: (e) => {
-          r.onEvent?.(e);
-          listen(e);
-        },
-      }),
+    async completeOnce(r) {
+      const failures: ProviderErrorInfo[] = [];
+      const onEvent = (e: RequestEvent) => {
+        r.onEvent?.(e);
+        if (e.type === 'retrying') report.handled(asStageError(e.error, `${e.error.message} (retried after ${Math.round(e.delayMs)} ms)`));
+        else if (e.type === 'failed' && e.error.kind !== 'aborted') failures.push(e.error);
+      };
+      try {
+        const result = await provider.completeOnce({ ...r, onEvent });
+        for (const f of failures) report.handled(asStageError(f, `${f.message} (sent again another way)`));
+        return result;
+      } catch (e) {
+        const last = failures.pop();
+        for (const f of failures) report.handled(asStageError(f, `${f.message} (sent again another way)`));
+        if (last) report.error(asStageError(last));
+        throw e;
+      }
+    },
   };
 }
 
@@ -65,10 +82,7 @@ export const sampleWithProviders: SampleStage = (args) => sampleWith(createProvi
 export async function sampleWith(make: (config: ProviderConfig) => SamplingProvider, args: SampleStageArgs): ReturnType<SampleStage> {
   const { dataset, sampling } = args;
   const where = `${args.model.preset} ${args.model.model}`;
-  const provider = listening(make({ ...args.model, concurrency: sampling.concurrency }), (e) => {
-    if (e.type === 'retrying') args.onError({ ...e.error, status: e.error.status ?? undefined, message: `${e.error.message} (retrying in ${Math.round(e.delayMs)} ms)` });
-    else if (e.type === 'failed') args.onError({ ...e.error, status: e.error.status ?? undefined });
-  });
+  const provider = listening(make({ ...args.model, concurrency: sampling.concurrency }), { error: (e) => args.onError(e), handled: (e) => args.onHandled?.(e) });
   const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens };
 
   const label = `${args.model.preset}/${args.model.model}`;

@@ -165,7 +165,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
   else opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const progress: SamplingProgress = {
     state: 'running',
-    requests: { done: 0, failed: 0, retrying: 0, retries: 0, inFlight: 0 },
+    requests: { done: 0, failed: 0, retrying: 0, handled: 0, retries: 0, inFlight: 0 },
     samples: { done: 0, cached: 0, total: 0 },
     tokens: { input: 0, output: 0 },
     cost: opts.price === undefined ? null : costOf({ input: 0, output: 0 }, opts.price),
@@ -302,8 +302,12 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
       const { p, indices } = chunk;
       const q = questions[p.qi];
       let retrying = false;
+      // HTTP requests of this call that failed: all handled if the call succeeds, all but the last if it fails.
+      let failedSends = 0;
       const onEvent = (e: RequestEvent) => {
+        if (e.type === 'failed' && e.error.kind !== 'aborted') failedSends++;
         if (e.type === 'retrying') {
+          progress.requests.handled++;
           progress.requests.retries++;
           if (!retrying) progress.requests.retrying++;
           retrying = true;
@@ -320,6 +324,7 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
           onEvent,
         });
         progress.requests.done++;
+        progress.requests.handled += failedSends;
         reachable.success();
         progress.tokens.input += c.usage.inputTokens;
         progress.tokens.output += c.usage.outputTokens;
@@ -333,7 +338,11 @@ export async function runSampling(opts: SamplingOptions): Promise<SamplingResult
       } catch (e) {
         p.missing.unshift(...indices);
         const err = toStageError(e, `question ${q.id}`);
-        if (err.kind === 'aborted') return;
+        if (err.kind === 'aborted') {
+          progress.requests.handled += failedSends;
+          return;
+        }
+        progress.requests.handled += Math.max(0, failedSends - 1);
         progress.requests.failed++;
         failedSinceWrite++;
         if (e instanceof ProviderError && stopsRun(e)) {

@@ -23,8 +23,10 @@ export interface SampleStageArgs {
   price: Price | null;
   /** This model's cumulative counters in this execution (the sampling loop's progress as it is). */
   onCounters(counters: ProgressCounters): void;
-  /** A failed or retried request, with its cause. */
+  /** A request that failed for good (not one cancelled by a pause or cancel), with its cause. */
   onError(error: StageError): void;
+  /** A failed request that was retried or sent again another way (nothing lost): handled, not an error. */
+  onHandled?(error: StageError): void;
   onNote(note: string): void;
   /** Settings as actually sent, after capability adjustments. */
   onEffective?(effective: Record<string, unknown>): void;

@@ -62,3 +62,8 @@ export function providerName(id: string): string {
   const preset = getPreset(id);
   return preset ? preset.label.replace(/ \(local\)$/, '') : id;
 }
+
+/** A model as people read it: "gpt-4o-mini on OpenAI", "my-model on the OpenAI-compatible server". */
+export function modelOnProvider(preset: string, model: string): string {
+  return `${model} on ${providerName(preset)}`;
+}
