@@ -102,20 +102,28 @@ function shiftedSum(bin: Bin, s: number): number {
 /** Bins of the rows by the paper's edges; each bin's mean confidence is the pairwise mean, as in ece.ts. */
 function binRows(conf: ArrayLike<number>, y: ArrayLike<number>, n: number, L: number): Bin[] {
   const binOf = equalWidthBinIndex(conf, equalWidthEdges(L), n);
-  const rows: number[][] = Array.from({ length: L }, () => []);
-  for (let i = 0; i < n; i++) rows[binOf[i]].push(i);
+  // A counting sort by bin that keeps the input order within each bin (for the pairwise mean).
+  const start = new Int32Array(L + 1);
+  for (let i = 0; i < n; i++) start[binOf[i] + 1]++;
+  for (let b = 0; b < L; b++) start[b + 1] += start[b];
+  const cursor = start.slice(0, L);
+  const gathered = new Float64Array(n);
+  const ones = new Int32Array(L);
+  for (let i = 0; i < n; i++) {
+    const b = binOf[i];
+    gathered[cursor[b]++] = conf[i];
+    if (y[i] === 1) ones[b]++;
+  }
   const out: Bin[] = [];
-  rows.forEach((r, index) => {
-    if (r.length === 0) return;
-    const c = Float64Array.from(r, (i) => conf[i]);
-    let ones = 0;
-    for (const i of r) if (y[i] === 1) ones++;
-    const meanConf = pairwiseSum(c) / r.length;
-    const sorted = c.slice().sort();
-    const prefix = new Float64Array(r.length + 1);
-    for (let j = 0; j < r.length; j++) prefix[j + 1] = prefix[j] + sorted[j];
-    out.push({ index, n: r.length, meanConf, ones, gap: ones / r.length - meanConf, sorted, prefix });
-  });
+  for (let index = 0; index < L; index++) {
+    const m = start[index + 1] - start[index];
+    if (m === 0) continue;
+    const meanConf = pairwiseSum(gathered, start[index], start[index + 1]) / m;
+    const sorted = gathered.slice(start[index], start[index + 1]).sort();
+    const prefix = new Float64Array(m + 1);
+    for (let j = 0; j < m; j++) prefix[j + 1] = prefix[j] + sorted[j];
+    out.push({ index, n: m, meanConf, ones: ones[index], gap: ones[index] / m - meanConf, sorted, prefix });
+  }
   return out;
 }
 
