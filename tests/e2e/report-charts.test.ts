@@ -118,6 +118,8 @@ test('SVG and PNG export give a valid SVG of the chart and a PNG image', async (
       root: d.documentElement.nodeName,
       ns: d.documentElement.namespaceURI,
       bars: d.querySelectorAll('rect[data-count]').length,
+      bands: [...d.querySelectorAll('rect[data-band-bin]')].map((r) => Number(r.getAttribute('data-band-bin'))),
+      rings: [...d.querySelectorAll('circle[data-count]')].map((r) => Number(r.getAttribute('data-bin'))),
       texts: [...d.documentElement.children].filter((e) => e.nodeName === 'text').map((e) => e.textContent),
     };
   }, svgText);
@@ -135,6 +137,10 @@ test('SVG and PNG export give a valid SVG of the chart and a PNG image', async (
   const bins = doc.models[0].metrics.signals.sem1!.bins;
   // Bars and histogram bars both carry data-count.
   expect(parsed.bars).toBe(nonEmpty(bins) + bins.length);
+  // The consistency band (keyed in the legend, checked above) and the rings over bins under 10 questions travel with it.
+  expect(parsed.bands).toEqual(bins.flatMap((b, i) => (b.count > 0 ? [i] : [])));
+  expect(parsed.rings).toEqual(bins.flatMap((b, i) => (b.count > 0 && b.count < 10 ? [i] : [])));
+  expect(await chart.locator('.legend').innerText()).toContain('consistency band');
   expect(svgText).not.toContain('var(--');
 
   const [pngDownload] = await Promise.all([page.waitForEvent('download'), chart.locator('button[data-export="png"]').click()]);

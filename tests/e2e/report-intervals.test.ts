@@ -57,7 +57,7 @@ test('the headline shows one interval per ECE, the document’s, with its p-valu
   const chart = page.locator('[data-chart="reliability"]').first();
   const sem1 = doc.models[0].metrics;
   const nonEmpty = sem1.signals.sem1!.bins.flatMap((b, i) => (b.count > 0 ? [i] : []));
-  const boxes = await chart.locator('rect.consistency-box').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-bin')), Number(e.getAttribute('data-low')), Number(e.getAttribute('data-high'))]));
+  const boxes = await chart.locator('rect.consistency-box').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-band-bin')), Number(e.getAttribute('data-low')), Number(e.getAttribute('data-high'))]));
   expect(boxes).toEqual(sem1.consistencyBands!.sem1!.filter((b) => nonEmpty.includes(b.bin)).map((b) => [b.bin, b.lo, b.hi]));
   expect(await chart.locator('.legend').innerText()).toContain('consistency band (calibrated model, 95%)');
   const small = sem1.signals.sem1!.bins.flatMap((b, i) => (b.count > 0 && b.count < 10 ? [i] : []));

@@ -29,7 +29,7 @@ describe('ReliabilityDiagram consistency band', () => {
 
   test('one box per non-empty bin, spanning [band low, band high] on the bars’ accuracy scale, over the bar’s span', () => {
     const drawn = bands.filter((b) => b.count > 0);
-    expect(boxes.map((b) => Number(b.attrs['data-bin']))).toEqual(drawn.map((b) => b.bin));
+    expect(boxes.map((b) => Number(b.attrs['data-band-bin']))).toEqual(drawn.map((b) => b.bin));
     const base = num(bars[0], 'y') + num(bars[0], 'height');
     const perAccuracy = num(bars[0], 'height') / bins[1].accuracy;
     boxes.forEach((box, i) => {
