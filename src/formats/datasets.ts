@@ -38,6 +38,16 @@ function text(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/** The refusal of a row whose question or answer is JSON structure rather than text, naming the row and the field. */
+function notText(where: string, role: 'question' | 'answer', column: string, value: object): Result<ReadDataset> {
+  const what = Array.isArray(value) ? 'a JSON array' : 'a JSON object';
+  const shown = JSON.stringify(value);
+  return {
+    ok: false,
+    error: { kind: 'dataset', message: `the ${role} (field ${column}) is ${what}, not text: ${shown.length > 80 ? `${shown.slice(0, 80)}…` : shown}. Map the ${role} to a text field.`, where },
+  };
+}
+
 const columnFor = (mapping: ColumnMapping, role: ColumnRole) => Object.keys(mapping).find((c) => mapping[c] === role);
 
 /** Builds questions from a parsed table with an explicit column → role mapping. */
@@ -60,12 +70,17 @@ export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: s
       read.push({ skip: { where: r.where, reason: `has ${skipBy} (text-only questions are used)` } });
       continue;
     }
-    const question = text(field(r.record, qCol));
+    const rawQuestion = field(r.record, qCol);
+    // A list or a record is no question: written out as JSON it would be asked as one, silently.
+    if (typeof rawQuestion === 'object' && rawQuestion !== null) return notText(r.where, 'question', qCol, rawQuestion);
+    const question = text(rawQuestion);
     if (question === '') {
       read.push({ skip: { where: r.where, reason: `empty question (column ${qCol})` } });
       continue;
     }
     const rawAnswer = field(r.record, aCol);
+    // A list is an answer and its aliases (below); a record is not an answer.
+    if (typeof rawAnswer === 'object' && rawAnswer !== null && !Array.isArray(rawAnswer)) return notText(r.where, 'answer', aCol, rawAnswer);
     // A list-valued answer (PopQA, NQ-open): the first item is the answer, the others aliases.
     const answers = Array.isArray(rawAnswer) || (typeof rawAnswer === 'string' && rawAnswer.trim().startsWith('[')) ? asList(rawAnswer) : [text(rawAnswer)];
     const answer = answers[0] ?? '';

@@ -113,6 +113,10 @@ describe('bad files say what and where', () => {
     ['', 'empty.csv', 'empty.csv line 1', /empty/],
     ['question,answer\n,\n', 'blank.csv', 'blank.csv', /no rows/],
     ['question,answer\n ,x\n', 'blank.csv', 'blank.csv', /No usable questions.*line 2.*empty question/],
+    // A question that is JSON structure was asked as its JSON text, silently; an answer that is a record too.
+    ['{"question":"ok?","answer":"a"}\n{"question":["What is", "2+2?"],"answer":"4"}\n', 'q.jsonl', 'q.jsonl line 2', /^the question \(field question\) is a JSON array, not text: \["What is","2\+2\?"\]\. Map the question to a text field\.$/],
+    ['[{"id":"a","question":{"text":"Capital?"},"answer":"Paris"}]', 'q.json', 'q.json item 1', /^the question \(field question\) is a JSON object, not text: \{"text":"Capital\?"\}/],
+    ['{"question":"Capital?","answer":{"text":"Paris"}}\n', 'a.jsonl', 'a.jsonl line 1', /^the answer \(field answer\) is a JSON object, not text/],
   ])('%j', (text, file, where, message) => {
     const r = readDataset(text, file);
     expect(r.ok).toBe(false);
