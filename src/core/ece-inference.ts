@@ -205,9 +205,15 @@ class Inverter {
     // Direction of the family: the observed gaps shrunk toward their mean (the raw gaps spread
     // wider than the true ones, and that made the upper end too low: 83–92% coverage where the
     // true gap is the same in every bin); with no gap at all (every bin exactly calibrated),
-    // overconfidence, the usual failure of model confidences.
+    // confidences too extreme, the usual failure of model confidences (each bin's accuracy moves
+    // toward 1/2, the side where it has room: a bin at confidence 0 can only move up).
     const anyGap = bins.some((b) => b.gap !== 0);
-    this.direction = anyGap ? shrunkGaps(bins, N) : Float64Array.from(bins, () => -1);
+    const shrunk = anyGap ? shrunkGaps(bins, N) : null;
+    // Gaps that shrink to exactly nothing (their mean is 0 and they spread no more than noise) would
+    // leave the family a single point: the raw gaps then give the direction.
+    this.direction = !shrunk
+      ? Float64Array.from(bins, (b) => (b.meanConf < 0.5 ? 1 : -1))
+      : shrunk.some((d) => d !== 0) ? shrunk : Float64Array.from(bins, (b) => b.gap);
     let minAbs = Infinity;
     for (const g of this.direction) if (g !== 0) minAbs = Math.min(minAbs, Math.abs(g));
     // Beyond tMax every row of every bin is clipped to 0 or 1: θ stops growing.

@@ -113,6 +113,17 @@ describe('eceInference: the interval for the population ECE', () => {
     expect(r.p).toBe(1);
   });
 
+  test('with no gap in any bin the family still reaches above 0, on the side each bin has room', () => {
+    // Confidence 0 and always wrong (or 1 and always right): accuracy can only move toward 1/2.
+    for (const [c, yy] of [[0, 0], [1, 1]]) {
+      const r = eceInference(Array(50).fill(c), Array(50).fill(yy));
+      expect(r.ece).toBe(0);
+      expect(r.interval[0]).toBe(0);
+      expect(r.interval[1]).toBeGreaterThan(0.02);
+      expect(r.interval[1]).toBeLessThan(0.2);
+    }
+  });
+
   test('lies in [0, 1], and a higher level gives a wider interval around the narrower ones', () => {
     const conf = Array.from({ length: 120 }, (_, i) => 0.3 + 0.6 * ((i * 37) % 120) / 120);
     const y = conf.map((c, i) => (((i * 53) % 100) / 100 < c - 0.1 ? 1 : 0));
