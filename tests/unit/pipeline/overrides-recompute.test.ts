@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { applyGradeOverride, boundedModelMetrics, recomputeMetrics, RecomputeTooLargeError } from '../../../src/pipeline/overrides-recompute';
 import { MAX_BOOTSTRAP_B } from '../../../src/model/scoring-limits';
 import { eceEqualWidth } from '../../../src/core/calibration';
+import { eceInference } from '../../../src/core/ece-inference';
 import { defaultRng } from '../../../src/core/rng';
 import type { ModelReport, ReportDocument, ReportQuestion } from '../../../src/model/report';
 
@@ -52,6 +53,21 @@ describe('applyGradeOverride', () => {
     expect(after.metrics.excluded).toBe(2);
     // The input document is left as it was.
     expect(before.models[0].questions.find((q) => q.id === target.id)!.correct).toBe(0);
+  });
+
+  test('the ECE interval, calibration test and bands are recomputed from the new grades (the report\'s one method)', () => {
+    const before = doc();
+    const target = before.models[0].questions.find((q) => q.correct === 0)!;
+    const r = applyGradeOverride(before, 0, target.id, 'CORRECT');
+    if (!r.ok) throw new Error(r.error.message);
+    const after = r.value.models[0];
+    const want = eceInference(after.questions.map((q) => q.sem1), after.questions.map((q) => q.correct), { bins: 10, seed: 7 });
+    expect(after.metrics.eceInference!.sem1).toEqual({ interval: want.interval, p: want.p });
+    expect(after.metrics.eceInference!.sem1).not.toEqual(before.models[0].metrics.eceInference!.sem1);
+    const large = after.questions.filter((q) => q.regime === 'large-margin');
+    const regime = eceInference(large.map((q) => q.sem2), large.map((q) => q.correct), { bins: 10, seed: 7 });
+    expect(after.metrics.byRegime['large-margin'].eceInference!.sem2).toEqual({ interval: regime.interval, p: regime.p });
+    expect(after.metrics.consistencyBands!.sem1).toHaveLength(10);
   });
 
   test('regime ECEs and counts follow the rows', () => {
