@@ -172,3 +172,26 @@ test('Download for offline use from the loopback hub, then a run with the hub cl
     await context.close();
   }
 });
+
+test("the classroom's live mode offers its hub models for offline use, before a class without network", async () => {
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  await loopbackOnly(context);
+  await page.goto(`${inject('appUrl')}#/classroom`);
+  await page.locator('[data-mode="live"]').click();
+  const panel = page.locator('[data-live-classroom]').getByTestId('offline-models');
+  // The live defaults are hub models: both listed, neither in this fresh browser's cache.
+  await panel.locator('[data-offline-model="HuggingFaceTB/SmolLM2-360M-Instruct"]').getByText('not downloaded yet').waitFor();
+  await panel.locator('[data-offline-model="Xenova/nli-deberta-v3-xsmall"]').getByText('not downloaded yet').waitFor();
+  expect(await panel.getByRole('button', { name: 'Download for offline use' }).count()).toBe(2);
+  await screenshot(page, 'classroom-live-offline');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'classroom-live-offline-390-dark');
+  // Shipped models need no download: the panel goes.
+  await page.locator('[data-control="live-model"]').selectOption('tiny-causal-lm');
+  await page.locator('[data-control="live-nli-model"]').selectOption('tiny-nli');
+  await expect.poll(() => panel.count()).toBe(0);
+  expect(offLoopback).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
