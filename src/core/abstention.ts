@@ -76,8 +76,24 @@ export interface ThresholdChoice {
  * Step 2 on the given rows: the lowest distinct confidence t with errors(conf ≥ t) ÷
  * answered(conf ≥ t) ≤ target. `rows` must not hold a NaN confidence.
  */
-export function chooseThreshold(conf: ArrayLike<number>, y: ArrayLike<number>, rows: ArrayLike<number>, target: number): ThresholdChoice {
-  const sorted = Array.from(rows).sort((a, b) => conf[b] - conf[a] || a - b);
+/** Every row, most confident first, ties by row index: sorted once for many splits of the same rows. */
+export function descendingOrder(conf: ArrayLike<number>, n = conf.length): Int32Array {
+  return Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => conf[b] - conf[a] || a - b);
+}
+
+/** `rows` most confident first (ties by index): from `order` (descendingOrder) when given, in O(N). */
+function sortRows(conf: ArrayLike<number>, rows: ArrayLike<number>, order?: Int32Array): ArrayLike<number> {
+  if (!order) return Array.from(rows).sort((a, b) => conf[b] - conf[a] || a - b);
+  const member = new Uint8Array(order.length);
+  for (let p = 0; p < rows.length; p++) member[rows[p]] = 1;
+  const out = new Int32Array(rows.length);
+  let k = 0;
+  for (let p = 0; p < order.length; p++) if (member[order[p]]) out[k++] = order[p];
+  return out;
+}
+
+export function chooseThreshold(conf: ArrayLike<number>, y: ArrayLike<number>, rows: ArrayLike<number>, target: number, order?: Int32Array): ThresholdChoice {
+  const sorted = sortRows(conf, rows, order);
   const candidates: ThresholdChoice['candidates'] = [];
   let chosen: ThresholdChoice = { threshold: null, answered: 0, errors: 0, candidates };
   let errors = 0;
@@ -118,17 +134,31 @@ export function chooseGuaranteedThreshold(
   target: number,
   delta = ABSTENTION_DELTA,
   maxTried = ABSTENTION_MAX_TRIED,
+  order?: Int32Array,
 ): GuaranteedChoice {
-  const all = chooseThreshold(conf, y, rows, target).candidates;
-  const m = rows.length;
-  let tried = all;
-  if (all.length > maxTried) {
-    tried = [];
-    let c = 0;
+  // The tie groups' ends, most confident first: threshold, answered and errors at each (typed
+  // arrays: a continuous signal has as many groups as rows).
+  const sorted = sortRows(conf, rows, order);
+  const m = sorted.length;
+  const ends = new Int32Array(m);
+  const errs = new Int32Array(m);
+  let groups = 0;
+  let errors = 0;
+  for (let p = 0; p < m; ) {
+    const t = conf[sorted[p]];
+    while (p < m && conf[sorted[p]] === t) errors += 1 - y[sorted[p++]];
+    ends[groups] = p;
+    errs[groups++] = errors;
+  }
+  const at = (g: number) => ({ threshold: conf[sorted[ends[g] - 1]], answered: ends[g], errors: errs[g] });
+  const tried: { threshold: number; answered: number; errors: number }[] = [];
+  if (groups <= maxTried) for (let g = 0; g < groups; g++) tried.push(at(g));
+  else {
+    let g = 0;
     for (let j = 1; j <= maxTried; j++) {
       const want = Math.ceil((j * m) / maxTried);
-      while (all[c].answered < want) c++;
-      if (tried[tried.length - 1] !== all[c]) tried.push(all[c]);
+      while (ends[g] < want) g++;
+      if (tried.length === 0 || tried[tried.length - 1].answered !== ends[g]) tried.push(at(g));
     }
   }
   const level = delta / Math.max(1, tried.length);
@@ -220,6 +250,8 @@ export interface AbstentionOptions {
   declined?: ArrayLike<number | boolean>;
   /** The guarantee's δ (default ABSTENTION_DELTA). */
   delta?: number;
+  /** descendingOrder(conf), when the caller has it (many splits of the same rows). */
+  order?: Int32Array;
 }
 
 /** Steps 1–3 over the first min(conf.length, y.length) rows. */
@@ -236,7 +268,7 @@ export function abstention(conf: ArrayLike<number>, y: ArrayLike<number>, option
   if (bad >= 0) reason = `question ${bad + 1} has no confidence for this signal`;
   else if (split.selection.length === 0) reason = 'too few questions to hold half of them out (at least 2 are needed)';
   else {
-    choice = chooseGuaranteedThreshold(conf, y, split.selection, target, delta);
+    choice = chooseGuaranteedThreshold(conf, y, split.selection, target, delta, ABSTENTION_MAX_TRIED, options.order);
     if (choice.threshold === null) reason = `no threshold's ${pctText(1 - delta)} upper bound on the selective error of the selection half is at or below ${target}`;
   }
   const threshold = choice.threshold;
@@ -284,8 +316,13 @@ export function abstentionSpread(
   const delta = options.delta ?? ABSTENTION_DELTA;
   const count = options.splits ?? ABSTENTION_SPLITS;
   const splits: SplitOutcome[] = [];
+  const n = Math.min(conf.length, y.length);
+  let finite = true;
+  for (let i = 0; i < n && finite; i++) finite = Number.isFinite(conf[i]);
+  // Sorted once for every split (a NaN confidence stops abstention() before it would sort).
+  const order = finite ? descendingOrder(conf, n) : undefined;
   for (let r = 0; r < count; r++) {
-    const res = abstention(conf, y, { target: options.target, seed: options.seed + r, delta });
+    const res = abstention(conf, y, { target: options.target, seed: options.seed + r, delta, order });
     const e = res.evaluation;
     splits.push({ seed: options.seed + r, threshold: res.threshold, bound: res.choice.bound, heldOut: { questions: e.questions, answered: e.answered, errors: e.errors } });
   }

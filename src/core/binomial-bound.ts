@@ -80,8 +80,10 @@ export function clopperPearsonUpper(k: number, n: number, delta: number): number
   if (!(n > 0)) return NaN;
   if (k >= n) return 1;
   let lo = k / n;
-  let hi = 1;
-  for (let it = 0; it < 60 && hi - lo > 1e-12; it++) {
+  // A bracket a few standard errors wide (widened to 1 if the bound lies beyond it) saves most steps.
+  let hi = Math.min(1, lo + 10 * Math.sqrt((lo * (1 - lo) + 1 / n) / n) + 10 / n);
+  if (binomialCdf(k, n, hi) > delta) hi = 1;
+  for (let it = 0; it < 80 && hi - lo > 1e-12; it++) {
     const mid = (lo + hi) / 2;
     if (binomialCdf(k, n, mid) > delta) lo = mid;
     else hi = mid;
