@@ -82,6 +82,9 @@ test('requests sent match the server, handled events are not errors, and samplin
   await screenshot(page, 'run-counts-done');
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, 'run-counts-done-390');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'run-counts-done-390-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   expect(offLoopback).toEqual([]);
   expect(consoleErrors.filter((e) => !/status of (400|500)/.test(e))).toEqual([]);

@@ -67,6 +67,9 @@ test('Resume with a key that was not remembered asks for it and sends nothing; w
   await screenshot(page, 'run-resume-key-asked');
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, 'run-resume-key-asked-390');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'run-resume-key-asked-390-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 900 });
 
   await field.fill(KEY);

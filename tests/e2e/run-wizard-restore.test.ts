@@ -100,6 +100,9 @@ test('a draft that cannot be read, or of the wrong shape, is dropped with a one-
   expect(await page.getByText('Choose a dataset file, or use the demo questions.').count()).toBe(1);
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, 'run-wizard-restore-edited-390');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'run-wizard-restore-edited-390-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 900 });
   // Usable: the demo questions, then on through every step to the Review.
   await page.getByLabel('Built-in demo questions (general knowledge, with accepted answers)').check();
