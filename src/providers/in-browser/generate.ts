@@ -31,6 +31,7 @@ import type { ModelProgress } from '../../clustering/embedding-models.ts';
 import { applyEnv, loadOptions, type TransformersSource } from '../../clustering/transformers-env.ts';
 import type { ChatMessage } from '../../model/provider.ts';
 import { ModelLoadError } from './model-load-error.ts';
+import { DEFAULT_MODEL_HUB, hubHost } from '../../model/model-hub.ts';
 import { generationDtypeFor, type GenerationDevice, type GenerationDtype } from './models.ts';
 
 export { ModelLoadError };
@@ -57,10 +58,10 @@ export interface LoadedGenerator {
 
 const asIds = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : typeof v === 'number' || typeof v === 'bigint' ? [Number(v)] : []).filter((x) => Number.isInteger(x));
 
-/** Where a model was looked for, in words, for a load error. */
+/** Where a model was looked for, in words, for a load error: the folder, and the hub by its host. */
 function lookedIn(source: GenerationSource): string {
   const local = source.localModelPath ? `${source.localModelPath.replace(/[\\/]+$/, '')}/${source.model}` : null;
-  const hub = source.allowRemoteModels ? 'the Hugging Face hub' : null;
+  const hub = source.allowRemoteModels ? `the model hub at ${hubHost(source.remoteHost ?? DEFAULT_MODEL_HUB)}` : null;
   return [local, hub].filter(Boolean).join(' or ') + (source.allowRemoteModels ? '' : ' (remote models are not allowed)');
 }
 
@@ -72,7 +73,15 @@ export async function loadGenerator(source: GenerationSource, onProgress?: (p: G
     const why = e instanceof Error ? e.message : String(e);
     // The library reads tokenizer_config.json first; a model that is not there fails on its fields.
     const missing = /reading 'tokenizer_class'|could not locate|not found|404/i.test(why);
-    throw new ModelLoadError(`could not load "${source.model}" from ${lookedIn(source)}: ${missing ? 'its files were not found' : why}`);
+    // The Hugging Face hub answers 401 for a repository that does not exist, as for a gated one.
+    const refused = /Unauthorized access|\b401\b/i.test(why);
+    // Missing files mean the id is not there (a typo, or a model without an ONNX export): said so, naming the id.
+    if (missing || refused) {
+      throw new ModelLoadError(
+        `could not load "${source.model}": no model "${source.model}" with ONNX files (tokenizer_config.json, config.json, onnx/*.onnx) was found at ${lookedIn(source)}${refused ? ' (the hub refused access: the id is unknown, or the model is private or gated)' : ''}; check the model id, or choose a model with ONNX weights`,
+      );
+    }
+    throw new ModelLoadError(`could not load "${source.model}" from ${lookedIn(source)}: ${why}`);
   }
 }
 
