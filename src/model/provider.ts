@@ -89,7 +89,9 @@ export type ProviderErrorKind =
   | 'bad-request'
   | 'not-found'
   | 'bad-response'
-  | 'aborted';
+  | 'aborted'
+  /** An in-page model's files had to come from the Hugging Face hub and the hub cannot be reached at all (model/model-hub.ts). */
+  | 'hub-unreachable';
 
 /** Plain-data form of a ProviderError (what a worker posts; never contains the key). */
 export interface ProviderErrorInfo {

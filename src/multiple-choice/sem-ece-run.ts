@@ -41,7 +41,7 @@ export interface McSemResult {
   logprobAbsent: string | null;
 }
 
-const STOPS = ['auth', 'quota', 'bad-request', 'not-found', 'aborted'];
+const STOPS = ['auth', 'quota', 'bad-request', 'not-found', 'hub-unreachable', 'aborted'];
 
 function info(e: unknown): ProviderErrorInfo | null {
   return typeof e === 'object' && e !== null && 'kind' in e && 'message' in e ? (e as ProviderErrorInfo) : null;

@@ -79,7 +79,7 @@ function errorInfo(e: unknown): ProviderErrorInfo | null {
 
 /** Failures no retry or fallback can fix: the whole run stops and says why. */
 function stops(info: ProviderErrorInfo | null): boolean {
-  return info !== null && ['auth', 'quota', 'bad-request', 'not-found', 'aborted'].includes(info.kind);
+  return info !== null && ['auth', 'quota', 'bad-request', 'not-found', 'hub-unreachable', 'aborted'].includes(info.kind);
 }
 
 export async function runMcBaseline(provider: ProviderLike, questions: readonly McQuestion[], opts: McRunOptions): Promise<Result<McRunResult>> {

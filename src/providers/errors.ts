@@ -51,6 +51,7 @@ const DEFAULT_RETRYABLE: Record<ProviderErrorKind, boolean> = {
   'not-found': false,
   'bad-response': true,
   aborted: false,
+  'hub-unreachable': false,
 };
 
 /**
@@ -60,7 +61,7 @@ const DEFAULT_RETRYABLE: Record<ProviderErrorKind, boolean> = {
  * the sampling stage fails that question and goes on (sampling.ts decides when 400s are general).
  */
 export function stopsRun(e: ProviderErrorInfo): boolean {
-  return e.kind === 'auth' || e.kind === 'quota' || e.kind === 'not-found';
+  return e.kind === 'auth' || e.kind === 'quota' || e.kind === 'not-found' || e.kind === 'hub-unreachable';
 }
 
 export function isProviderError(e: unknown): e is ProviderError {
@@ -117,6 +118,8 @@ export function adviceFor(kind: ProviderErrorKind, status: number | null, preset
       return `${Name} sent a reply that could not be read${s}: retrying.`;
     case 'aborted':
       return 'Cancelled.';
+    case 'hub-unreachable':
+      return 'The Hugging Face hub cannot be reached from this browser: use exact match, or a shipped model, or download the model while online.';
   }
 }
 

@@ -37,8 +37,8 @@ function asProviderError(e: unknown, model: string): ProviderError {
   const message = e instanceof Error ? e.message : String(e);
   // A model that cannot be loaded fails every request the same way: 'not-found' stops the run.
   // (The name survives a worker boundary, where the class does not.)
-  // The hub unreachable: said in its own words (model/model-hub.ts), and it stops the run like a missing model.
-  if (isHubUnreachable(e)) return new ProviderError({ kind: 'not-found', retryable: false, message });
+  // The hub unreachable: its own kind, said in its own words (model/model-hub.ts); it stops the run like a missing model.
+  if (isHubUnreachable(e)) return new ProviderError({ kind: 'hub-unreachable', retryable: false, message });
   if ((e as { name?: string })?.name === 'ModelLoadError') {
     return new ProviderError({ kind: 'not-found', retryable: false, message: `The in-browser model ${message}` });
   }

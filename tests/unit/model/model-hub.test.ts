@@ -6,6 +6,9 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_MODEL_HUB, hubFileUrl, hubHost, hubUnreachableMessage, isNetworkFailure, normalizeModelHub } from '../../../src/model/model-hub';
 import { loadFailure } from '../../../src/workers/model-worker';
+import { createInBrowserProvider } from '../../../src/providers/in-browser/provider';
+import { HubUnreachableError } from '../../../src/providers/in-browser/model-load-error';
+import { ProviderError, stopsRun } from '../../../src/providers/errors';
 
 describe('the model hub address', () => {
   test('empty is the Hugging Face hub; an address gets its trailing slash; anything else is refused by name', () => {
@@ -54,4 +57,14 @@ describe('an unreachable hub', () => {
     expect(loadFailure({ ...remote, allowRemoteModels: false }, new TypeError('Failed to fetch'), loadFailed).kind).toBe('nli-model');
     expect(loadFailure({ model: 'a/b', allowRemoteModels: true }, nodeFailure('ECONNREFUSED'), loadFailed).message).toMatch(/^The Hugging Face hub \(huggingface\.co\) cannot be reached/);
   });
+});
+
+test('the in-page language model meeting an unreachable hub: its own kind, which stops the run, in the same words', async () => {
+  const message = hubUnreachableMessage('http://127.0.0.1:9/', 'Failed to fetch');
+  const provider = createInBrowserProvider({ kind: 'in-browser', preset: 'in-browser', baseUrl: '', model: 'a/b' }, { generate: async () => { throw new HubUnreachableError(message); } });
+  const failure = await provider.completeOnce({ messages: [{ role: 'user', content: 'q' }], settings: { temperature: 1, maxTokens: 8 }, n: 1 }).catch((e: unknown) => e);
+  expect(failure).toBeInstanceOf(ProviderError);
+  expect((failure as ProviderError).kind).toBe('hub-unreachable');
+  expect((failure as ProviderError).message).toBe(message);
+  expect(stopsRun(failure as ProviderError)).toBe(true);
 });
