@@ -115,7 +115,7 @@ test('a run whose answers are grouped by the in-browser embedding model ends wit
     embeddingModel: 'tiny-embedder',
   });
   await page.getByRole('link', { name: 'Open the report' }).waitFor({ timeout: 90_000 });
-  expect(await page.locator('.stages li:nth-child(3) .count').textContent()).toBe(`${CAPITALS.length} / ${CAPITALS.length}`);
+  expect(await page.locator('.stages li:nth-child(3) .count').textContent()).toBe(`${CAPITALS.length} / ${CAPITALS.length} answer sets`);
   await screenshot(page, 'run-embedding-done');
   // Every question was clustered (none excluded): the report counts all of them.
   await page.getByRole('link', { name: 'Open the report' }).click();
