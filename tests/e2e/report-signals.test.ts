@@ -192,6 +192,39 @@ test('the comparison is read from the document; a report saved before it was sto
   await context.close();
 });
 
+test('the comparison states its naming rule and number of comparisons, with a p per signal; 1280 px light, 390 px dark', async () => {
+  const doc = signalsReport();
+  for (const [width, scheme] of [[1280, 'light'], [390, 'dark']] as const) {
+    const { page, context, consoleErrors } = await openPage(browser);
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`${inject('appUrl')}#/open`);
+    await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'r.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) });
+    for (const m of doc.models) {
+      const sel = m.metrics.comparison!.selection!;
+      const box = page.locator(`[data-comparison="${m.model}"]`);
+      await box.locator('[data-comparison-rule]').waitFor({ timeout: 60_000 });
+      const rule = (await box.locator('[data-comparison-rule]').textContent())!;
+      expect(rule).toContain(`${sel.comparisons} one-sided tests`);
+      expect(rule).toContain('intersection–union');
+      // Every other signal's p, as stored.
+      for (const [s, t] of Object.entries(sel.tests)) expect(Number(await box.locator(`tr[data-signal="${s}"] td[data-p]`).getAttribute('data-p'))).toBe(t!.p);
+      expect(await box.locator('tr[data-verdict="best"], tr[data-verdict="lowest"]').count()).toBe(1);
+    }
+    const panel = page.locator('[data-panel="signal-comparison"]');
+    await panel.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await panel.screenshot({ path: `test-results/screenshots/report-signal-comparison-${width}-${scheme}.png` });
+    if (width === 390) {
+      // The panel fits the phone: its tables scroll in their own boxes.
+      const box = await panel.evaluate((e) => ({ right: e.getBoundingClientRect().right, scroll: e.scrollWidth, client: e.clientWidth }));
+      expect(box.right).toBeLessThanOrEqual(390);
+      expect(box.scroll).toBeLessThanOrEqual(box.client);
+    }
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  }
+});
+
 test('Questions tab: "Compare with another clustering…" shows Rand, adjusted Rand and same modal class per question and summarized, as computed from the files', async () => {
   const doc = demoDocument();
   const text = reclusteredExact();
