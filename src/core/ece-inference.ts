@@ -6,7 +6,9 @@
  * Everything is conditional on the observed confidences (the design): the rows are taken as
  * given, and only the outcomes Y are random, each Y_i ~ Bernoulli(P(Y=1 | c_i)) independently.
  * The plug-in ECE depends on the outcomes only through each bin's count of correct answers, so a
- * simulated data set is one draw per bin (bin-sum.ts), whatever the number of questions.
+ * simulated data set is one draw per bin (bin-sum.ts), whatever the number of questions. The
+ * binning, the family of hypotheses and the simulator are in ece-hypotheses.ts; this file searches
+ * the family and states the results.
  *
  * Interval (test inversion, after Bröcker & Smith's consistency resampling): a one-parameter
  * family of hypotheses H_t, under which a row of bin b is correct with probability
@@ -19,11 +21,10 @@
  * Test of perfect calibration: H_0 (t = 0, P(Y=1|c) = c), one-sided, large ECEs count against it:
  * p = (1 + #{simulated ECE ≥ observed}) / (1 + draws).
  */
-import { pairwiseSum } from './pairwise';
 import { equalWidthBinIndex, equalWidthEdges } from './binning';
 import { eceEqualWidth } from './ece';
-import { addTermsAtUniforms, binSumDistribution, countQuantile, EXACT_MAX, binomial, type CountDistribution } from './bin-sum';
-import { defaultRng } from './rng';
+import { binSumDistribution, countQuantile } from './bin-sum';
+import { binRows, Inverter } from './ece-hypotheses';
 
 export interface EceInferenceOptions {
   /** Equal-width bins (default 10, the paper's). */
@@ -71,198 +72,6 @@ function resolve(o: EceInferenceOptions = {}) {
   };
 }
 
-/** One non-empty bin: its rows' confidences sorted (with prefix sums), count, mean, correct answers. */
-interface Bin {
-  index: number;
-  n: number;
-  meanConf: number;
-  ones: number;
-  gap: number;
-  sorted: Float64Array;
-  prefix: Float64Array;
-}
-
-function lowerBound(a: Float64Array, x: number): number {
-  let lo = 0, hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Σ clip(c_i + s, 0, 1) over the bin, from the sorted confidences and their prefix sums. */
-function shiftedSum(bin: Bin, s: number): number {
-  const j0 = lowerBound(bin.sorted, -s);
-  const j1 = lowerBound(bin.sorted, 1 - s);
-  return bin.prefix[j1] - bin.prefix[j0] + (j1 - j0) * s + (bin.n - j1);
-}
-
-/** Bins of the rows by the paper's edges; each bin's mean confidence is the pairwise mean, as in ece.ts. */
-function binRows(conf: ArrayLike<number>, y: ArrayLike<number>, n: number, L: number): Bin[] {
-  const binOf = equalWidthBinIndex(conf, equalWidthEdges(L), n);
-  // A counting sort by bin that keeps the input order within each bin (for the pairwise mean).
-  const start = new Int32Array(L + 1);
-  for (let i = 0; i < n; i++) start[binOf[i] + 1]++;
-  for (let b = 0; b < L; b++) start[b + 1] += start[b];
-  const cursor = start.slice(0, L);
-  const gathered = new Float64Array(n);
-  const ones = new Int32Array(L);
-  for (let i = 0; i < n; i++) {
-    const b = binOf[i];
-    gathered[cursor[b]++] = conf[i];
-    if (y[i] === 1) ones[b]++;
-  }
-  const out: Bin[] = [];
-  for (let index = 0; index < L; index++) {
-    const m = start[index + 1] - start[index];
-    if (m === 0) continue;
-    const meanConf = pairwiseSum(gathered, start[index], start[index + 1]) / m;
-    const sorted = gathered.slice(start[index], start[index + 1]).sort();
-    const prefix = new Float64Array(m + 1);
-    for (let j = 0; j < m; j++) prefix[j + 1] = prefix[j] + sorted[j];
-    out.push({ index, n: m, meanConf, ones: ones[index], gap: ones[index] / m - meanConf, sorted, prefix });
-  }
-  return out;
-}
-
-/** The plug-in statistic from bin counts, summed in bin order (the simulated and observed alike). */
-function termOf(bin: Bin, k: number, N: number): number {
-  return (bin.n / N) * Math.abs(k / bin.n - bin.meanConf);
-}
-
-/**
- * The bins' gaps shrunk toward their weighted mean (empirical Bayes, normal approximation): bin b's
- * observed gap has sampling variance v_b = a_b(1 − a_b)/n_b; the spread of the true gaps τ² is
- * estimated by the weighted variance of the observed gaps less the mean v_b; each gap moves toward
- * the mean by v_b/(v_b + τ²).
- */
-export function shrunkGaps(bins: readonly Bin[], N: number): Float64Array {
-  let mean = 0;
-  for (const b of bins) mean += (b.n / N) * b.gap;
-  let spread = 0, noise = 0;
-  const v = bins.map((b) => {
-    const a = Math.min(Math.max(b.ones / b.n, 0.5 / b.n), 1 - 0.5 / b.n);
-    return (a * (1 - a)) / b.n;
-  });
-  bins.forEach((b, k) => {
-    spread += (b.n / N) * (b.gap - mean) ** 2;
-    noise += (b.n / N) * v[k];
-  });
-  const tau2 = Math.max(0, spread - noise);
-  return Float64Array.from(bins, (b, k) => mean + (tau2 / (tau2 + v[k])) * (b.gap - mean));
-}
-
-interface Uniforms { key: string; u: Float64Array[]; order: Uint32Array[] }
-let lastUniforms: Uniforms | null = null;
-
-/**
- * L × draws uniforms from default_rng(seed), bin-major, drawn for every bin (empty ones too) so a
- * bin's draws do not depend on which other bins are occupied, with each bin's sort order. They
- * depend only on (seed, draws, L), so the last set is kept for the next signal.
- */
-function uniforms(seed: number, draws: number, L: number): Uniforms {
-  const key = `${seed}/${draws}/${L}`;
-  if (lastUniforms?.key === key) return lastUniforms;
-  const rng = defaultRng(seed);
-  const u: Float64Array[] = [];
-  const order: Uint32Array[] = [];
-  for (let b = 0; b < L; b++) {
-    // Stratified (Latin hypercube): draw d lies in the stratum [π(d), π(d) + 1)/draws of a random
-    // permutation π, so each bin's simulated counts follow its distribution almost exactly and
-    // only the pairing across bins is random: less Monte Carlo error in the tails at the same cost.
-    const strata = rng.permutation(draws);
-    const x = new Float64Array(draws);
-    const sorted = new Uint32Array(draws);
-    for (let d = 0; d < draws; d++) {
-      x[d] = (strata[d] + rng.random()) / draws;
-      sorted[strata[d]] = d;
-    }
-    u.push(x);
-    order.push(sorted);
-  }
-  return (lastUniforms = { key, u, order });
-}
-
-/** Simulator for one data set's hypotheses: uniforms drawn once, shared by every hypothesis. */
-class Inverter {
-  private readonly u: Float64Array[];
-  private readonly order: Uint32Array[];
-  private readonly stat: Float64Array;
-  readonly observed: number;
-  readonly direction: Float64Array;
-  readonly tMax: number;
-
-  constructor(private readonly bins: Bin[], readonly N: number, draws: number, seed: number, L: number) {
-    const { u, order } = uniforms(seed, draws, L);
-    this.u = bins.map((bin) => u[bin.index]);
-    this.order = bins.map((bin) => order[bin.index]);
-    this.stat = new Float64Array(draws);
-    let obs = 0;
-    for (const bin of bins) obs += termOf(bin, bin.ones, N);
-    this.observed = obs;
-    // Direction of the family: the observed gaps shrunk toward their mean (the raw gaps spread
-    // wider than the true ones, and that made the upper end too low: 83–92% coverage where the
-    // true gap is the same in every bin); with no gap at all (every bin exactly calibrated),
-    // confidences too extreme, the usual failure of model confidences (each bin's accuracy moves
-    // toward 1/2, the side where it has room: a bin at confidence 0 can only move up).
-    const anyGap = bins.some((b) => b.gap !== 0);
-    const shrunk = anyGap ? shrunkGaps(bins, N) : null;
-    // Gaps that shrink to exactly nothing (their mean is 0 and they spread no more than noise) would
-    // leave the family a single point: the raw gaps then give the direction.
-    this.direction = !shrunk
-      ? Float64Array.from(bins, (b) => (b.meanConf < 0.5 ? 1 : -1))
-      : shrunk.some((d) => d !== 0) ? shrunk : Float64Array.from(bins, (b) => b.gap);
-    let minAbs = Infinity;
-    for (const g of this.direction) if (g !== 0) minAbs = Math.min(minAbs, Math.abs(g));
-    // Beyond tMax every row of every bin is clipped to 0 or 1: θ stops growing.
-    this.tMax = minAbs === Infinity ? 0 : 1 / minAbs + 1;
-  }
-
-  /** True ECE of H_t given the confidences. */
-  theta(t: number): number {
-    if (t === 0) return 0;
-    let th = 0;
-    this.bins.forEach((bin, k) => {
-      th += (bin.n / this.N) * Math.abs(shiftedSum(bin, t * this.direction[k]) / bin.n - bin.meanConf);
-    });
-    return th;
-  }
-
-  private distribution(k: number, t: number): CountDistribution {
-    const bin = this.bins[k];
-    const s = t * this.direction[k];
-    if (bin.n <= EXACT_MAX) return binSumDistribution(Array.from(bin.sorted, (c) => c + s));
-    return binomial(bin.n, Math.min(1, Math.max(0, shiftedSum(bin, s) / bin.n)));
-  }
-
-  /** Counts of simulated plug-in ECEs at least and at most the observed one under H_t. */
-  tails(t: number): { ge: number; le: number } {
-    let known = this.seen.get(t);
-    if (!known) this.seen.set(t, (known = this.count(t)));
-    return known;
-  }
-
-  private readonly seen = new Map<number, { ge: number; le: number }>();
-
-  private count(t: number): { ge: number; le: number } {
-    const { stat, N } = this;
-    stat.fill(0);
-    this.bins.forEach((bin, k) => {
-      addTermsAtUniforms(this.distribution(k, t), this.u[k], this.order[k], stat, (count) => termOf(bin, count, N));
-    });
-    // Tolerance: the same bin counts give the same bits, but equal ECEs from other counts may not.
-    const tol = 1e-12;
-    let ge = 0, le = 0;
-    for (const x of stat) {
-      if (x >= this.observed - tol) ge++;
-      if (x <= this.observed + tol) le++;
-    }
-    return { ge, le };
-  }
-}
-
 export type Verdict = 'keep' | 'too-small-t' | 'too-large-t';
 
 /** H_t is rejected when the observed plug-in lies in either tail (α/2 each) of its simulated ones. */
@@ -273,6 +82,30 @@ function verdictOf(inv: Inverter, draws: number, alpha: number): (t: number) => 
     if ((1 + le) / (1 + draws) <= alpha / 2) return 'too-large-t';
     return 'keep';
   };
+}
+
+/**
+ * The upper end when the observed plug-in is too small even for perfect calibration, so that no
+ * H_t is kept (about 2.5% of data sets from a calibrated model). Plain inversion would give the
+ * point [0, 0], a certainty the data do not have. Instead the upper end is the one a typical
+ * calibrated data set would get: the inversion's upper end with the observed plug-in replaced by
+ * the median of its simulated values under H_0 (the expected limit of power-constrained limits,
+ * Cowan, Cranmer, Gross & Vitells 2011). The result contains [0, 0], so coverage can only gain.
+ */
+function tooGoodUpperEnd(inv: Inverter, ts: readonly number[], draws: number, alpha: number): number {
+  const null0 = inv.simulate(0).slice().sort();
+  const median = null0[(null0.length - 1) >> 1];
+  const kept = (t: number) => (1 + inv.count(t, median).le) / (1 + draws) > alpha / 2;
+  let k = 0;
+  while (k < ts.length - 1 && kept(ts[k + 1])) k++;
+  if (k === ts.length - 1) return inv.theta(ts[k]);
+  let a = ts[k], b = ts[k + 1];
+  for (let i = 0; i < REFINE; i++) {
+    const m = (a + b) / 2;
+    if (kept(m)) a = m;
+    else b = m;
+  }
+  return inv.theta(a);
 }
 
 /** Test inversion over t: the interval of θ(t) kept, found on a grid then refined by bisection. */
@@ -305,7 +138,8 @@ function invert(inv: Inverter, draws: number, alpha: number): [number, number] {
   if (first < 0) {
     // No grid point kept: look between the last 'too-small-t' and the first 'too-large-t'.
     const k = vs.indexOf('too-large-t');
-    if (k <= 0) return k === 0 ? [0, 0] : [inv.theta(ts[GRID]), inv.theta(ts[GRID])];
+    if (k === 0) return [0, tooGoodUpperEnd(inv, ts, draws, alpha)];
+    if (k < 0) return [inv.theta(ts[GRID]), inv.theta(ts[GRID])];
     let a = ts[k - 1], b = ts[k], found = NaN;
     for (let i = 0; i < 30 && Number.isNaN(found); i++) {
       const m = (a + b) / 2;

@@ -103,14 +103,21 @@ describe('eceInference: the interval for the population ECE', () => {
     expect(bad.p).toBe(1 / 2001);
   });
 
-  test('data closer to perfect calibration than chance allows: the interval is the point 0', () => {
+  test('data closer to perfect calibration than chance allows: [0, the upper end a typical calibrated set gets]', () => {
     // Every bin's accuracy equals its confidence exactly; a calibrated model's plug-in ECE would
-    // nearly never be this small, so no hypothesis of the family is kept but the boundary.
+    // nearly never be this small, so plain inversion keeps no hypothesis and would say [0, 0].
     const { conf, y } = exactlyCalibratedSet(400);
     const r = eceInference(conf, y);
     expect(r.ece).toBeLessThan(1e-12);
-    expect(r.interval).toEqual([0, 0]);
     expect(r.p).toBe(1);
+    expect(r.interval[0]).toBe(0);
+    expect(r.interval[1]).toBeGreaterThan(0.01);
+    // A calibrated data set of the same design, drawn at random, gets an upper end of that size.
+    const rng = defaultRng(3);
+    const typical = eceInference(conf, conf.map((c) => (rng.random() < c ? 1 : 0)));
+    expect(typical.interval[0]).toBe(0);
+    expect(r.interval[1]).toBeLessThan(typical.interval[1]);
+    expect(r.interval[1]).toBeGreaterThan(typical.interval[1] / 3);
   });
 
   test('with no gap in any bin the family still reaches above 0, on the side each bin has room', () => {
