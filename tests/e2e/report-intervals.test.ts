@@ -73,6 +73,7 @@ test('the headline shows one interval per ECE, the document’s, with its p-valu
   await page.locator('button[data-view="difficulty"]').click();
   const whiskers = page.locator('[data-chart="regime"]').first().locator('g.ci');
   await whiskers.first().waitFor({ state: 'attached' });
+  await page.locator('[data-chart="regime"]').first().screenshot({ path: 'test-results/screenshots/report-intervals-regimes-1280-light.png' });
   const drawn = await whiskers.evaluateAll((els) => els.map((e) => [e.getAttribute('data-regime'), e.getAttribute('data-signal'), Number(e.getAttribute('data-low')), Number(e.getAttribute('data-high'))]));
   const byRegime = doc.models[0].metrics.byRegime;
   expect(drawn.length).toBeGreaterThan(0);
