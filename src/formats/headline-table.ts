@@ -86,8 +86,9 @@ export function headlineCsv(t: HeadlineTable): string {
 /** A cell of a Markdown table: pipes and line breaks would end it. */
 const mdCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
-export function headlineMarkdown(t: HeadlineTable): string {
-  const align = t.header.map((_, i) => (i === 0 ? ':---' : '---:'));
+/** `textColumns`: how many leading columns hold text (left-aligned); the rest are numbers. */
+export function headlineMarkdown(t: HeadlineTable, textColumns = 1): string {
+  const align = t.header.map((_, i) => (i < textColumns ? ':---' : '---:'));
   return [t.header, align, ...t.rows].map((r) => `| ${r.map(mdCell).join(' | ')} |`).join('\n') + '\n';
 }
 
@@ -101,8 +102,8 @@ export function latexText(s: string): string {
 }
 
 /** A booktabs table (needs \usepackage{booktabs}), the model column left, numbers right. */
-export function headlineLatex(t: HeadlineTable, caption = 'Calibration of each model (the paper\'s ECE, a 95\\% interval for the population ECE, and the p-value of the test of perfect calibration).'): string {
-  const spec = `l${'r'.repeat(t.header.length - 1)}`;
+export function headlineLatex(t: HeadlineTable, caption = 'Calibration of each model (the paper\'s ECE, a 95\\% interval for the population ECE, and the p-value of the test of perfect calibration).', textColumns = 1): string {
+  const spec = 'l'.repeat(textColumns) + 'r'.repeat(t.header.length - textColumns);
   const line = (r: string[]) => `${r.map(latexText).join(' & ')} \\\\`;
   return [
     '\\begin{table}[t]',

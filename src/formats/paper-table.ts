@@ -9,7 +9,7 @@
 import { METRICS, metricValue, type MetricKey } from '../model/metrics';
 import type { ModelReport } from '../model/report';
 import { SIGNAL_LABEL, SIGNAL_SHORT, type SignalName } from '../model/signals';
-import { calibrationPOf, eceIntervalOf, fmtEceInterval, fmtP, headlineSignals, latexText, type HeadlineTable } from './headline-table';
+import { calibrationPOf, eceIntervalOf, fmtEceInterval, fmtP, headlineLatex, headlineMarkdown, headlineSignals, latexText, type HeadlineTable } from './headline-table';
 import { fmt, pct } from './numbers';
 
 /** A column: a metric of METRICS, the accuracy of the modal answers, or the p-value of the calibration test. */
@@ -88,31 +88,15 @@ export function paperCaption(models: readonly ModelReport[], o: PaperTableOption
   return `Calibration of each confidence signal (${n}). ${parts.join(' ')}`;
 }
 
+/** The leading text columns (model, signal): left-aligned, the numbers after them right-aligned. */
+const textColumnsOf = (t: HeadlineTable) => t.header.filter((h) => h === 'Model' || h === 'Signal').length;
+
 /** A Markdown table with its caption under it (pandoc's `Table:` line). */
 export function paperMarkdown(t: HeadlineTable, caption: string): string {
-  const mdCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-  const textColumns = t.header.filter((h) => h === 'Model' || h === 'Signal').length;
-  const align = t.header.map((_, i) => (i < textColumns ? ':---' : '---:'));
-  return [t.header, align, ...t.rows].map((r) => `| ${r.map(mdCell).join(' | ')} |`).join('\n') + `\n\nTable: ${caption.replace(/\r?\n/g, ' ')}\n`;
+  return `${headlineMarkdown(t, textColumnsOf(t))}\nTable: ${caption.replace(/\r?\n/g, ' ')}\n`;
 }
 
-/** A booktabs table (needs \usepackage{booktabs}): text columns left, numbers right, the caption as given. */
+/** A booktabs table (needs \usepackage{booktabs}), the caption as given (escaped for LaTeX). */
 export function paperLatex(t: HeadlineTable, caption: string): string {
-  const textColumns = t.header.filter((h) => h === 'Model' || h === 'Signal').length;
-  const spec = 'l'.repeat(textColumns) + 'r'.repeat(t.header.length - textColumns);
-  const line = (r: string[]) => `${r.map(latexText).join(' & ')} \\\\`;
-  return [
-    '\\begin{table}[t]',
-    '\\centering',
-    `\\caption{${latexText(caption)}}`,
-    `\\begin{tabular}{${spec}}`,
-    '\\toprule',
-    line(t.header),
-    '\\midrule',
-    ...t.rows.map(line),
-    '\\bottomrule',
-    '\\end{tabular}',
-    '\\end{table}',
-    '',
-  ].join('\n');
+  return headlineLatex(t, latexText(caption), textColumnsOf(t));
 }
