@@ -2,7 +2,7 @@
  * Every page of the app, visited one after the other in one browser context: the home page's
  * demo report and each of its views and a question's drill-down, the New run wizard's steps, the runs list, the open-report
  * page, the classroom, the glossary, a shared report and the offline HTML viewer with its glossary dialog. The layout and
- * accessibility tests walk the same tour, so a page added here is checked by both.
+ * accessibility checks (page-checks.test.ts) share each walk, so a page added here is checked by both.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

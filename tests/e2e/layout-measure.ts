@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshot } from './chromium';
-import { tourAll } from './page-tour';
+/**
+ * What a page draws, as the layout checks see it (page-checks.test.ts): its width, its charts'
+ * boxes, text rendered under 11 px, unmarked sideways scrollers, overlapping labels and
+ * sentences split into flex items; and the problems those make at a given width.
+ */
+import type { Page } from 'playwright-core';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-interface Layout {
+export interface Layout {
   scrollWidth: number;
   charts: { title: string; width: number; height: number; right: number }[];
   /** Text smaller than 11 px as rendered: SVG text's computed size times the SVG's scale on screen. */
@@ -31,7 +25,7 @@ interface Layout {
 }
 
 /** What the page draws now: its width, its charts' boxes and any text rendered under 11 px. */
-function measure(page: Page): Promise<Layout> {
+export function measure(page: Page): Promise<Layout> {
   return page.evaluate(() => {
     const shown = (e: Element) => {
       const r = e.getBoundingClientRect();
@@ -113,73 +107,20 @@ function measure(page: Page): Promise<Layout> {
   });
 }
 
-const SHOTS = new Set(['home calibration', 'home difficulty', 'home questions', 'wizard dataset', 'classroom', 'glossary']);
-
-// Both widths in both themes: the layout is the same, the screenshots (test-results/screenshots/layout-*) are for looking at.
-const RUNS = [
-  { width: 1280, scheme: 'light' },
-  { width: 390, scheme: 'light' },
-  { width: 1280, scheme: 'dark' },
-  { width: 390, scheme: 'dark' },
-] as const;
-
-for (const { width, scheme } of RUNS) {
-  test(`at ${width} px (${scheme}) every page scrolls no sideways, its charts keep a bounded size, no text renders under 11 px and no sentence is split into flex items`, { timeout: 240_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    const problems: Record<string, string[]> = {};
-    const { pages, failure } = await tourAll(page, inject('appUrl'), async (name) => {
-      const l = await measure(page);
-      const found: string[] = [];
-      if (l.scrollWidth > width) found.push(`page is ${l.scrollWidth} px wide`);
-      for (const c of l.charts) {
-        // A chart is never wider than 40rem (600 px) nor than the screen, and never taller than it is wide by much.
-        if (c.width > 601 || c.right > width + 0.5) found.push(`chart "${c.title}" ${c.width.toFixed(0)} px wide, right edge ${c.right.toFixed(0)}`);
-        if (c.height > 2 * c.width + 200) found.push(`chart "${c.title}" ${c.height.toFixed(0)} px tall`);
-      }
-      found.push(...l.smallText.slice(0, 8));
-      found.push(...l.unmarkedScrollers.map((u) => `unmarked scroller ${u}`));
-      found.push(...l.overlaps.slice(0, 8));
-      found.push(...l.splitSentences.map((t) => `sentence split into flex items: ${t}`));
-      // On a phone the headline table is a card per model; on a wide screen, a table.
-      if (l.headlineCards !== null && l.headlineCards !== width < 640) found.push(`headline table ${l.headlineCards ? 'as cards' : 'as a table'}`);
-      if (found.length) problems[name] = found;
-      if (SHOTS.has(name)) await screenshot(page, `layout-${width}-${scheme}-${name.replace(/\s+/g, '-')}`);
-    });
-    if (failure) problems.tour = [failure];
-    expect(pages.length).toBeGreaterThanOrEqual(15);
-    expect(problems).toEqual({});
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+/** What is wrong with the page's layout `l` at `width` px: an empty list when nothing is. */
+export function layoutProblems(l: Layout, width: number): string[] {
+  const found: string[] = [];
+  if (l.scrollWidth > width) found.push(`page is ${l.scrollWidth} px wide`);
+  for (const c of l.charts) {
+    // A chart is never wider than 40rem (600 px) nor than the screen, and never taller than it is wide by much.
+    if (c.width > 601 || c.right > width + 0.5) found.push(`chart "${c.title}" ${c.width.toFixed(0)} px wide, right edge ${c.right.toFixed(0)}`);
+    if (c.height > 2 * c.width + 200) found.push(`chart "${c.title}" ${c.height.toFixed(0)} px tall`);
+  }
+  found.push(...l.smallText.slice(0, 8));
+  found.push(...l.unmarkedScrollers.map((u) => `unmarked scroller ${u}`));
+  found.push(...l.overlaps.slice(0, 8));
+  found.push(...l.splitSentences.map((t) => `sentence split into flex items: ${t}`));
+  // On a phone the headline table is a card per model; on a wide screen, a table.
+  if (l.headlineCards !== null && l.headlineCards !== width < 640) found.push(`headline table ${l.headlineCards ? 'as cards' : 'as a table'}`);
+  return found;
 }
-
-test('at 390 px the header is one compact row; its links fold under a Menu button that opens and closes', async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(inject('appUrl'));
-  const header = page.locator('header.shell-header');
-  const nav = page.getByRole('navigation', { name: 'Main' });
-  const menu = page.getByRole('button', { name: 'Menu' });
-  await menu.waitFor();
-  expect((await header.boundingBox())!.height).toBeLessThan(64);
-  expect(await nav.isVisible()).toBe(false);
-  expect(await menu.getAttribute('aria-expanded')).toBe('false');
-  await menu.click();
-  expect(await menu.getAttribute('aria-expanded')).toBe('true');
-  await nav.getByRole('link', { name: 'Classroom' }).click();
-  await page.locator('[data-page="classroom"]').waitFor();
-  // Choosing a page folds the menu again.
-  expect(await nav.isVisible()).toBe(false);
-  expect(await menu.getAttribute('aria-expanded')).toBe('false');
-  await context.close();
-
-  const wide = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const wpage = await wide.newPage();
-  await wpage.goto(inject('appUrl'));
-  await wpage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).waitFor();
-  expect(await wpage.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
-  await wide.close();
-});
