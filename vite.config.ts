@@ -3,19 +3,13 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { offlineReport } from './src/export/vite-plugin-offline-report.ts';
 import { demoReport } from './src/demo/vite-plugin-demo-report.ts';
 
-// Test-only pages (tests/e2e/*-page/), built only when Vitest builds the app for browser tests,
-// so a production build stays clean.
-const testPages = process.env.VITEST
-  ? { rolldownOptions: { input: { main: 'index.html', 'embedding-check': 'tests/e2e/embedding-page/index.html', 'nli-check': 'tests/e2e/nli-page/index.html', 'generation-check': 'tests/e2e/generation-page/index.html' } } }
-  : {};
-
 export default defineConfig({
   // offlineReport: a second build of the self-contained HTML report viewer (dist/report-viewer.html).
   // demoReport: the demo report scored at build time (dist/demo/report.json), for the first page.
   plugins: [svelte(), offlineReport(), demoReport()],
   base: './',
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: false, ...testPages },
+  build: { target: 'es2022', sourcemap: false },
   test: {
     reporters: ['default', './tests/summary-reporter.ts'],
     // Time limits are safety nets for a hung test, never assertions: generous enough that a

@@ -15,16 +15,11 @@ export async function withTestPage<T>(pagePath: string, use: (page: Page) => Pro
   const { chromium } = await import('playwright-core');
   const { CHROMIUM_ARGS } = await import('../tests/e2e/chromium');
   const { provideChromium } = await import('../tests/e2e/chromium-provision');
+  const { buildTestPages } = await import('../tests/e2e/test-pages');
   const outDir = await mkdtemp(path.join(tmpdir(), 'semece-bench-'));
   try {
-    const previous = process.env.VITEST;
-    process.env.VITEST = 'bench'; // the config adds the test-only pages only under Vitest
-    try {
-      await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
-    } finally {
-      if (previous === undefined) delete process.env.VITEST;
-      else process.env.VITEST = previous;
-    }
+    await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    await buildTestPages(outDir);
     const server = await preview({ build: { outDir }, preview: { host: '127.0.0.1', port: 0 }, logLevel: 'error' });
     try {
       const browser = await chromium.launch({ executablePath: provideChromium(), args: CHROMIUM_ARGS, headless: true });

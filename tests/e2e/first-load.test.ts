@@ -4,15 +4,11 @@
  * stays small. Sizes only: the time to the first chart is a figure of `npm run bench`, never
  * asserted.
  *
- * Measured on a production build of its own: the build the other browser tests share adds the
- * test-only pages as inputs (vite.config.ts), which changes how the code is split into chunks.
+ * Measured on the build every browser test shares, which is the production build `npm run build`
+ * makes (the test-only pages are built apart, tests/e2e/test-pages.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, preview, type PreviewServer } from 'vite';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage } from './chromium';
 import { demoDocument } from './report-fixture';
@@ -21,32 +17,13 @@ import { demoDocument } from './report-fixture';
 const FIRST_PAGE_JS_GZIP_BYTES = 100 * 1024;
 
 let browser: Browser;
-let server: PreviewServer | undefined;
-let outDir = '';
 let appUrl = '';
 beforeAll(async () => {
-  outDir = await mkdtemp(path.join(tmpdir(), 'semece-first-load-'));
-  const { VITEST: vitest, NODE_ENV: nodeEnv } = process.env;
-  delete process.env.VITEST; // the config adds the test-only pages only under Vitest
-  // Vitest sets NODE_ENV=test, under which Svelte compiles its development build (about 14 KB gzip
-  // more on the first page): the production build `npm run build` makes is what is measured.
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  } finally {
-    process.env.VITEST = vitest;
-    process.env.NODE_ENV = nodeEnv;
-  }
-  server = await preview({ build: { outDir }, preview: { host: '127.0.0.1', port: 0 }, logLevel: 'error' });
-  const address = server.httpServer.address();
-  if (!address || typeof address === 'string') throw new Error('preview server has no port');
-  appUrl = `http://127.0.0.1:${address.port}/`;
+  appUrl = inject('appUrl');
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
 test('the first page draws the build-time demo report with at most 100 KB of JavaScript (gzip), fetching no demo samples and starting no worker', async () => {

@@ -16,8 +16,8 @@ test('the README promises the address npm start serves', () => {
 
 test('npm start builds the app and serves the build: no Vite client, hashed bundles', { timeout: 240_000 }, async () => {
   const outDir = mkdtempSync(path.join(tmpdir(), 'semece-start-'));
-  // VITEST would make the build add the test pages (vite.config.ts); a person's `npm start` has no such variable.
-  const { VITEST: _v, VITEST_MODE: _m, VITEST_POOL_ID: _p, VITEST_WORKER_ID: _w, ...env } = process.env;
+  // As a person's shell runs it: without Vitest's variables (NODE_ENV=test would make Svelte compile its development build).
+  const { VITEST: _v, VITEST_MODE: _m, VITEST_POOL_ID: _p, VITEST_WORKER_ID: _w, NODE_ENV: _n, ...env } = process.env;
   const child = spawn('npm', ['start'], { env: { ...env, SEMECE_PORT: '0', SEMECE_OUT_DIR: outDir }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   try {
