@@ -12,7 +12,8 @@
  *
  * Interval (test inversion, after Bröcker & Smith's consistency resampling): a one-parameter
  * family of hypotheses H_t, under which a row of bin b is correct with probability
- * clip(c_i + t·g_b), g_b the bin's observed gap (accuracy − mean confidence). Each H_t has a true
+ * clip(c_i + t·d_b), d_b the bin's observed gap (accuracy − mean confidence) shrunk toward the
+ * gaps' mean by empirical Bayes (raw gaps spread wider than true ones). Each H_t has a true
  * ECE θ(t) (nondecreasing in t) and a simulated distribution of the plug-in ECE; H_t is kept when
  * the observed plug-in lies inside that distribution's central `level`. The interval is [the
  * smallest, the largest] θ(t) kept. The same uniforms serve every hypothesis (quantile coupling),
