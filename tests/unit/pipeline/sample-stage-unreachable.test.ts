@@ -4,22 +4,14 @@
  * which server, why, and that a resume carries on, instead of failing each question on its own.
  * Real providers and fetch against a closed loopback port; the retries' sleeps are not waited.
  */
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../../mock/closed-port.ts';
 import { sampleWith } from '../../../src/pipeline/sample-stage.ts';
 import { createProvider } from '../../../src/providers/index.ts';
 import { DEFAULT_POLICY, abortableSleep } from '../../../src/providers/http.ts';
 import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import type { ProviderConfig } from '../../../src/model/provider.ts';
 import type { StageError } from '../../../src/model/rows.ts';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('the app sample stage against a server that cannot be reached', () => {
   it('stops the whole run after the first request and its retries, whatever the number of questions, and says to resume', async () => {

@@ -4,11 +4,11 @@
  * command resumes) instead of failing every question on its own. The HTTP client's sleep is
  * injected (no waiting between retries), its fetch is the real one, counted.
  */
-import { createServer } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { closedPort } from '../../../mock/closed-port.ts';
 import run from '../../../../cli/commands/sample.ts';
 import { MockProviderServer } from '../../../mock/provider-server.ts';
 import { DEFAULT_POLICY, abortableSleep } from '../../../../src/providers/http.ts';
@@ -32,15 +32,6 @@ afterEach(async () => {
   mock = undefined;
   await rm(dir, { recursive: true, force: true });
 });
-
-/** A loopback port nothing listens on: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Runs the command in-process with the real fetch, counted, and no wait between retries. */
 function sample(baseUrl: string, onResponse: (n: number) => Promise<void> | void = () => {}) {
