@@ -51,10 +51,12 @@ beforeAll(() => {
 });
 
 describe('a hub Parquet file declaring 12 million rows', () => {
-  test('semece sample exits 2 with the file, its declared rows and the bound, and sends no request to the model', async () => {
+  test('semece sample exits 2 with the file, its declared rows and the bound, within a 256 MB heap, and sends no request to the model', async () => {
+    // The heap is capped: decoding the declared rows would end in a heap out-of-memory crash
+    // (exit 134) here, as it did at 4.4 GB without a cap, instead of the refusal.
     const r = await semece(
       ['sample', '--provider', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--dataset', 'hub:someone/huge', '--limit', '3', '--out', join(dir, 'huge.jsonl')],
-      { ...env, OPENAI_API_KEY: 'sk-hub-bounds-0123456789' },
+      { ...env, OPENAI_API_KEY: 'sk-hub-bounds-0123456789', NODE_OPTIONS: '--max-old-space-size=256' },
     );
     expect(r.signal).toBeNull();
     expect(r.code).toBe(2);
