@@ -5,6 +5,7 @@
  * already paid for is thrown away.
  */
 import { createProvider } from '../providers';
+import { modelOnProvider } from '../providers/presets';
 import type { ProviderConfig, ProviderErrorInfo, RequestEvent, SamplingProvider } from '../model/provider';
 import { questionKeyBase, runSampling, type StoredReply } from './sampling';
 import { readQuestions } from '../model/sample-cache';
@@ -81,7 +82,8 @@ export const sampleWithProviders: SampleStage = (args) => sampleWith(createProvi
  */
 export async function sampleWith(make: (config: ProviderConfig) => SamplingProvider, args: SampleStageArgs): ReturnType<SampleStage> {
   const { dataset, sampling } = args;
-  const where = `${args.model.preset} ${args.model.model}`;
+  // Shown with a stopped or failed stage: the provider by its display name, never its id.
+  const where = modelOnProvider(args.model.preset, args.model.model);
   const provider = listening(make({ ...args.model, concurrency: sampling.concurrency }), { error: (e) => args.onError(e), handled: (e) => args.onHandled?.(e) });
   const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens };
 
