@@ -87,7 +87,7 @@ function viewerBuildConfig(root: string, outDir: string, { write }: { write: boo
 
 /**
  * Added to the app's plugins: builds the offline viewer template into the same outDir after the
- * app's build, and under the dev server (npm start) builds it in memory when it is requested.
+ * app's build, and under the dev server (npm run dev) builds it in memory when it is requested.
  */
 export function offlineReport(): Plugin {
   let root = process.cwd();
