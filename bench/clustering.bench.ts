@@ -6,6 +6,7 @@
  *   agglomerative step), target well under 50 ms;
  * - the exact method on a 1,000-question × 50-sample run, target under 1 s.
  */
+import { readModelFile } from '../cli/model-files';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { agglomerativeAverage, DEFAULT_SIMILARITY_THRESHOLD } from '../src/clustering/agglomerative';
@@ -42,7 +43,7 @@ async function chromiumThroughput(corpus: string[]): Promise<string> {
 }
 
 export default async function bench(): Promise<void> {
-  const embedder = createTransformersEmbedder({ model: TINY_EMBEDDING_MODEL, localModelPath: path.resolve('public/models') + path.sep, allowRemoteModels: false });
+  const embedder = createTransformersEmbedder({ model: TINY_EMBEDDING_MODEL, localModelPath: path.resolve('public/models') + path.sep, allowRemoteModels: false, readFile: readModelFile });
   await embedder.ready();
   const corpus = texts(2000);
   await embedder.embed(corpus.slice(0, 64));

@@ -5,6 +5,7 @@
  * - entailment clustering of one question's 50 answers with no cache: the pairs the rule asks,
  *   and the time, for a question with few meanings and for one with many.
  */
+import { readModelFile } from '../cli/model-files';
 import path from 'node:path';
 import { createEntailmentClusterer, type NliPair } from '../src/clustering/entailment';
 import { createTransformersDecider, TINY_NLI_MODEL } from '../src/clustering/text-pair-classification';
@@ -48,7 +49,7 @@ async function chromiumThroughput(sample: NliPair[]): Promise<string> {
 }
 
 export default async function bench(): Promise<void> {
-  const decider = createTransformersDecider({ model: TINY_NLI_MODEL, localModelPath: path.resolve('public/models') + path.sep, allowRemoteModels: false });
+  const decider = createTransformersDecider({ model: TINY_NLI_MODEL, localModelPath: path.resolve('public/models') + path.sep, allowRemoteModels: false, readFile: readModelFile });
   await decider.ready();
   const corpus = pairs(2000);
   await decider.decide(corpus.slice(0, 32));

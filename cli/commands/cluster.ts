@@ -24,6 +24,7 @@
  * 2 bad usage or input.
  */
 import { modelsFolder } from '../models-folder.ts';
+import { readModelFile } from '../model-files.ts';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../../src/clustering/agglomerative.ts';
 import { clusterRow, readSampledRow } from '../../src/clustering/cluster-rows.ts';
@@ -105,6 +106,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       const embedder = createTransformersEmbedder({
         model: a['embedding-model'] ?? DEFAULT_EMBEDDING_MODEL,
         localModelPath: modelsFolder(a['model-dir']),
+        readFile: readModelFile,
         allowRemoteModels: a['allow-remote-models'] ?? false,
       });
       clusterer = createEmbeddingClusterer({ embedder, threshold, cache: new MemoryEmbeddingCache() });
@@ -113,6 +115,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       nli = createTransformersDecider({
         model: a.model ?? DEFAULT_NLI_MODEL,
         localModelPath: modelsFolder(a['model-dir']),
+        readFile: readModelFile,
         allowRemoteModels: a['allow-remote-models'] ?? false,
       });
       // The clusterer itself is built once its cache file is loaded, beside the input (below).

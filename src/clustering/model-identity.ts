@@ -22,15 +22,6 @@ async function bytesHex(bytes: Uint8Array): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-const inNode = (): boolean => typeof process !== 'undefined' && Boolean(process.versions?.node) && typeof caches === 'undefined';
-
-/** A file's bytes from the file system (Node only; the module name kept from the browser's bundler). */
-async function readFsFile(file: string): Promise<Uint8Array | undefined> {
-  const fsModule = 'node:fs/promises';
-  const fs = (await import(/* @vite-ignore */ fsModule)) as typeof import('node:fs/promises');
-  return fs.readFile(file).then((b) => new Uint8Array(b), () => undefined);
-}
-
 async function fetchBytes(url: string): Promise<Uint8Array | undefined> {
   const response = await fetch(url).catch(() => undefined);
   return response?.ok ? new Uint8Array(await response.arrayBuffer()) : undefined;
@@ -41,15 +32,15 @@ const join = (...parts: string[]) => parts.map((p, i) => (i === 0 ? p.replace(/\
 
 /** One of the model's files, from wherever the library found it; undefined when nowhere. */
 async function readModelFile(source: TransformersSource, file: string): Promise<Uint8Array | undefined> {
-  const node = inNode();
+  // Node hands in its file reader; a browser fetches the app's own folder.
+  const readPath = source.readFile ?? fetchBytes;
   if (source.localModelPath) {
-    const local = join(source.localModelPath, source.model, file);
-    const found = node ? await readFsFile(local) : await fetchBytes(local);
+    const found = await readPath(join(source.localModelPath, source.model, file));
     if (found) return found;
   }
   if (!source.allowRemoteModels) return undefined;
-  if (node && env.cacheDir) {
-    const cached = await readFsFile(join(env.cacheDir, source.model, file));
+  if (source.readFile && env.cacheDir) {
+    const cached = await source.readFile(join(env.cacheDir, source.model, file));
     if (cached) return cached;
   } else if (typeof caches !== 'undefined') {
     const cached = await (await caches.open(TRANSFORMERS_CACHE)).match(hubFileUrl(env.remoteHost, source.model, file));

@@ -22,6 +22,11 @@ export interface TransformersSource {
   wasmPaths?: string | { wasm: string; mjs?: string };
   /** Where hub files come from (default the Hugging Face hub; a mirror, or a loopback hub in tests). */
   remoteHost?: string;
+  /**
+   * Reads a file by its path (Node: the CLI's cli/model-files.ts), for the model's identity
+   * (model-identity.ts); without it, a browser's fetch and Cache API are used.
+   */
+  readFile?: (path: string) => Promise<Uint8Array | undefined>;
 }
 
 export function applyEnv(source: TransformersSource): void {

@@ -4,6 +4,7 @@
  * with remote models switched off, pairs tokenized by its tokenizer with text_pair, run by
  * onnxruntime-node; its labels are the ones the script designed.
  */
+import { readModelFile } from '../../../cli/model-files';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
@@ -14,7 +15,7 @@ import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
 import type { ModelProgress } from '../../../src/clustering/embedding-models';
 
 const localModelPath = path.resolve('public/models') + path.sep;
-const source = { model: TINY_NLI_MODEL, localModelPath, allowRemoteModels: false } as const;
+const source = { model: TINY_NLI_MODEL, localModelPath, allowRemoteModels: false, readFile: readModelFile } as const;
 const Q = 'What is the capital of France?';
 const pair = (a: string, b: string) => ({ premise: `${Q} ${a}`, hypothesis: `${Q} ${b}` });
 

@@ -3,6 +3,7 @@
  * Transformers.js's real loading code (tokenizer.json, config.json, onnx/model_quantized.onnx)
  * with remote models switched off, run by onnxruntime-node.
  */
+import { readModelFile } from '../../../cli/model-files';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createTransformersEmbedder, embedTexts, loadFeatureExtractor, TINY_EMBEDDING_MODEL, vectorsAgree, PROBE_TEXTS, type ModelProgress } from '../../../src/clustering/feature-extraction';
@@ -11,7 +12,7 @@ import { MemoryEmbeddingCache } from '../../../src/model/embedding-cache';
 import { cosineSimilarity } from '../../../src/clustering/agglomerative';
 
 const localModelPath = path.resolve('public/models') + path.sep;
-const source = { model: TINY_EMBEDDING_MODEL, localModelPath, allowRemoteModels: false } as const;
+const source = { model: TINY_EMBEDDING_MODEL, localModelPath, allowRemoteModels: false, readFile: readModelFile } as const;
 
 describe('tiny embedding model through Transformers.js (Node)', () => {
   test('loads lazily once, reports progress, gives normalized 32-d vectors with the designed geometry', async () => {

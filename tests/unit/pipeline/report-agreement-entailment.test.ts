@@ -3,6 +3,7 @@
  * clustered by the entailment clusterer on tiny-nli (what `semece cluster --method entailment`
  * writes) are read by the panel's agreementWithFile like any other method's file.
  */
+import { readModelFile } from '../../../cli/model-files';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createEntailmentClusterer } from '../../../src/clustering/entailment';
@@ -16,7 +17,7 @@ import { demoClusteredText } from '../ui/report/agreement-fixture';
 describe('agreement with an entailment clustering', () => {
   test('the demo samples clustered by entailment compare question by question with the report', async () => {
     const clusterer = createEntailmentClusterer({
-      decider: createTransformersDecider({ model: TINY_NLI_MODEL, localModelPath: path.resolve('public/models') + path.sep, allowRemoteModels: false }),
+      decider: createTransformersDecider({ model: TINY_NLI_MODEL, localModelPath: path.resolve('public/models') + path.sep, allowRemoteModels: false, readFile: readModelFile }),
       cache: new MemoryEntailmentCache(),
     });
     const rows = demoClusteredText().split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));

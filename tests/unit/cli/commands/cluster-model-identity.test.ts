@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import cluster from '../../../../cli/commands/cluster';
 import { modelIdentity } from '../../../../src/clustering/model-identity';
 import { root } from '../run-cli';
+import { readModelFile } from '../../../../cli/model-files';
 
 let dir: string;
 const shipped = join(root, 'public/models');
@@ -58,7 +59,7 @@ async function clusterWith(modelDir: string, out: string) {
 
 describe('a model identity: a hash of config.json and the weights', () => {
   test('the same files give the same identity; other labels or other weights another', async () => {
-    const of = (folder: string) => modelIdentity({ model: 'tiny-nli', localModelPath: folder + '/' }, 'q8');
+    const of = (folder: string) => modelIdentity({ model: 'tiny-nli', localModelPath: folder + '/', readFile: readModelFile }, 'q8');
     const original = await of(shipped);
     expect(original).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(await of(await modelFolder('copy', async () => {}))).toBe(original);
@@ -68,7 +69,7 @@ describe('a model identity: a hash of config.json and the weights', () => {
   });
 
   test('a folder without the model is refused by name', async () => {
-    await expect(modelIdentity({ model: 'tiny-nli', localModelPath: join(dir, 'empty') + '/' }, 'q8')).rejects.toThrow(/tiny-nli/);
+    await expect(modelIdentity({ model: 'tiny-nli', localModelPath: join(dir, 'empty') + '/', readFile: readModelFile }, 'q8')).rejects.toThrow(/tiny-nli/);
   });
 });
 
