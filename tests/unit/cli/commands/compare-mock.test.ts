@@ -11,7 +11,7 @@
  * on every question, so its ECE is |P(G ≥ 5) − confidence|. The mock's answers are a pure
  * function of (seed, question, sample), so the test is deterministic.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -140,5 +140,35 @@ describe('semece compare on two mock runs', () => {
     const one = await cli(compare, [files[0]]);
     expect(one.code).toBe(2);
     expect(one.err).toMatch(/comparing needs two or more/);
+  });
+
+  test('--leaderboard ranks five entries and prints every format', async () => {
+    // Five files: the two runs and three copies under other model names (a copy ties with its original).
+    const five = [...files];
+    for (const [k, from] of [[0, 0], [1, 1], [2, 0]]) {
+      const doc = JSON.parse(await readFile(files[from], 'utf8'));
+      doc.models[0].model = `copy-${k}`;
+      const f = join(dir, `copy-${k}.json`);
+      await writeFile(f, JSON.stringify(doc));
+      five.push(f);
+    }
+    const j = await cli(compare, [...five, '--leaderboard', '--signal', 'verbalized', '--B', '200']);
+    expect(j.code, j.err).toBe(0);
+    const lb = JSON.parse(j.out);
+    expect(lb.signal).toBe('verbalized');
+    expect(lb.entries).toHaveLength(5);
+    for (const e of lb.entries) expect(Object.keys(e).sort()).toEqual(['accuracy', 'auroc', 'brier', 'ece', 'ece_interval', 'name', 'p_first', 'questions', 'rank', 'rank_interval']);
+    // The well-calibrated run and its two copies first, the overconfident one and its copy last.
+    expect(lb.entries.slice(3).map((e: { name: string }) => e.name).sort()).toEqual(['copy-1', 'model-over']);
+    expect(lb.entries.slice(3).every((e: { p_first: number }) => e.p_first === 0)).toBe(true);
+    const rows = async (format: string) => {
+      const r = await cli(compare, [...five, '--leaderboard', '--signal', 'verbalized', '--B', '50', '--format', format]);
+      expect(r.code, r.err).toBe(0);
+      return r.out;
+    };
+    expect((await rows('csv')).split('\r\n')).toHaveLength(6);
+    expect((await rows('markdown')).trimEnd().split('\n')).toHaveLength(7);
+    expect((await rows('latex')).match(/ \\\\$/gm)).toHaveLength(6);
+    expect((await rows('table')).split('\n')[0]).toMatch(/^Rank\s+Model\s+Questions/);
   });
 });
