@@ -95,9 +95,11 @@ test('hub closed: the review says the hub cannot be reached and offers exact mat
   expect(await check.innerText()).toContain(`The Hugging Face hub (127.0.0.1:${port}) cannot be reached from this browser:`);
   expect(await check.innerText()).toContain('Use exact match, or a shipped model, or download the model while online');
   await screenshot(page, 'review-hub-unreachable');
+  await page.emulateMedia({ colorScheme: 'dark' });
   await page.setViewportSize({ width: 390, height: 844 });
-  await screenshot(page, 'review-hub-unreachable-390');
+  await screenshot(page, 'review-hub-unreachable-390-dark');
   await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Exact match offered: taken, the warning goes (exact match needs no model).
   await check.getByRole('button', { name: 'Use exact match instead' }).click();
