@@ -42,6 +42,8 @@ export const routes: RouteDef[] = [
   { pattern: '/new/:step', title: 'New run', load: () => import('./run/NewRunPage.svelte') },
   { pattern: '/run/:id', title: 'Run', load: () => import('./run/RunPage.svelte') },
   { pattern: '/runs', title: 'Runs', load: () => import('./runs/RunsPage.svelte') },
+  { pattern: '/compare', title: 'Compare reports', load: () => import('./compare/ComparePage.svelte') },
+  { pattern: '/leaderboard', title: 'Leaderboard', load: () => import('./compare/LeaderboardPage.svelte') },
   { pattern: '/classroom', title: 'Classroom', load: () => import('./classroom/ClassroomPage.svelte') },
   { pattern: '/glossary', title: 'Glossary', load: () => import('./GlossaryPage.svelte') },
   { pattern: '/glossary/:term', title: 'Glossary', load: () => import('./GlossaryPage.svelte') },
@@ -94,5 +96,6 @@ export const NAV_LINKS: { href: string; label: string }[] = [
   { href: '#/new', label: 'New run' },
   { href: '#/runs', label: 'Runs' },
   { href: '#/open', label: 'Open report' },
+  { href: '#/compare', label: 'Compare' },
   { href: '#/classroom', label: 'Classroom' },
 ];

@@ -19,6 +19,7 @@ import { sendRows, type OnRows } from './import-rows';
 import type { ExcludedQuestion } from '../model/report';
 import { agreementOfClusterings, type ReportAgreement } from '../pipeline/report-agreement';
 import { unpackClusterings, type PackedClusterings } from '../pipeline/report-clusterings';
+import { compareDocuments, leaderboardOf } from './compare-api';
 
 export interface ImportWorkerApi {
   /** A share link's payload (the part after `#/shared/`), inflated, parsed and checked. */
@@ -27,6 +28,10 @@ export interface ImportWorkerApi {
   openReportFile(file: Blob & { name?: string }, onProgress?: OnImportProgress, onRows?: OnRows): Promise<Result<ReportDocument>>;
   /** A report's clustering (packed) against a clustered JSONL file of the same samples. */
   compareClusterings(own: PackedClusterings, excluded: ExcludedQuestion[], file: Blob & { name?: string }): Promise<Result<ReportAgreement>>;
+  /** Reports compared pair by pair (compare-api.ts). */
+  compareDocuments: typeof compareDocuments;
+  /** Reports' models ranked by one signal's ECE (compare-api.ts). */
+  leaderboardOf: typeof leaderboardOf;
 }
 
 /** Progress crosses to the page at most every 100 ms (each is a message), the last one always. */
@@ -72,4 +77,4 @@ export async function compareClusterings(own: PackedClusterings, excluded: Exclu
   return agreementOfClusterings(unpackClusterings(own), excluded, parts, name);
 }
 
-export const importApi: ImportWorkerApi = { openSharedLink, openReportFile, compareClusterings };
+export const importApi: ImportWorkerApi = { openSharedLink, openReportFile, compareClusterings, compareDocuments, leaderboardOf };

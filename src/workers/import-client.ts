@@ -15,6 +15,10 @@ import { connectApi, WORKER_UNAVAILABLE } from './worker-connection';
 import type { ModelReport } from '../model/report';
 import type { ReportAgreement } from '../pipeline/report-agreement';
 import { packReportClusterings } from '../pipeline/report-clusterings';
+import type { CompareOptions, LabelledReport } from './compare-api';
+import type { ReportComparison } from '../pipeline/report-comparison';
+import type { Leaderboard } from '../pipeline/leaderboard';
+import type { SignalName } from '../model/signals';
 
 const connection = connectApi<ImportWorkerApi>(() => new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: 'semece-import' }), { name: 'import' });
 let mainThreadOnly = false;
@@ -63,4 +67,10 @@ export const importClient = {
       (api) => api.compareClusterings(own, excluded, file),
     );
   },
+  /** Every pair of the reports' models compared (paired bootstrap, Holm), in the worker. */
+  compareDocuments: (reports: LabelledReport[], options?: CompareOptions): Promise<Result<ReportComparison>> =>
+    call<Result<ReportComparison>>(() => connection.api.compareDocuments(reports, options), async (api) => api.compareDocuments(reports, options)),
+  /** The reports' models ranked by one signal's ECE, in the worker. */
+  leaderboardOf: (reports: LabelledReport[], signal: SignalName, options?: CompareOptions): Promise<Result<Leaderboard>> =>
+    call<Result<Leaderboard>>(() => connection.api.leaderboardOf(reports, signal, options), async (api) => api.leaderboardOf(reports, signal, options)),
 };
