@@ -269,7 +269,7 @@ export function abstention(conf: ArrayLike<number>, y: ArrayLike<number>, option
   else if (split.selection.length === 0) reason = 'too few questions to hold half of them out (at least 2 are needed)';
   else {
     choice = chooseGuaranteedThreshold(conf, y, split.selection, target, delta, ABSTENTION_MAX_TRIED, options.order);
-    if (choice.threshold === null) reason = `no threshold's ${pctText(1 - delta)} upper bound on the selective error of the selection half is at or below ${target}`;
+    if (choice.threshold === null) reason = `no threshold's ${pctText(1 - delta)} upper bound on the selective error of the selection half is at or below the target of ${pctText(target)}`;
   }
   const threshold = choice.threshold;
   return {
