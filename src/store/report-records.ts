@@ -21,6 +21,8 @@ export interface SavedReportSummary {
   models: string[];
   questions: number;
   demo: boolean;
+  /** Set when the report is of the repository's toy models (ReportDocument.testModel): listed as such. */
+  testModel?: true;
   /** Why the stored report cannot be opened, when it cannot (it is listed so it can be deleted). */
   problem?: string;
 }
@@ -64,6 +66,7 @@ export function readStoredReport(key: string, stored: unknown): ReportDocument {
 const summaryFields = z.object({
   title: z.string(),
   demo: z.boolean().optional(),
+  testModel: z.array(z.string()).optional(),
   dataset: z.object({ questions: z.number() }),
   models: z.array(z.object({ model: z.string() })),
 });
@@ -78,7 +81,7 @@ export function storedReportSummary(key: string, stored: unknown): SavedReportSu
       throw new StoredRecordError(where(key), `The saved report "${key}" cannot be opened: ${formatPath(issue.path)}: ${issue.message}`);
     }
     const doc = checked.data;
-    return { id: key, title: doc.title, savedAt, models: doc.models.map((m) => m.model), questions: doc.dataset.questions, demo: Boolean(doc.demo) };
+    return { id: key, title: doc.title, savedAt, models: doc.models.map((m) => m.model), questions: doc.dataset.questions, demo: Boolean(doc.demo), ...(doc.testModel?.length ? { testModel: true as const } : {}) };
   } catch (e) {
     if (!(e instanceof StoredRecordError)) throw e;
     const savedAt = isRecord(stored) && typeof stored.savedAt === 'string' ? stored.savedAt : '';

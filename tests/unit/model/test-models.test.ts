@@ -16,6 +16,7 @@ import { TINY_CAUSAL_MODEL } from '../../../src/providers/in-browser/models';
 import { buildReport, importedSettings } from '../../../src/pipeline/score-output';
 import { clusteringSetting } from '../../../src/pipeline/runner-report';
 import type { ModelReport } from '../../../src/model/report';
+import { storedReportSummary } from '../../../src/store/report-records';
 
 describe('the one list of toy models', () => {
   test('the clusterers and the in-browser provider name their toy models from it', () => {
@@ -43,6 +44,14 @@ describe('buildReport marks a report of a toy model', () => {
     const meta = { title: 't', dataset: { name: 'd' } };
     expect(buildReport([model('in-browser/tiny-causal-lm')], { ...meta, settings: settings('tiny-nli') }).testModel).toEqual(['tiny-causal-lm', 'tiny-nli']);
     expect(buildReport([model('openai/gpt-4o-mini')], { ...meta, settings: settings('tiny-nli') }).testModel).toEqual(['tiny-nli']);
+  });
+
+  test('a saved report of a toy model is listed as one', () => {
+    const meta = { title: 't', dataset: { name: 'd' } };
+    const marked = buildReport([model('in-browser/tiny-causal-lm')], { ...meta, settings: settings('tiny-nli') });
+    const real = buildReport([model('openai/gpt-4o-mini')], { ...meta, settings: settings('Xenova/nli-deberta-v3-xsmall') });
+    expect(storedReportSummary('a', { document: marked, savedAt: '2026-01-01T00:00:00.000Z' }).testModel).toBe(true);
+    expect(storedReportSummary('b', { document: real, savedAt: '2026-01-01T00:00:00.000Z' })).not.toHaveProperty('testModel');
   });
 
   test('a real model, or the demo, is not marked', () => {
