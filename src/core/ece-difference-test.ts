@@ -53,14 +53,24 @@ const NULLS: readonly [boundary: boolean, mu: number][] = [
 ];
 const RAKE_ROUNDS = 60;
 
+/**
+ * The occupied joint cells (bin of the best signal × bin of the other), in ascending order of
+ * bBin·L + oBin; empty cells are left out, so a report with many bins costs what its questions
+ * fill, not L².
+ */
 interface Cells {
   L: number;
   N: number;
-  /** Per joint cell (bBin·L + oBin): size, correct answers, sum of each signal's confidences. */
+  /** Per occupied cell: its bins, size, correct answers, and the sum of each signal's confidences. */
+  binB: Int32Array;
+  binO: Int32Array;
   n: Float64Array;
   ones: Float64Array;
   sumB: Float64Array;
   sumO: Float64Array;
+  /** Per bin, the sum of each signal's confidences. */
+  confB: Float64Array;
+  confO: Float64Array;
 }
 
 function cellsOf(best: ArrayLike<number>, other: ArrayLike<number>, y: ArrayLike<number>, bins: number): Cells {
@@ -69,71 +79,81 @@ function cellsOf(best: ArrayLike<number>, other: ArrayLike<number>, y: ArrayLike
   const L = edges.length - 1;
   const bb = equalWidthBinIndex(best, edges, N);
   const bo = equalWidthBinIndex(other, edges, N);
-  const n = new Float64Array(L * L), ones = new Float64Array(L * L), sumB = new Float64Array(L * L), sumO = new Float64Array(L * L);
+  const index = new Map<number, number>();
+  for (let i = 0; i < N; i++) index.set(bb[i] * L + bo[i], 0);
+  const keys = Float64Array.from(index.keys()).sort();
+  keys.forEach((J, k) => index.set(J, k));
+  const K = keys.length;
+  const c: Cells = {
+    L, N,
+    binB: Int32Array.from(keys, (J) => Math.floor(J / L)),
+    binO: Int32Array.from(keys, (J) => J % L),
+    n: new Float64Array(K), ones: new Float64Array(K), sumB: new Float64Array(K), sumO: new Float64Array(K),
+    confB: new Float64Array(L), confO: new Float64Array(L),
+  };
   for (let i = 0; i < N; i++) {
-    const J = bb[i] * L + bo[i];
-    n[J]++;
-    ones[J] += y[i] === 1 ? 1 : 0;
-    sumB[J] += best[i];
-    sumO[J] += other[i];
+    const k = index.get(bb[i] * L + bo[i])!;
+    c.n[k]++;
+    c.ones[k] += y[i] === 1 ? 1 : 0;
+    c.sumB[k] += best[i];
+    c.sumO[k] += other[i];
   }
-  return { L, N, n, ones, sumB, sumO };
+  // Bin sums in cell order (for a bin of either signal, its cells come in ascending order of the other bin).
+  for (let k = 0; k < K; k++) {
+    c.confB[c.binB[k]] += c.sumB[k];
+    c.confO[c.binO[k]] += c.sumO[k];
+  }
+  return c;
 }
 
 /** Plug-in ECEs of both signals from the cells' counts of correct answers: Σ_bins |correct − Σ conf| / N. */
-function eces(c: Cells, counts: ArrayLike<number>): { best: number; other: number } {
-  const { L, N } = c;
-  let best = 0, other = 0;
-  for (let a = 0; a < L; a++) {
-    let hb = 0, cb = 0, ho = 0, co = 0;
-    for (let b = 0; b < L; b++) {
-      hb += counts[a * L + b]; cb += c.sumB[a * L + b];
-      ho += counts[b * L + a]; co += c.sumO[b * L + a];
-    }
-    best += Math.abs(hb - cb);
-    other += Math.abs(ho - co);
+function eces(c: Cells, counts: ArrayLike<number>, hb: Float64Array, ho: Float64Array): { best: number; other: number } {
+  hb.fill(0);
+  ho.fill(0);
+  for (let k = 0; k < counts.length; k++) {
+    hb[c.binB[k]] += counts[k];
+    ho[c.binO[k]] += counts[k];
   }
-  return { best: best / N, other: other / N };
+  let best = 0, other = 0;
+  for (let a = 0; a < c.L; a++) {
+    best += Math.abs(hb[a] - c.confB[a]);
+    other += Math.abs(ho[a] - c.confO[a]);
+  }
+  return { best: best / c.N, other: other / c.N };
 }
 
 /** Cell probabilities whose bin accuracies are mean confidence + λ·gap (other) and + μ·gap (best). */
 function rake(c: Cells, lambda: number, mu: number): Float64Array {
   const { L, n } = c;
-  const target = (sumConf: (a: number, b: number) => number, byRow: boolean, scale: number) => {
-    const t = new Float64Array(L);
-    for (let a = 0; a < L; a++) {
-      let m = 0, s = 0, h = 0;
-      for (let b = 0; b < L; b++) {
-        const J = byRow ? a * L + b : b * L + a;
-        m += n[J]; s += sumConf(a, b); h += c.ones[J];
-      }
-      t[a] = m > 0 ? s / m + scale * (h / m - s / m) : NaN;
+  const K = n.length;
+  const target = (bin: Int32Array, conf: Float64Array, scale: number) => {
+    const m = new Float64Array(L), h = new Float64Array(L);
+    for (let k = 0; k < K; k++) {
+      m[bin[k]] += n[k];
+      h[bin[k]] += c.ones[k];
     }
-    return t;
+    return Float64Array.from(m, (mm, a) => (mm > 0 ? conf[a] / mm + scale * (h[a] / mm - conf[a] / mm) : NaN));
   };
-  const tB = target((a, b) => c.sumB[a * L + b], true, mu);
-  const tO = target((a, b) => c.sumO[b * L + a], false, lambda);
+  const tB = target(c.binB, c.confB, mu);
+  const tO = target(c.binO, c.confO, lambda);
   // Start from the mean of the two signals' confidences in each cell.
-  const p = new Float64Array(L * L);
-  for (let J = 0; J < L * L; J++) p[J] = n[J] > 0 ? (c.sumB[J] + c.sumO[J]) / (2 * n[J]) : 0;
-  const adjust = (byRow: boolean, t: Float64Array) => {
-    for (let a = 0; a < L; a++) {
-      if (Number.isNaN(t[a])) continue;
-      let m = 0, s = 0;
-      for (let b = 0; b < L; b++) {
-        const J = byRow ? a * L + b : b * L + a;
-        m += n[J]; s += n[J] * p[J];
-      }
-      const shift = t[a] - s / m;
-      for (let b = 0; b < L; b++) {
-        const J = byRow ? a * L + b : b * L + a;
-        if (n[J] > 0) p[J] = Math.min(1, Math.max(0, p[J] + shift));
-      }
+  const p = Float64Array.from(n, (nn, k) => (c.sumB[k] + c.sumO[k]) / (2 * nn));
+  const m = new Float64Array(L), s = new Float64Array(L);
+  const adjust = (bin: Int32Array, t: Float64Array) => {
+    m.fill(0);
+    s.fill(0);
+    for (let k = 0; k < K; k++) {
+      m[bin[k]] += n[k];
+      s[bin[k]] += n[k] * p[k];
+    }
+    for (let k = 0; k < K; k++) {
+      const a = bin[k];
+      if (!Number.isNaN(t[a])) p[k] = Math.min(1, Math.max(0, p[k] + (t[a] - s[a] / m[a])));
     }
   };
   for (let r = 0; r < RAKE_ROUNDS; r++) {
-    adjust(true, tB);
-    adjust(false, tO);
+    adjust(c.binB, tB);
+    adjust(c.binO, tO);
   }
   return p;
 }
@@ -165,12 +185,13 @@ export function eceDifferenceTest(
   if (N === 0) return { diff: NaN, p: NaN };
   const draws = Math.max(1, Math.floor(options.draws ?? 1000));
   const c = cellsOf(best, other, y, Math.max(1, Math.floor(options.bins ?? 10)));
-  const observed = eces(c, c.ones);
+  const hb = new Float64Array(c.L), ho = new Float64Array(c.L);
+  const observed = eces(c, c.ones, hb, ho);
   const diff = observed.other - observed.best;
   // A difference at or below 0 is no evidence against H0.
   if (!(diff > 0)) return { diff, p: 1 };
   const rng = defaultRng(options.seed ?? 7);
-  const counts = new Float64Array(c.L * c.L);
+  const counts = new Float64Array(c.n.length);
   let p = 0;
   for (const [boundary, mu] of NULLS) {
     const lambda = boundary ? (mu * observed.best) / observed.other : 0;
@@ -178,8 +199,8 @@ export function eceDifferenceTest(
     const draw = Array.from(prob, (q, J) => sampler(c.n[J], q));
     let atLeast = 0;
     for (let d = 0; d < draws; d++) {
-      for (let J = 0; J < counts.length; J++) counts[J] = c.n[J] > 0 ? draw[J](rng.random()) : 0;
-      const sim = eces(c, counts);
+      for (let k = 0; k < counts.length; k++) counts[k] = draw[k](rng.random());
+      const sim = eces(c, counts, hb, ho);
       // A simulated difference equal to the observed one up to rounding counts as at least it.
       if (sim.other - sim.best >= diff - 1e-12) atLeast++;
     }
