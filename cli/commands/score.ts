@@ -18,6 +18,8 @@ import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BI
 import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score.ts';
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-output.ts';
 import { MIN_PER_BIN, smallBinCaveats } from '../../src/pipeline/small-bins.ts';
+import { sliceReport, slicesCliDocument, sliceTestCliDocument, type SliceAnalysis } from '../../src/pipeline/slices.ts';
+import { reportManifest } from '../../src/model/report-manifest.ts';
 import { reportJsonFile } from '../../src/formats/report-export.ts';
 import { leftOutNote } from '../../src/formats/report-limits.ts';
 import { toJson } from '../json.ts';
@@ -40,6 +42,11 @@ export const USAGE = `usage: semece score --clustered FILE --graded FILE [option
   --regime-intervals   also print each margin regime's bootstrap bias-corrected ECE with its
                        basic interval (one more bootstrap over each regime's questions; --report
                        always has them); its ece_interval and calibration_p are always printed
+  --by COLUMN          also slice the questions by a field of the clustered rows (category, or any
+                       short top-level field kept with the question): adds "slices" (per value:
+                       questions, accuracy, ece, ece_interval …) and "slice_test" (does calibration
+                       differ across slices; README.md, "Command line"); numbers with many values
+                       are binned on a log10 scale
   --report FILE        also write the full report document (open it in the app), every signal scored
   --pretty             indent the JSON
 Prints one JSON document on stdout (the paper's three signals); NaN is written as null.
@@ -82,7 +89,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
           clustered: { type: 'string' }, graded: { type: 'string' },
           R: { type: 'string' }, 'sem2-seed': { type: 'string' }, 'sem2-selection': { type: 'string' }, bins: { type: 'string' },
           B: { type: 'string' }, 'bootstrap-seed': { type: 'string' },
-          model: { type: 'string' }, report: { type: 'string' },
+          model: { type: 'string' }, report: { type: 'string' }, by: { type: 'string' },
           'regime-intervals': { type: 'boolean' }, pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         },
         strict: true,
@@ -141,7 +148,17 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       const named = reportSource(gradedFile);
       const scored = named === gradedFile ? rows.value : { ...rows.value, excluded: rows.value.excluded.map((x) => ({ ...x, reason: x.reason.split(gradedFile).join(named) })) };
       const report = scoreAuthorsRows(scored, options, a.model);
-      out(toJson(scoreCliDocument(report, scored, options, { regimeIntervals: Boolean(a['regime-intervals']) }), a.pretty));
+      const document = scoreCliDocument(report, scored, options, { regimeIntervals: Boolean(a['regime-intervals']) });
+      let sliced: SliceAnalysis | undefined;
+      if (a.by !== undefined) {
+        try {
+          sliced = sliceReport(report.questions, a.by, PAPER_SIGNALS, { bins: options.bins!, seed: options.bootstrapSeed! });
+        } catch (e) {
+          err(`semece score: --by ${a.by}: ${(e as Error).message} (in ${clustered})`);
+          return EXIT.badInput;
+        }
+      }
+      out(toJson(sliced ? { ...document, slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : document, a.pretty));
       const { excluded, duplicates, unmatchedGraded } = scored;
       err(
         `semece score: ${report.questions.length} questions scored, ${excluded.length} excluded` +
@@ -161,6 +178,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
           settings: importedSettings(options, report.questions[0]?.n ?? 0, scored.methods),
           createdAt: new Date().toISOString(),
         });
+        // Hashes of every question's samples, classes and grade, and of the settings: `semece verify` checks them.
+        doc.manifest = await reportManifest(doc);
         // At the most detail the app opens (raw replies, then samples, left out past MAX_REPORT_BYTES).
         const file = reportJsonFile(doc);
         if (!file.ok) {

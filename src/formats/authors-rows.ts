@@ -30,6 +30,7 @@ import {
   strings,
   type Obj,
 } from './authors-fields';
+import { keptFields, type QuestionFields } from '../model/question-fields';
 import { parseJsonl, type DuplicateRow, type ParsedFile } from './jsonl-rows';
 import { commonMethod, readRowMethod, type ClusteringMethod, type GradingMethod } from './row-methods';
 
@@ -50,13 +51,15 @@ export type { DuplicateRow, Located, ParsedFile } from './jsonl-rows';
 
 /** A clustered row whose clustering may have failed (then the cluster fields are not checked). */
 export type ClusteredEntry =
-  | { ok: true; row: ClusteredRow; method?: ClusteringMethod }
+  | { ok: true; row: ClusteredRow; method?: ClusteringMethod; fields?: QuestionFields }
   | { ok: false; id: string; reason: string };
 
 export interface JoinedQuestion {
   clustered: ClusteredRow;
   /** How `semece cluster` clustered it (clustering_method, clustering_detail); absent in the authors' rows. */
   clusteringMethod?: ClusteringMethod;
+  /** Other short top-level fields of the clustered row (category, popularity …), model/question-fields.ts. */
+  fields?: QuestionFields;
   graded: AuthorsGradedRow & { Y: 0 | 1 };
   clusteredLine: number;
   gradedLine: number;
@@ -101,6 +104,14 @@ export interface ReadOptions {
   /** The same for the extracted answers (`answer_extracted` is then []), when no report shows them. */
   dropAnswers?: boolean;
 }
+
+/** The clustered row's own fields (and the failure and method fields), never kept as dataset columns. */
+const CLUSTERED_ROW_KEYS: ReadonlySet<string> = new Set([
+  'id', 'question', 'gold_answer', 'gold_answer_aliases', 'model', 'n_samples', 'results', 'answer_extracted',
+  'confidence_verbalized', 'n_clusters', 'cluster_labels', 'cluster_assignments', 'cluster_sizes', 'modal_cluster',
+  'modal_cluster_label', 'clustering_method', 'clustering_detail', 'grading_method', 'grading_detail',
+  'cluster_error', 'clustering_error', 'error', 'grade', 'Y',
+]);
 
 export function readClusteredRow(obj: Obj, options: ReadOptions = {}): ClusteredEntry & { id: string } {
   const rowId = id(obj);
@@ -148,7 +159,8 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
     modal_cluster_label: str(obj, 'modal_cluster_label'),
   };
   const method = readRowMethod(obj, 'clustering');
-  return { ok: true, id: rowId, row, ...(method ? { method } : {}) };
+  const fields = keptFields(obj, CLUSTERED_ROW_KEYS);
+  return { ok: true, id: rowId, row, ...(method ? { method } : {}), ...(fields ? { fields } : {}) };
 }
 
 export function readGradedRow(obj: Obj): AuthorsGradedRow {
@@ -203,6 +215,7 @@ export function joinAuthorsRows(
       questions.push({
         clustered: entry.row,
         ...(entry.method ? { clusteringMethod: entry.method } : {}),
+        ...(entry.fields ? { fields: entry.fields } : {}),
         graded: g.row as AuthorsGradedRow & { Y: 0 | 1 },
         clusteredLine: line,
         gradedLine: g.line,

@@ -40,11 +40,13 @@ import {
 } from '../model/scoring-limits';
 
 import { MAX_REPORT_BYTES, MAX_STRING_LENGTH } from './report-limits';
+import { MAX_FIELD_NAME_LENGTH, MAX_FIELD_TEXT_LENGTH, MAX_QUESTION_FIELDS } from '../model/question-fields';
 import {
   shown,
   expect,
   list,
   text,
+  finite,
   within,
   unit,
   count,
@@ -187,6 +189,15 @@ const reportSample = z.object({
 });
 
 /** A per-question signal may be null (not available here): the key is dropped. */
+// The dataset columns kept with a question (model/question-fields.ts): a few short strings or numbers.
+const questionFields = z
+  .record(
+    z.string().max(MAX_FIELD_NAME_LENGTH, { error: `a field name longer than ${MAX_FIELD_NAME_LENGTH} characters` }),
+    z.union([z.string().max(MAX_FIELD_TEXT_LENGTH), finite()], { error: expect(`a string of at most ${MAX_FIELD_TEXT_LENGTH} characters or a finite number`) }),
+    { error: expect('an object of short fields') },
+  )
+  .refine((f) => Object.keys(f).length <= MAX_QUESTION_FIELDS, { error: `more than ${MAX_QUESTION_FIELDS} fields` });
+
 const questionSignals = bySignal(z.union([unit(), z.null()], { error: expect('a number in [0,1] or null') })).transform(
   (s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null && v !== undefined)) as Partial<Record<SignalName, number>>,
 );
@@ -214,6 +225,7 @@ const reportQuestion = z
     modalLabel: text(),
     classes: list(z.object({ label: text(), size: count(0, MAX_SAMPLES_PER_QUESTION) }), MAX_SAMPLES_PER_QUESTION).optional(),
     samples: list(reportSample, MAX_SAMPLES_PER_QUESTION).optional(),
+    fields: questionFields.optional(),
   })
   .superRefine((q, ctx) => {
     // A question's non-empty classes are among its n samples.
@@ -308,6 +320,8 @@ const reportSettings = z.object({
   bootstrap: z.object({ B: count(0, MAX_BOOTSTRAP_B), seed: seed() }),
 });
 
+const HASH = /^[0-9a-f]{32}$/;
+
 export const reportDocumentSchema = z.object({
   format: z.literal(REPORT_FORMAT),
   version: z.literal(REPORT_VERSION),
@@ -330,6 +344,14 @@ export const reportDocumentSchema = z.object({
     .optional(),
   settings: reportSettings,
   models: list(modelReport, MAX_REPORT_MODELS),
+  // model/report-manifest.ts: 128-bit hex hashes per question and of the settings.
+  manifest: z
+    .object({
+      method: text(),
+      settings: z.string().regex(HASH, { error: expect('a 32-digit hex hash') }),
+      models: list(z.object({ model: text(), questions: z.record(z.string().max(MAX_STRING_LENGTH), z.string().regex(HASH, { error: expect('a 32-digit hex hash') })) }), MAX_REPORT_MODELS),
+    })
+    .optional(),
 });
 
 // The schema's output must be usable wherever a ReportDocument is expected.

@@ -53,6 +53,12 @@ export interface ReportQuestion {
   modalLabel: string;
   classes?: ReportClass[];
   samples?: ReportSample[];
+  /**
+   * Short columns of the dataset kept with the question (category, relation, popularity …; a few,
+   * bounded by formats/report-schema-fields.ts): what the Slices view and `semece score --by` slice
+   * by. Absent in older reports and when the dataset had none.
+   */
+  fields?: Record<string, string | number>;
 }
 
 export interface ExcludedQuestion {
@@ -260,6 +266,14 @@ export interface ReportDataset {
   subset?: QuestionSubset;
 }
 
+/** Hashes of a report's questions and settings (model/report-manifest.ts computes them). */
+export interface ReportManifest {
+  method: string;
+  settings: string;
+  /** Per model, in the document's order: question id → hash. */
+  models: { model: string; questions: Record<string, string> }[];
+}
+
 export interface ReportDocument {
   format: typeof REPORT_FORMAT;
   version: typeof REPORT_VERSION;
@@ -277,4 +291,6 @@ export interface ReportDocument {
   partial?: PartialReport;
   settings: ReportSettings;
   models: ModelReport[];
+  /** Hashes of each question's samples, classes and grade, and of the settings (model/report-manifest.ts); absent in older reports. */
+  manifest?: ReportManifest;
 }

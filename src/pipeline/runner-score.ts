@@ -11,12 +11,13 @@
 import type { AuthorsRows, JoinedQuestion } from '../formats/authors-rows';
 import type { ReportDocument } from '../model/report';
 import { firstRowPerId } from '../model/rows';
+import type { QuestionFields } from '../model/question-fields';
 import { scoreAuthorsRows, scoreOptionsFor, scoringUsed, type SampleDetail, type ScoreOptions } from './score';
 import { buildReport } from './score-output';
 import { reportDetail } from './report-detail';
 import type { ScoreInput, ScoreModelInput } from './stage-ports';
 
-function authorsRows(m: ScoreModelInput): AuthorsRows {
+function authorsRows(m: ScoreModelInput, fields: Readonly<Record<string, QuestionFields>> = {}): AuthorsRows {
   const graded = new Map(firstRowPerId(m.graded).map((g) => [g.id, g]));
   const questions: JoinedQuestion[] = [];
   const excluded = [...m.excluded];
@@ -28,7 +29,8 @@ function authorsRows(m: ScoreModelInput): AuthorsRows {
       if (!listed.has(clustered.id)) excluded.push({ id: clustered.id, reason: 'grading failed' });
       return;
     }
-    questions.push({ clustered, graded: { ...g, Y: g.Y }, clusteredLine: i + 1, gradedLine: i + 1 });
+    const kept = Object.hasOwn(fields, clustered.id) ? fields[clustered.id] : undefined;
+    questions.push({ clustered, graded: { ...g, Y: g.Y }, clusteredLine: i + 1, gradedLine: i + 1, ...(kept ? { fields: kept } : {}) });
   });
   return { questions, excluded, duplicates: [], unmatchedGraded: [] };
 }
@@ -46,7 +48,7 @@ export function scoreRun(input: ScoreInput, options: ScoreOptions = { samples: '
     const samples = m.clustered.reduce((sum, r) => sum + r.n_samples, 0);
     const rawLess = m.clustered.some((r) => r.results.length === 0 && r.n_samples > 0);
     const detail = { ...scoring, samples: leastDetail(scoring.samples ?? 'answers', reportDetail(samples).detail, rawLess ? 'answers' : 'raw') };
-    const report = scoreAuthorsRows(authorsRows(m), detail, m.model);
+    const report = scoreAuthorsRows(authorsRows(m, input.fields), detail, m.model);
     const overridden = new Set(m.overridden);
     for (const q of report.questions) if (overridden.has(q.id)) q.overridden = true;
     return { ...report, provider: m.provider };

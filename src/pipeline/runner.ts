@@ -17,6 +17,7 @@ import { priceFor } from '../model/cost';
 import type { SampleCache } from '../model/sample-cache';
 import { gradeToY, type GradedRow, type StageError } from '../model/rows';
 import { reportSettings } from './runner-report';
+import { questionFieldsById } from '../model/question-fields';
 import { secretScrubber } from '../providers/secret-scrub';
 
 export interface RunnerDeps {
@@ -242,7 +243,7 @@ export async function executeRun(runId: string, keys: RunKeys, deps: RunnerDeps,
         overridden: mine ? [...mine.keys()] : [],
       };
     });
-    const document = await deps.impl.score({ title: spec.title, dataset: { name: spec.dataset.name, questions: questions.length, source: spec.dataset.source, ...(spec.dataset.subset ? { subset: spec.dataset.subset } : {}) }, settings: reportSettings(spec), models });
+    const document = await deps.impl.score({ title: spec.title, dataset: { name: spec.dataset.name, questions: questions.length, source: spec.dataset.source, ...(spec.dataset.subset ? { subset: spec.dataset.subset } : {}) }, settings: reportSettings(spec), models, fields: questionFieldsById(questions) });
     if (partial) {
       // Counted per question of the dataset: complete when every model has all its samples.
       const unsampled = Math.max(...sampledRows.map((r) => r.unsampled ?? 0));

@@ -118,7 +118,7 @@ export function reportQuestions(
   const kBar = meanClassCount(estimates);
   const detail = options.samples ?? 'answers';
   const extra = options.extraSignals;
-  return questions.map(({ clustered: c, graded: g }, i) => {
+  return questions.map(({ clustered: c, graded: g, fields }, i) => {
     const e = estimates[i];
     const q: ReportQuestion = {
       id: c.id,
@@ -139,6 +139,7 @@ export function reportQuestions(
       modalLabel: c.modal_cluster_label,
       classes: c.cluster_labels.map((label, k) => ({ label, size: e.sizes[k] })),
     };
+    if (fields) q.fields = { ...fields };
     const given = extra?.[c.id];
     if (withEntropy || given) q.signals = { ...(withEntropy ? { entropyConfidence: entropyConfidence(e.entropy) } : {}), ...given };
     if (detail !== 'none') {

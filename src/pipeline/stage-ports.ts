@@ -11,6 +11,7 @@ import type { Price } from '../model/cost';
 import type { ClusteringSpec, GradingSpec, ModelLoadProgress, ProgressCounters, RunKeys, SamplingSpec } from '../model/run-spec';
 import type { SampleCache } from '../model/sample-cache';
 import type { ClusteredRow, Dataset, GradedRow, Result, SampledRow, StageError } from '../model/rows';
+import type { QuestionFields } from '../model/question-fields';
 
 export interface SampleStageArgs {
   dataset: Dataset;
@@ -68,6 +69,8 @@ export interface ScoreInput {
   dataset: ReportDataset;
   settings: ReportSettings;
   models: ScoreModelInput[];
+  /** The dataset columns each question keeps into the report (by question id), for slicing. */
+  fields?: Readonly<Record<string, QuestionFields>>;
 }
 
 /** What a run wants to hear from its clusterer besides the classes. */
