@@ -11,7 +11,7 @@ import { MockProviderServer } from '../../mock/provider-server';
 import { semece, spawnSemece, until } from './run-cli';
 
 const KEY = 'sk-Pk3jD7fG1hL9sA4zX6';
-const COMMANDS = ['cluster', 'grade', 'mc', 'sample', 'score'];
+const COMMANDS = ['cluster', 'compare', 'grade', 'mc', 'sample', 'score'];
 let dir: string;
 let mock: MockProviderServer;
 
