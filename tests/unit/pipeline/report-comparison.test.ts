@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { holmAdjust } from '../../../src/core/holm';
 import { alignQuestions, compareEntries } from '../../../src/pipeline/report-alignment';
 import { compareReports } from '../../../src/pipeline/report-comparison';
+import { comparisonLatex, comparisonMarkdown, comparisonTable } from '../../../src/pipeline/report-comparison-table';
 import { documentOf, drawRows, modelOf } from './compare-reports';
 
 describe('alignment', () => {
@@ -93,5 +94,19 @@ describe('paired differences', () => {
     expect(c.family_size).toEqual({ accuracy: 3, ece: 3 * signals, auroc: 3 * signals });
     const ps = c.pairs.flatMap((p) => Object.values(p.metrics.ece!).map((d) => d!));
     expect(holmAdjust(ps.map((d) => d.p))).toEqual(ps.map((d) => d.p_adjusted));
+  });
+
+  test('Markdown and LaTeX: what differs first, then one row per metric and signal plus accuracy', () => {
+    const c = compareReports(entries, { B: 60, metrics: ['ece', 'auroc'] });
+    const rows = 1 + 2 * c.pairs[0].signals.length;
+    expect(comparisonTable(c).rows).toHaveLength(rows);
+    const md = comparisonMarkdown(c).split('\n');
+    expect(md[0]).toBe(`good vs over: ${N} shared questions`);
+    expect(md[1]).toBe('- settings differ: clustering: exact vs judge');
+    expect(md.filter((l) => l.startsWith('| over − good |'))).toHaveLength(rows);
+    const tex = comparisonLatex(c);
+    expect(tex).toMatch(/\\caption\{good vs over: 400 shared questions settings differ: clustering: exact vs judge/);
+    const body = tex.slice(tex.indexOf('\\midrule') + 8, tex.indexOf('\\bottomrule')).trim().split('\n');
+    expect(body).toHaveLength(rows);
   });
 });
