@@ -38,7 +38,7 @@ function questions(count: number, overconfidence: number, seed: number): ReportQ
 /** One model's report over `count` questions (ids q0…), its signals overconfident by `overconfidence`. */
 export function syntheticReport(model: string, overconfidence: number, seed: number, count = 300): ReportDocument {
   const qs = questions(count, overconfidence, seed);
-  const m: ModelReport = { model, metrics: modelMetrics(qs, { excluded: 0 }, { bootstrap: { B: 200, seed: 7 } }), questions: qs, excludedQuestions: [] };
+  const m: ModelReport = { model, metrics: modelMetrics(qs, { excluded: 0 }, { B: 200, bootstrapSeed: 7 }), questions: qs, excludedQuestions: [] };
   return {
     format: 'semece-report',
     version: 1,

@@ -1,7 +1,7 @@
 /**
  * Every page of the app, visited one after the other in one browser context: the home page's
  * demo report and each of its views and a question's drill-down, the New run wizard's steps, the runs list, the open-report
- * page, the classroom, the glossary, a shared report and the offline HTML viewer with its glossary dialog. The layout and
+ * page, Compare and Leaderboard with report files chosen, the classroom, the glossary, a shared report and the offline HTML viewer with its glossary dialog. The layout and
  * accessibility checks (page-checks.test.ts) share each walk, so a page added here is checked by both.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterLayout } from './chromium';
 import { makeShareLink } from '../../src/share/codec';
 import { embedReport } from '../../src/export/embed';
+import { reportToJson } from '../../src/formats/report-export';
 import { sampleReport } from '../unit/share/report-fixture';
 
 /** The built app's folder: the one the global setup built into. */
@@ -99,6 +100,16 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   await page.goto(`${appUrl}#/open`);
   await page.locator('input[data-control="report-file"]').waitFor({ state: 'attached' });
   await at('open report');
+
+  // Compare and Leaderboard, each with report files chosen and its result drawn.
+  const files = [sampleReport({ questions: 10 }), sampleReport({ questions: 12 })].map((doc, i) => ({ name: `r${i}.json`, mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) }));
+  for (const [route, done] of [['compare', '[data-compare-charts] [data-chart="reliability"]'], ['leaderboard', '[data-table="leaderboard"] tbody tr']] as const) {
+    await page.goto(`${appUrl}#/${route}`);
+    await page.locator('input[data-control="compare-files"]').setInputFiles(files);
+    await page.locator('[data-action="compare-go"]').click();
+    await page.locator(done).first().waitFor({ timeout: 60_000 });
+    await at(route);
+  }
 
   await page.goto(`${appUrl}#/classroom`);
   await page.locator('[data-page="classroom"] [data-chart]').first().waitFor({ timeout: 60_000 });
