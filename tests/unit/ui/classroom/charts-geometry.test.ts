@@ -105,8 +105,11 @@ describe('ConvergenceChart', () => {
     expect(zero - num(b1, 'cy')).toBeCloseTo(2 * (num(b2, 'cy') - zero), 9);
   });
 
-  test('the panels carry no export buttons, as before', () => {
-    expect(all(svg, 'button')).toHaveLength(0);
+  test('each of its two panels offers SVG and PNG export, as the report\'s charts do', () => {
     expect(all(svg, 'figure')).toHaveLength(2);
+    const labels = all(svg, 'button').map((b) => JSON.stringify(b));
+    expect(labels).toHaveLength(4);
+    expect(labels.filter((l) => /SVG/.test(l))).toHaveLength(2);
+    expect(labels.filter((l) => /PNG/.test(l))).toHaveLength(2);
   });
 });
