@@ -127,7 +127,7 @@ function refuse(message: string): Result<never> {
 }
 
 /** Inflates with a ceiling on the output, feeding small chunks so no step can balloon. */
-function inflateLimited(bytes: Uint8Array, limit: number, onProgress?: OnImportProgress): Uint8Array | string {
+export function inflateLimited(bytes: Uint8Array, limit: number, onProgress?: OnImportProgress): Uint8Array | string {
   const parts: Uint8Array[] = [];
   let total = 0;
   let over = false;
