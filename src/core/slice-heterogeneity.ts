@@ -2,16 +2,19 @@
  * Does calibration differ across slices (subgroups) of the questions? A permutation test of the
  * slice labels within each confidence bin (docs/STATISTICS.md, "Calibration by subgroup").
  *
- * Statistic: the within-slice ECE, W = Σ_s (n_s/N)·ECE_s, each ECE_s the paper's equal-width ECE
- * on slice s's own rows. With r_i = y_i − c_i, n_s·ECE_s = Σ_b |Σ_{i∈(s,b)} r_i|, so
- * N·W = Σ_{s,b} |Σ_{i∈(s,b)} r_i|; by the triangle inequality W ≥ the pooled ECE, and W grows when
- * slices miss in different directions or by different amounts in the same bin.
+ * Statistic: the between-slice sum of squares of the calibration gaps within each confidence bin,
+ * T = Σ_b Σ_s n_sb·(ḡ_sb − ḡ_b)², with r_i = y_i − c_i the row's gap, ḡ_sb the mean gap of slice s's
+ * rows in bin b and ḡ_b that of all the bin's rows (a one-way analysis of variance of the gaps by
+ * slice, summed over bins). It is 0 when every slice misses by the same amount in every bin, and
+ * grows when slices miss by different amounts or in different directions. (A sum of per-slice
+ * ECEs would not do: when every slice is overconfident in a bin the absolute values add up to the
+ * pooled one, and slices overconfident by different amounts would look alike.)
  *
  * Null: within each bin, a question's slice tells nothing about its residual (P(Y=1 | bin, slice)
  * = P(Y=1 | bin), the confidences exchangeable too). Shuffling the slice labels among the rows of
  * each bin keeps every (slice, bin) count, so slices of different sizes and different confidence
  * mixes are compared with themselves; only which residuals fall in which slice changes. Under
- * the null every such shuffle is equally likely, so p = (1 + #{W* ≥ W}) / (1 + draws) is a valid
+ * the null every such shuffle is equally likely, so p = (1 + #{T* ≥ T}) / (1 + draws) is a valid
  * p-value at any size (a Monte Carlo permutation test). Seeded: one default_rng stream.
  */
 import { equalWidthBinIndex, equalWidthEdges } from './binning';
@@ -27,7 +30,7 @@ export interface SliceHeterogeneityOptions {
 }
 
 export interface SliceHeterogeneity {
-  /** W, the question-weighted mean of the per-slice ECEs. */
+  /** T, the between-slice sum of squares of the within-bin gaps (divided by N, a mean per question). */
   statistic: number;
   /** One-sided permutation p-value: large W counts against equal calibration. */
   p: number;
@@ -66,6 +69,14 @@ export function sliceHeterogeneity(
   for (let i = 0; i < N; i++) byBin[binOf[i]].push(i);
   const residual = byBin.map((rows) => Float64Array.from(rows, (i) => y[i] - conf[i]));
   const labels = byBin.map((rows) => Int32Array.from(rows, (i) => slice[i]));
+  // Each bin's slice counts are fixed by the shuffle, and so is its total gap: only which gaps
+  // fall in which slice changes, so T is computed from the per-slice sums of the gaps alone.
+  const counts = labels.map((lab) => {
+    const c = new Float64Array(S);
+    for (let k = 0; k < lab.length; k++) c[lab[k]]++;
+    return c;
+  });
+  const totals = residual.map((r) => r.reduce((a, x) => a + x, 0));
   const sums = new Float64Array(S);
   const within = (): number => {
     let total = 0;
@@ -75,7 +86,8 @@ export function sliceHeterogeneity(
       if (r.length === 0) continue;
       sums.fill(0);
       for (let k = 0; k < r.length; k++) sums[lab[k]] += r[k];
-      for (let s = 0; s < S; s++) total += Math.abs(sums[s]);
+      const mean = totals[b] / r.length;
+      for (let s = 0; s < S; s++) if (counts[b][s] > 0) total += (sums[s] - counts[b][s] * mean) ** 2 / counts[b][s];
     }
     return total / N;
   };

@@ -8,8 +8,8 @@
 import type { Regime } from '../../core/types';
 import { DEFAULT_QUERY, type Outcome, type SortKey, type TableQuery } from './question-table-data';
 
-export type ReportTab = 'calibration' | 'difficulty' | 'questions' | 'selective';
-export const REPORT_TABS: readonly ReportTab[] = ['calibration', 'difficulty', 'questions', 'selective'];
+export type ReportTab = 'calibration' | 'difficulty' | 'questions' | 'selective' | 'slices';
+export const REPORT_TABS: readonly ReportTab[] = ['calibration', 'difficulty', 'questions', 'selective', 'slices'];
 
 export interface ReportViewState {
   view: ReportTab;
@@ -18,6 +18,8 @@ export interface ReportViewState {
   query: TableQuery;
   /** The question whose drill-down is open, by id. */
   open: string | null;
+  /** The Slices view's column (null: the first one the questions keep). Optional: older callers leave it out. */
+  slice?: string | null;
 }
 
 export const DEFAULT_VIEW_STATE: ReportViewState = { view: 'calibration', model: null, query: { ...DEFAULT_QUERY }, open: null };
@@ -54,6 +56,8 @@ export function readViewState(hash: string): ReportViewState {
       descending: p.get('desc') === '1',
     },
     open: p.get('open') || null,
+    // Only when named, so the state of a link without it reads as before.
+    ...(p.get('slice') ? { slice: p.get('slice') } : {}),
   };
 }
 
@@ -68,6 +72,7 @@ export function viewStateQuery(s: ReportViewState): string {
   if (s.query.sort !== DEFAULT_QUERY.sort) p.set('sort', s.query.sort);
   if (s.query.descending) p.set('desc', '1');
   if (s.open) p.set('open', s.open);
+  if (s.slice) p.set('slice', s.slice);
   return p.toString();
 }
 

@@ -1,6 +1,6 @@
 /**
  * The test of whether calibration differs across slices (core/slice-heterogeneity.ts) on hand
- * cases: its statistic is the question-weighted mean of the per-slice ECEs, it rejects two slices
+ * cases: its statistic is the between-slice sum of squares of the gaps within bins, it rejects two slices
  * miscalibrated in opposite directions that pool to a perfect calibration, and it does not reject
  * slices that are the same rows repeated.
  */
@@ -8,19 +8,18 @@ import { expect, test } from 'vitest';
 import { eceEqualWidth } from '../../../src/core/calibration';
 import { sliceHeterogeneity } from '../../../src/core/slice-heterogeneity';
 
-test('the statistic is Σ (n_s/N)·ECE_s, on a hand case', () => {
-  // Slice 0: confidence 0.75, 2 of 4 right (gap 0.25); slice 1: confidence 0.25, 2 of 2 right (gap 0.75).
-  const conf = [0.75, 0.75, 0.75, 0.75, 0.25, 0.25];
-  const y = [1, 1, 0, 0, 1, 1];
-  const slice = [0, 0, 0, 0, 1, 1];
-  const r = sliceHeterogeneity(conf, y, slice, { draws: 9 });
-  const e0 = eceEqualWidth(conf.slice(0, 4), y.slice(0, 4), 10);
-  const e1 = eceEqualWidth(conf.slice(4), y.slice(4), 10);
-  expect(e0).toBeCloseTo(0.25, 12);
-  expect(e1).toBeCloseTo(0.75, 12);
-  expect(r.statistic).toBeCloseTo((4 * e0 + 2 * e1) / 6, 12);
-  // Each slice is alone in its bin: no shuffle within a bin changes anything, so p = 1.
-  expect(r.p).toBe(1);
+test('the statistic is the between-slice sum of squares of the gaps within bins, per question, on a hand case', () => {
+  // One bin (0.55): slice 0 right twice (gaps 0.45), slice 1 wrong twice (gaps −0.55); bin mean gap −0.05.
+  // T·N = 2·(0.45 + 0.05)² + 2·(−0.55 + 0.05)² = 1, N = 4.
+  const r = sliceHeterogeneity([0.55, 0.55, 0.55, 0.55], [1, 1, 0, 0], [0, 0, 1, 1], { draws: 99 });
+  expect(r.statistic).toBeCloseTo(0.25, 12);
+  // Of the 6 ways to split the four rows 2 + 2, two are as extreme (this one and its mirror).
+  expect(r.p).toBeGreaterThan(0.2);
+  expect(r.p).toBeLessThan(0.5);
+  // Slices alone in their bins: nothing to compare within a bin, T = 0 and every shuffle ties (p = 1).
+  const apart = sliceHeterogeneity([0.75, 0.75, 0.75, 0.75, 0.25, 0.25], [1, 1, 0, 0, 1, 1], [0, 0, 0, 0, 1, 1], { draws: 9 });
+  expect(apart.statistic).toBe(0);
+  expect(apart.p).toBe(1);
 });
 
 test('opposite miscalibration that pools to perfect calibration is detected; the same rows twice are not', () => {

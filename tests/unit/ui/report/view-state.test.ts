@@ -35,3 +35,9 @@ test('unknown or hand-mangled values fall back to the defaults instead of breaki
   const s = readViewState('#/?view=nonsense&outcome=maybe&regime=x&sort=a%20b&desc=yes&q=&open=');
   expect(s).toEqual(DEFAULT_VIEW_STATE);
 });
+
+test('the Slices view and its column round-trip through the link', () => {
+  const hash = withViewState('#/report/abc', { ...DEFAULT_VIEW_STATE, view: 'slices', slice: 'category' });
+  expect(hash).toBe('#/report/abc?view=slices&slice=category');
+  expect(readViewState(hash)).toEqual({ ...DEFAULT_VIEW_STATE, view: 'slices', slice: 'category' });
+});
