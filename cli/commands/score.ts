@@ -117,6 +117,9 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       regimeIntervals: Boolean(a.report || a['regime-intervals']),
       // The printed document holds the paper's three; a report document holds every signal, as the app's do.
       signals: a.report ? undefined : PAPER_SIGNALS,
+      // The signal comparison, abstention thresholds and consistency bands are the report's views'
+      // (the printed document has none of them): computed only for a report document.
+      viewExtras: Boolean(a.report),
     };
     const clustered = a.clustered;
     const gradedFile = a.graded;

@@ -9,7 +9,8 @@ import type { ConsistencyBandEntry, EceInferenceEntry, ModelMetrics, SignalName 
 export interface EceInferenceMetrics {
   eceInference: Partial<Record<SignalName, EceInferenceEntry>>;
   eceInferenceMethod: string;
-  consistencyBands: Partial<Record<SignalName, ConsistencyBandEntry[]>>;
+  /** Absent when not asked for (a caller whose output draws no reliability diagram). */
+  consistencyBands?: Partial<Record<SignalName, ConsistencyBandEntry[]>>;
   /** Per regime, when asked for (`regimes`). */
   byRegime?: Record<Regime, Partial<Record<SignalName, EceInferenceEntry>>>;
 }
@@ -22,5 +23,7 @@ export function withEceInference(metrics: ModelMetrics, inf: EceInferenceMetrics
   if (inf.byRegime) {
     for (const r of REGIMES) byRegime[r] = { ...byRegime[r], eceInference: inf.byRegime[r] };
   }
-  return { ...metrics, eceInference: inf.eceInference, eceInferenceMethod: inf.eceInferenceMethod, consistencyBands: inf.consistencyBands, byRegime };
+  const out: ModelMetrics = { ...metrics, eceInference: inf.eceInference, eceInferenceMethod: inf.eceInferenceMethod, byRegime };
+  if (inf.consistencyBands) out.consistencyBands = inf.consistencyBands;
+  return out;
 }

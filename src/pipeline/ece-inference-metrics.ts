@@ -22,6 +22,8 @@ export { withEceInference, type EceInferenceMetrics } from './ece-inference-merg
 export interface InferenceSettings {
   bins: number;
   seed: number;
+  /** Compute the consistency bands (default true; only the reliability diagram draws them). */
+  bands?: boolean;
 }
 
 
@@ -51,11 +53,14 @@ export function eceInferenceMetrics(
 ): EceInferenceMetrics {
   const columns = conf as Record<string, ArrayLike<number>>;
   const whole = inferAll(columns, y, settings);
-  const bands: Partial<Record<SignalName, ConsistencyBandEntry[]>> = {};
-  for (const [name, c] of Object.entries(columns)) {
-    bands[name as SignalName] = consistencyBands(c, { bins: settings.bins }).map((b) => ({ bin: b.bin, count: b.count, lo: b.lo, hi: b.hi }));
+  const out: EceInferenceMetrics = { eceInference: whole.entries, eceInferenceMethod: whole.method };
+  if (settings.bands !== false) {
+    const bands: Partial<Record<SignalName, ConsistencyBandEntry[]>> = {};
+    for (const [name, c] of Object.entries(columns)) {
+      bands[name as SignalName] = consistencyBands(c, { bins: settings.bins }).map((b) => ({ bin: b.bin, count: b.count, lo: b.lo, hi: b.hi }));
+    }
+    out.consistencyBands = bands;
   }
-  const out: EceInferenceMetrics = { eceInference: whole.entries, eceInferenceMethod: whole.method, consistencyBands: bands };
   if (regime) {
     out.byRegime = {} as EceInferenceMetrics['byRegime'] & object;
     for (const r of REGIMES) {

@@ -58,6 +58,12 @@ export interface ScoreOptions {
   regimeIntervals?: boolean;
   /** Signals to score (default: every signal every question has; the paper's three always). */
   signals?: readonly SignalName[];
+  /**
+   * Compute what only the report's views show (default true): the signal comparison, the
+   * abstention thresholds with their spread over 20 splits, and the consistency bands. `semece
+   * score` without --report prints none of them, so it skips them (about a third of its scoring).
+   */
+  viewExtras?: boolean;
   /** Signals other than the paper's three, by question id (a multiple-choice run's stated probability, logprob). */
   extraSignals?: Readonly<Record<string, Partial<Record<SignalName, number>>>>;
 }
@@ -202,7 +208,8 @@ export function modelMetrics(
   // The one interval shown beside each ECE, its calibration test and the diagram's consistency
   // bands (ece-inference-metrics.ts), and per regime: no resampling of rows, so a few hundred ms
   // for every signal and regime of 40,000 questions, cheap enough to be always there.
-  const inference = eceInferenceMetrics(conf, y, { bins, seed: b.seed }, questions.map((q) => q.regime));
+  const extras = options.viewExtras !== false;
+  const inference = eceInferenceMetrics(conf, y, { bins, seed: b.seed, bands: extras }, questions.map((q) => q.regime));
 
   return withEceInference({
     questions: questions.length,
@@ -215,9 +222,13 @@ export function modelMetrics(
     eceBiasCorrected: Object.fromEntries(signals.filter((s) => boot.eceReplicates[s]).map((s) => [s, biasCorrectedInterval(metricsBySignal[s]!.ece, boot.eceReplicates[s])])),
     byRegime,
     meanClasses: meanClassCount(questions.map((q) => ({ n: q.n, nonEmptyClasses: q.nClasses }))),
-    comparison: compareScoredSignals(comparedColumns(questions, signals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
-    // Chosen once here, so the selective view reads it rather than recomputing it on the page.
-    abstention: abstentionMetrics(questions, signals),
+    ...(extras
+      ? {
+          comparison: compareScoredSignals(comparedColumns(questions, signals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
+          // Chosen once here, so the selective view reads it rather than recomputing it on the page.
+          abstention: abstentionMetrics(questions, signals),
+        }
+      : {}),
   }, inference);
 }
 
