@@ -44,6 +44,7 @@ export const routes: RouteDef[] = [
   { pattern: '/runs', title: 'Runs', load: () => import('./runs/RunsPage.svelte') },
   { pattern: '/compare', title: 'Compare reports', load: () => import('./compare/ComparePage.svelte') },
   { pattern: '/leaderboard', title: 'Leaderboard', load: () => import('./compare/LeaderboardPage.svelte') },
+  { pattern: '/shared-compare/*payload', title: 'Shared comparison', load: () => import('./compare/SharedComparePage.svelte') },
   { pattern: '/classroom', title: 'Classroom', load: () => import('./classroom/ClassroomPage.svelte') },
   { pattern: '/glossary', title: 'Glossary', load: () => import('./GlossaryPage.svelte') },
   { pattern: '/glossary/:term', title: 'Glossary', load: () => import('./GlossaryPage.svelte') },

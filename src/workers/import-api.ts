@@ -20,6 +20,7 @@ import type { ExcludedQuestion } from '../model/report';
 import { agreementOfClusterings, type ReportAgreement } from '../pipeline/report-agreement';
 import { unpackClusterings, type PackedClusterings } from '../pipeline/report-clusterings';
 import { compareDocuments, leaderboardOf } from './compare-api';
+import { decodeCompareLink } from '../share/compare-link';
 
 export interface ImportWorkerApi {
   /** A share link's payload (the part after `#/shared/`), inflated, parsed and checked. */
@@ -32,6 +33,8 @@ export interface ImportWorkerApi {
   compareDocuments: typeof compareDocuments;
   /** Reports' models ranked by one signal's ECE (compare-api.ts). */
   leaderboardOf: typeof leaderboardOf;
+  /** A comparison's or leaderboard's share link payload, inflated and checked (share/compare-link.ts). */
+  openCompareLink: typeof decodeCompareLink;
 }
 
 /** Progress crosses to the page at most every 100 ms (each is a message), the last one always. */
@@ -77,4 +80,4 @@ export async function compareClusterings(own: PackedClusterings, excluded: Exclu
   return agreementOfClusterings(unpackClusterings(own), excluded, parts, name);
 }
 
-export const importApi: ImportWorkerApi = { openSharedLink, openReportFile, compareClusterings, compareDocuments, leaderboardOf };
+export const importApi: ImportWorkerApi = { openSharedLink, openReportFile, compareClusterings, compareDocuments, leaderboardOf, openCompareLink: decodeCompareLink };

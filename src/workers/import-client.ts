@@ -19,6 +19,7 @@ import type { CompareOptions, LabelledReport } from './compare-api';
 import type { ReportComparison } from '../pipeline/report-comparison';
 import type { Leaderboard } from '../pipeline/leaderboard';
 import type { SignalName } from '../model/signals';
+import type { SharedCompare } from '../share/compare-link';
 
 const connection = connectApi<ImportWorkerApi>(() => new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: 'semece-import' }), { name: 'import' });
 let mainThreadOnly = false;
@@ -73,4 +74,7 @@ export const importClient = {
   /** The reports' models ranked by one signal's ECE, in the worker. */
   leaderboardOf: (reports: LabelledReport[], signal: SignalName, options?: CompareOptions): Promise<Result<Leaderboard>> =>
     call<Result<Leaderboard>>(() => connection.api.leaderboardOf(reports, signal, options), async (api) => api.leaderboardOf(reports, signal, options)),
+  /** A shared comparison's or leaderboard's link, inflated and checked in the worker. */
+  openCompareLink: (payload: string): Promise<Result<SharedCompare>> =>
+    call<Result<SharedCompare>>(() => connection.api.openCompareLink(payload), async (api) => api.openCompareLink(payload)),
 };

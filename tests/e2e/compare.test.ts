@@ -12,6 +12,8 @@ import { launchChromium, openPage, screenshot, widthAt } from './chromium';
 import { chartColours, missingFromLegend } from './chart-colours';
 import { reportFile, syntheticReport } from './compare-fixture';
 import { LEADERBOARD_CSV_FIELDS } from '../../src/pipeline/leaderboard-export';
+import type { Leaderboard } from '../../src/pipeline/leaderboard';
+import { makeCompareLink } from '../../src/share/compare-link';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -72,8 +74,34 @@ test('two reports compare with the right sign, an interval covering the known di
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
   await screenshot(page, 'compare-390-dark');
+
+  // Shared as a link: the same numbers, read back from the link alone.
+  const sem2 = await table.locator('tr[data-metric="ece"][data-signal="sem2"]').getAttribute('data-difference');
+  await page.locator('[data-action="share-compare"]').click();
+  const url = await page.locator('input[data-share-link]').inputValue();
+  expect(url).toContain('#/shared-compare/');
+  await page.goto(url);
+  await page.locator('[data-shared-compare-banner]').waitFor({ timeout: 60_000 });
+  expect(await page.locator('[data-table="differences"] tr[data-metric="ece"][data-signal="sem2"]').getAttribute('data-difference')).toBe(sem2);
+  expect(await page.locator('[data-compare-charts]').count()).toBe(0);
+  expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
+  await screenshot(page, 'compare-shared-390-dark');
   expect(consoleErrors).toEqual([]);
   expect(offLoopback).toEqual([]);
+  await context.close();
+});
+
+test('a crafted comparison link is refused with a message, and its text never becomes markup', async () => {
+  const { page, context } = await openPage(browser);
+  const board = { signal: 'sem2', entries: [{ name: '<img src=x onerror="window.__pwned=1">', questions: 1, ece: 0.1, ece_interval: null, accuracy: 1, brier: 0, auroc: null, p_first: 1, rank: 1, rank_interval: [1, 1] }], skipped: [], paired: true, B: 1, seed: 7 };
+  const link = makeCompareLink({ kind: 'leaderboard', value: board as unknown as Leaderboard }, inject('appUrl'));
+  if (!link.ok) throw new Error(link.error.message);
+  await page.goto(link.value.url);
+  await page.locator('[data-table="leaderboard"] tbody tr').waitFor({ timeout: 60_000 });
+  expect(await page.locator('[data-table="leaderboard"] tbody th').textContent()).toBe(board.entries[0].name);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  await page.goto(`${inject('appUrl')}#/shared-compare/${'A'.repeat(40)}`);
+  expect(await page.locator('[data-shared-compare-error]').textContent()).toMatch(/cannot be opened/);
   await context.close();
 });
 
