@@ -85,3 +85,37 @@ test('at 1280 px the headline table shows every number without a sideways scroll
     await context.close();
   }
 });
+
+test('at 390 px a one-model report with six signals scrolls no sideways: headline cards, the signal choices, every view, the table for a paper', async () => {
+  const doc = demoDocument();
+  doc.models = [doc.models[0]];
+  doc.demo = false;
+  const m = doc.models[0].metrics;
+  m.signals.stated = m.signals.sem1;
+  m.signals.logprob = m.signals.sem2;
+  if (m.eceInference) m.eceInference = { ...m.eceInference, stated: m.eceInference.sem1, logprob: m.eceInference.sem2 };
+  const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${inject('appUrl')}#/open`);
+  await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'six.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) });
+  await page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 60_000 });
+  await afterLayout(page);
+  // Six ECE cells in the headline's phone card, each inside the card.
+  const cells = await page.locator('[data-table="headline"] td[data-ece]').evaluateAll((tds) => tds.map((td) => Math.round(td.getBoundingClientRect().right)));
+  expect(cells).toHaveLength(6);
+  for (const right of cells) expect(right).toBeLessThanOrEqual(390);
+  // The reliability panel's six signal checkboxes wrap rather than widen the page.
+  expect(await page.locator('[data-signal]').count()).toBeGreaterThanOrEqual(6);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'calibration').toBeLessThanOrEqual(390);
+  await page.locator('[data-paper-table] summary').click();
+  await afterLayout(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'table for a paper').toBeLessThanOrEqual(390);
+  await screenshot(page, 'report-six-signals-390');
+  for (const view of ['difficulty', 'selective', 'questions']) {
+    await page.locator(`[data-view="${view}"]`).click();
+    await page.locator(`#view-${view}`).waitFor();
+    await afterLayout(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(390);
+  }
+  await context.close();
+});
