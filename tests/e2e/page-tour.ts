@@ -1,7 +1,7 @@
 /**
  * Every page of the app, visited one after the other in one browser context: the home page's
  * demo report and each of its views and a question's drill-down, the New run wizard's steps, the runs list, the open-report
- * page, Compare and Leaderboard with report files chosen, the classroom, the glossary, a shared report and the offline HTML viewer with its glossary dialog. The layout and
+ * page, Compare and Leaderboard with report files chosen and a comparison's share link, the classroom, the glossary, a shared report and the offline HTML viewer with its glossary dialog. The layout and
  * accessibility checks (page-checks.test.ts) share each walk, so a page added here is checked by both.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,9 @@ import { afterLayout } from './chromium';
 import { makeShareLink } from '../../src/share/codec';
 import { embedReport } from '../../src/export/embed';
 import { reportToJson } from '../../src/formats/report-export';
+import { makeCompareLink } from '../../src/share/compare-link';
+import { compareEntries } from '../../src/pipeline/report-alignment';
+import { compareReports } from '../../src/pipeline/report-comparison';
 import { sampleReport } from '../unit/share/report-fixture';
 
 /** The built app's folder: the one the global setup built into. */
@@ -105,11 +108,19 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   const files = [sampleReport({ questions: 10 }), sampleReport({ questions: 12 })].map((doc, i) => ({ name: `r${i}.json`, mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) }));
   for (const [route, done] of [['compare', '[data-compare-charts] [data-chart="reliability"]'], ['leaderboard', '[data-table="leaderboard"] tbody tr']] as const) {
     await page.goto(`${appUrl}#/${route}`);
-    await page.locator('input[data-control="compare-files"]').setInputFiles(files);
-    await page.locator('[data-action="compare-go"]').click();
+    // Within the page: the one before it may still be on screen for a moment (a hash change).
+    const shown = page.locator(`[data-page="${route}"]`);
+    await shown.locator('input[data-control="compare-files"]').setInputFiles(files);
+    await shown.locator('[data-action="compare-go"]').click();
     await page.locator(done).first().waitFor({ timeout: 60_000 });
     await at(route);
   }
+  // A comparison opened from its share link (numbers only, no charts).
+  const compared = makeCompareLink({ kind: 'comparison', value: compareReports(compareEntries([{ source: 'r.json', document: sampleReport({ questions: 10 }) }]), { B: 50 }) }, appUrl);
+  if (!compared.ok) throw new Error(`comparison link: ${compared.error.message}`);
+  await page.goto(compared.value.url);
+  await page.locator('[data-page="shared-compare"] [data-table="differences"]').waitFor({ timeout: 60_000 });
+  await at('shared comparison');
 
   await page.goto(`${appUrl}#/classroom`);
   await page.locator('[data-page="classroom"] [data-chart]').first().waitFor({ timeout: 60_000 });
