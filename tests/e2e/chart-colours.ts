@@ -45,13 +45,17 @@ export function chartColours(chart: Locator): Promise<ChartColours> {
     const painted: { el: Element; colour: string; alpha: number; box: DOMRect }[] = [];
     const name = (e: Element) => `${e.tagName}.${e.getAttribute('class') ?? ''}`;
     for (const e of svg.querySelectorAll('rect, circle, path, line, polyline, polygon, ellipse')) {
-      if (e.closest('.grid, .axis, .tick, title')) continue;
+      // Inside the chart's own svg only: a chart laid out in a div.grid (the report's panels) is not a grid line.
+      const skip = e.closest('.grid, .axis, .tick, title');
+      if (skip && svg.contains(skip)) continue;
       const style = getComputedStyle(e);
       if (style.visibility === 'hidden' || style.display === 'none') continue;
       const o = opacityUp(e, svg);
       const box = e.getBoundingClientRect();
       for (const [paint, alpha] of [[style.fill, Number(style.fillOpacity)], [style.stroke, Number(style.strokeOpacity)]] as const) {
         if (paint === 'none' || (paint === style.stroke && parseFloat(style.strokeWidth) === 0)) continue;
+        // A line has no inside: its fill (black by default) is never painted.
+        if (paint === style.fill && e.tagName === 'line') continue;
         const c = parse(paint);
         if (!c || c[3] === 0 || alpha * o === 0) continue;
         const colour = hex(c, alpha * o);

@@ -20,7 +20,7 @@ export interface RegimeBar {
   count: number;
   /**
    * The regime's ECE rests on a bin under MIN_PER_BIN questions (the report's per-bin rule,
-   * pipeline/small-bins.ts, its questions binned by the signal): drawn greyed, with the count.
+   * pipeline/small-bins.ts, its questions binned by the signal): drawn open (outline only), with the count.
    */
   tooFew: boolean;
   /** What `tooFew` rests on: "3 of 4 bins under 10 questions (13 questions)". */
@@ -35,7 +35,7 @@ export interface RegimeBar {
 
 /** The chart's caption for its whiskers: what the interval is and why it can sit below its bar. */
 export const REGIME_INTERVAL_CAPTION =
-  `Whiskers: 95 % interval of each regime’s population ECE, the method of every ECE in this report (the regime’s own questions). A binned ECE on few questions reads high, so the interval can lie below its bar. Grey bars rest on bins under ${MIN_PER_BIN} questions.`;
+  `Whiskers: 95 % interval of each regime’s population ECE, the method of every ECE in this report (the regime’s own questions). A binned ECE on few questions reads high, so the interval can lie below its bar. An open bar (its outline only) rests on a bin under ${MIN_PER_BIN} questions: its value is shown, but read it as rough.`;
 
 /**
  * One bar per (regime, signal) with a finite ECE, with its interval when stored; regimes with no

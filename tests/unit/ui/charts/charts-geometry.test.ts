@@ -186,9 +186,11 @@ describe('RegimeBars', () => {
     expect(between).toBeGreaterThan(within);
     const ticks = all(all(svg, 'g', 'x-axis')[0], 'g', 'tick');
     expect(ticks.map((t) => all(t, 'text').map((x) => x.text))).toEqual([['Jensen-dominated', 'n = 5 (bins <10)'], ['Large margin', 'n = 50']]);
-    // A group whose ECE rests on bins under 10 questions is drawn greyed, not in its signals' colours.
+    // A bar whose ECE rests on bins under 10 questions is drawn open: its outline in its signal's colour, no fill.
     expect(rects.map((r) => r.attrs['data-too-few'])).toEqual(['true', 'true', undefined, undefined]);
-    expect(rects[0].attrs.fill).not.toBe(rects[2].attrs.fill);
+    expect(rects.map((r) => r.attrs['fill-opacity'])).toEqual(['0', '0', '1', '1']);
+    expect(rects[0].attrs.stroke).toBe(rects[2].attrs.fill);
+    expect(rects[2].attrs.stroke).toBe('none');
     // Each bar is topped by its signal's marker shape, centred on it, so signals read apart without colour.
     const markers = all(svg, 'path', 'marker');
     expect(markers.map((m) => m.attrs['data-shape'])).toEqual(['circle', 'square', 'circle', 'square']);
