@@ -3,7 +3,7 @@
  * claims to come from, with the report's own scoring settings, and every stored number, grade,
  * class and sample is compared with the recomputed one, as are the manifest's hashes
  * (model/report-manifest.ts). Scoring is deterministic (every random draw is seeded), so an
- * untouched report matches exactly; any difference is listed with where it is, what the report
+ * untouched report matches (to 12 significant digits, RELATIVE_TOLERANCE); any difference is listed with where it is, what the report
  * says and what the rows give. Used by `semece verify` and Open report's "Verify against a sample file".
  *
  * Not compared: what a report may legitimately cut or add beside the rows (raw reply text, its
@@ -28,11 +28,21 @@ export const MAX_LISTED = 200;
 
 const isMissingNumber = (v: unknown) => v === null || (typeof v === 'number' && Number.isNaN(v));
 
+/**
+ * Numbers agree to 12 significant digits: the same scorer on another JavaScript engine (a browser
+ * against Node) can differ in the last bit of Math.log and Math.exp (entropy, exp(−H)), and those
+ * bits travel into every metric of that signal. Anything a person or a different input changes is
+ * far larger.
+ */
+export const RELATIVE_TOLERANCE = 1e-12;
+const sameNumber = (a: number, b: number) => a === b || Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+
 /** Every leaf of `expected` compared with the same path in `found`; pushes differences. */
 function compare(expected: unknown, found: unknown, where: string, out: Difference[]): void {
   if (isMissingNumber(expected) && isMissingNumber(found)) return;
   if (typeof expected !== 'object' || expected === null) {
-    if (!Object.is(expected, found)) out.push({ where, expected, found });
+    const same = typeof expected === 'number' && typeof found === 'number' ? sameNumber(expected, found) : Object.is(expected, found);
+    if (!same) out.push({ where, expected, found });
     return;
   }
   if (Array.isArray(expected)) {
