@@ -157,3 +157,29 @@ test('the leaderboard ranks five reports in their known order, sorts, and downlo
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
+
+test('saved reports are chosen from this browser (read through the run worker), and a link preselects them', async () => {
+  const { page, context, consoleErrors } = await openPage(browser);
+  const ids: string[] = [];
+  for (const [name, doc] of [['calibrated.json', calibrated], ['overconfident.json', overconfident]] as const) {
+    await page.goto(`${inject('appUrl')}#/open`);
+    await page.locator('input[data-control="report-file"]').setInputFiles(reportFile(name, doc));
+    await page.locator('[data-action="save-local"]').click();
+    ids.push((await page.locator('[data-saved]').getAttribute('data-saved'))!);
+    await page.locator('button', { hasText: 'Open another report' }).click();
+  }
+  await page.goto(`${inject('appUrl')}#/compare?ids=${ids.join(',')}`);
+  const shown = page.locator('[data-page="compare"]');
+  await shown.locator(`tr[data-choice="${ids[1]}"]`).waitFor({ timeout: 30_000 });
+  expect(await shown.locator('[data-table="choices"] input[type="checkbox"]:checked').count()).toBe(2);
+  await shown.locator('[data-action="compare-go"]').click();
+  const row = page.locator('[data-table="differences"] tr[data-metric="ece"][data-signal="sem2"]');
+  await row.waitFor({ timeout: 60_000 });
+  // Saved reports are listed newest first, so A is whichever the list puts first: B − A is +ECE gap or −.
+  const head = await page.locator('[data-pair-head="0"] h3').textContent();
+  expect(['calibrated and overconfident', 'overconfident and calibrated']).toContain(head);
+  const sign = head!.startsWith('calibrated') ? 1 : -1;
+  expect(sign * Number(await row.getAttribute('data-difference'))).toBeGreaterThan(0);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
