@@ -8,6 +8,7 @@
  * A repeated id keeps its first row (as the spec joins rows) and the later ones are listed as skipped.
  */
 import { firstRowPerId, type Dataset, type Question, type Result } from '../model/rows.ts';
+import { keepableValue } from '../model/question-fields.ts';
 import { type ColumnMapping, type ColumnRole, type Layout, asList, categoryOf, columnPaths, detectLayout, field } from './datasets/layouts.ts';
 import { type Table, parseTable } from './datasets/table.ts';
 
@@ -51,7 +52,7 @@ function notText(where: string, role: 'question' | 'answer', column: string, val
 const columnFor = (mapping: ColumnMapping, role: ColumnRole) => Object.keys(mapping).find((c) => mapping[c] === role);
 
 /** Builds questions from a parsed table with an explicit column → role mapping. */
-export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: string): Result<ReadDataset> {
+export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: string, keep: readonly string[] = []): Result<ReadDataset> {
   const qCol = columnFor(mapping, 'question');
   const aCol = columnFor(mapping, 'answer');
   const where = name;
@@ -96,6 +97,11 @@ export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: s
     if (category) q.category = category;
     const options = optCol ? asList(field(r.record, optCol)) : [];
     if (options.length > 0) q.options = options;
+    // Columns kept for slicing the report (hub/catalogue.ts `slices`): short text or numbers only.
+    for (const c of keep) {
+      const v = field(r.record, c);
+      if (keepableValue(v)) (q.fields ??= {})[c] = v;
+    }
     read.push({ question: q, where: r.where });
   }
   const repeats = new Set<(typeof read)[number]>();
@@ -128,9 +134,9 @@ export function readDataset(textContent: string | Uint8Array, fileName: string, 
 }
 
 /** Questions from rows already parsed (a file, or a hub dataset's Parquet shards), as readDataset does. */
-export function datasetFromTable(table: Table, name: string, mapping?: ColumnMapping): Result<ReadDataset> {
+export function datasetFromTable(table: Table, name: string, mapping?: ColumnMapping, keep: readonly string[] = []): Result<ReadDataset> {
   if (table.rows.length === 0) return { ok: false, error: { kind: 'dataset', message: 'The file has no rows.', where: name } };
-  if (mapping) return applyColumnMapping(table, mapping, name);
+  if (mapping) return applyColumnMapping(table, mapping, name, keep);
   const detected = detectLayout(table);
   if (!detected) {
     return {
@@ -142,7 +148,7 @@ export function datasetFromTable(table: Table, name: string, mapping?: ColumnMap
       },
     };
   }
-  const r = applyColumnMapping(table, detected.mapping, name);
+  const r = applyColumnMapping(table, detected.mapping, name, keep);
   return r.ok ? { ok: true, value: { ...r.value, layout: detected.layout } } : r;
 }
 

@@ -28,6 +28,13 @@ export interface CatalogueEntry {
   gated?: boolean;
   mapping: ColumnMapping;
   about: string;
+  /**
+   * The columns worth slicing a report by (its Slices view, `semece score --by`): each is kept
+   * with the questions into the report. `category` is the mapped category; a numeric column
+   * marked `log10` is sliced by decade (pipeline/slices.ts bins any non-negative number with
+   * many values so).
+   */
+  slices?: { column: string; label: string; binning?: 'log10' }[];
 }
 
 export const CATALOGUE: readonly CatalogueEntry[] = [
@@ -40,6 +47,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     answerField: 'answer',
     mapping: { problem: 'question', answer: 'answer', metadata: 'category' },
     about: 'Short fact-seeking questions with one indisputable answer (OpenAI, 2024); the topic is the category.',
+    slices: [{ column: 'category', label: 'topic' }],
   },
   {
     id: 'popqa',
@@ -51,6 +59,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     aliasField: 'possible_answers (the rest)',
     mapping: { id: 'id', question: 'question', possible_answers: 'answer', prop: 'category' },
     about: 'Entity questions from Wikidata across popularity levels (Mallen et al., 2023); the relation is the category.',
+    slices: [
+      { column: 'category', label: 'relation' },
+      { column: 's_pop', label: "subject's popularity (monthly Wikipedia page views)", binning: 'log10' },
+    ],
   },
   {
     id: 'triviaqa',
@@ -84,6 +96,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     gated: true,
     mapping: { id: 'id', question: 'question', answer: 'answer', category: 'category', image: 'skip-if-present' },
     about: 'Expert questions at the frontier of knowledge (Phan et al., 2025); questions with an image are skipped.',
+    slices: [
+      { column: 'category', label: 'subject category' },
+      { column: 'raw_subject', label: 'subject' },
+    ],
   },
 ];
 
@@ -94,4 +110,10 @@ export function catalogueEntry(id: string): CatalogueEntry | undefined {
 /** "hub:owner/name:config/split" or "hub:owner/name@revision/path/to/file", as runs and reports record it. */
 export function hubSourceName(source: HubSource): string {
   return 'file' in source ? `hub:${source.repo}@${source.revision ?? 'main'}/${source.file}` : `hub:${source.repo}:${source.config}/${source.split}`;
+}
+
+/** The columns other than the category that a hub source's questions keep for slicing (none for a source not in the catalogue). */
+export function keptSliceColumns(source: string): string[] {
+  const entry = CATALOGUE.find((e) => hubSourceName(e.source) === source);
+  return (entry?.slices ?? []).map((s) => s.column).filter((c) => c !== 'category');
 }

@@ -9,7 +9,7 @@ import { datasetFromTable, parseTable, previewTable, type ColumnMapping, type Da
 import { detectLayout } from '../formats/datasets/layouts';
 import { parquetTable } from '../formats/datasets/parquet';
 import type { Result } from '../model/rows';
-import { hubSourceName, type HubSource } from './catalogue';
+import { hubSourceName, keptSliceColumns, type HubSource } from './catalogue';
 import { downloadHubFiles, keep, listHubFiles, type DownloadedFile, type HubOptions } from './hub-files';
 
 export interface HubTable {
@@ -94,7 +94,7 @@ export async function loadHubTable(source: HubSource, options: HubOptions, readi
  * columns could find another).
  */
 export function hubQuestions(loaded: HubTable, mapping?: ColumnMapping): Result<ReadDataset> {
-  const read = datasetFromTable(loaded.table, loaded.source, mapping ?? loaded.detected?.mapping);
+  const read = datasetFromTable(loaded.table, loaded.source, mapping ?? loaded.detected?.mapping, keptSliceColumns(loaded.source));
   if (!read.ok) return read;
   const layout = !mapping && loaded.detected ? loaded.detected.layout : read.value.layout;
   return { ok: true, value: { ...read.value, layout, dataset: { ...read.value.dataset, name: loaded.name, source: loaded.source } } };

@@ -29,9 +29,12 @@ export function keptFields(row: Record<string, unknown>, reserved: ReadonlySet<s
   return out;
 }
 
-/** The columns a dataset's questions keep into a run's report, by question id (today: the category). */
-export function questionFieldsById(questions: readonly { id: string; category?: string }[]): Record<string, QuestionFields> {
+/** The columns a dataset's questions keep into a run's report, by question id: the category and the kept fields, bounded. */
+export function questionFieldsById(questions: readonly { id: string; category?: string; fields?: QuestionFields }[]): Record<string, QuestionFields> {
   const out: Record<string, QuestionFields> = {};
-  for (const q of questions) if (q.category && keepableValue(q.category)) out[q.id] = { category: q.category };
+  for (const q of questions) {
+    const kept = keptFields({ ...(q.category ? { category: q.category } : {}), ...q.fields }, new Set());
+    if (kept) out[q.id] = kept;
+  }
   return out;
 }

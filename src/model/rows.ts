@@ -17,6 +17,8 @@ export interface Question {
   /** Multiple-choice options, in order (A, B, C …). */
   options?: string[];
   category?: string;
+  /** Other short columns kept for slicing the report (model/question-fields.ts; hub/catalogue.ts `slices`). */
+  fields?: Record<string, string | number>;
 }
 
 export interface Dataset {

@@ -58,3 +58,28 @@ test('a column no question has is refused by name', () => {
   const report = categorised();
   expect(() => sliceReport(report.questions, 'subject', PAPER_SIGNALS, { bins: 10, seed: 7 })).toThrow(/"subject"/);
 });
+
+test("a hub catalogue dataset's slice columns are kept with its questions and travel into a run's report fields", async () => {
+  const { applyColumnMapping } = await import('../../../src/formats/datasets');
+  const { catalogueEntry, keptSliceColumns, hubSourceName } = await import('../../../src/hub/catalogue');
+  const { questionFieldsById } = await import('../../../src/model/question-fields');
+  const popqa = catalogueEntry('popqa')!;
+  expect(popqa.slices?.find((s) => s.column === 's_pop')?.binning).toBe('log10');
+  const keep = keptSliceColumns(hubSourceName(popqa.source));
+  expect(keep).toEqual(['s_pop']);
+  const table = {
+    format: 'jsonl' as const,
+    columns: ['id', 'question', 'possible_answers', 'prop', 's_pop'],
+    rows: [
+      { row: 1, where: 'line 1', record: { id: '1', question: 'Who?', possible_answers: '["A"]', prop: 'occupation', s_pop: 1234 } },
+      { row: 2, where: 'line 2', record: { id: '2', question: 'Where?', possible_answers: '["B"]', prop: 'country', s_pop: 'x'.repeat(200) } },
+    ],
+  };
+  const read = applyColumnMapping(table as never, popqa.mapping, 'popqa', keep);
+  if (!read.ok) throw new Error(read.error.message);
+  const [a, b] = read.value.dataset.questions;
+  expect(a.fields).toEqual({ s_pop: 1234 });
+  // A value too long to be a slice label is not kept.
+  expect(b.fields).toBeUndefined();
+  expect(questionFieldsById(read.value.dataset.questions)).toEqual({ '1': { category: 'occupation', s_pop: 1234 }, '2': { category: 'country' } });
+});
