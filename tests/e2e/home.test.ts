@@ -54,7 +54,7 @@ test('an unknown route says so and keeps the header', async () => {
   const { page, context, consoleErrors } = await openHome(browser, inject('appUrl'));
   await page.goto(`${inject('appUrl')}#/no-such-page`);
   await page.locator('h1', { hasText: 'Page not found' }).waitFor();
-  expect(await page.locator('header nav a').count()).toBe(5);
+  expect(await page.locator('header nav a').count()).toBe(6);
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
