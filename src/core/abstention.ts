@@ -36,6 +36,7 @@
  * model's own reply was graded not attempted).
  */
 import { clopperPearsonUpper, upperBoundAtMost } from './binomial-bound';
+import { ascendingOrder } from './ranking';
 import { defaultRng } from './rng';
 import { wilsonInterval } from './wilson';
 
@@ -62,6 +63,25 @@ export function heldOutSplit(n: number, seed: number): HeldOutSplit {
   return { selection: perm.slice(0, half), evaluation: perm.slice(half) };
 }
 
+/**
+ * The split depends only on (N, seed), and a report splits every signal's rows by the same 20
+ * seeds (abstentionSpread) plus the view's: the last RECENT_SPLITS are kept, so each permutation
+ * of N rows is drawn once per report, not once per signal. Only read here, never handed out.
+ */
+const RECENT_SPLITS = 32;
+const recentSplits = new Map<string, HeldOutSplit>();
+
+function recentSplit(n: number, seed: number): HeldOutSplit {
+  const key = `${n}/${seed}`;
+  let split = recentSplits.get(key);
+  if (!split) {
+    split = heldOutSplit(n, seed);
+    if (recentSplits.size >= RECENT_SPLITS) recentSplits.delete(recentSplits.keys().next().value!);
+    recentSplits.set(key, split);
+  }
+  return split;
+}
+
 export interface ThresholdChoice {
   /** The chosen threshold, or null when no confidence of the selection half meets the target (abstain on all). */
   threshold: number | null;
@@ -76,9 +96,16 @@ export interface ThresholdChoice {
  * Step 2 on the given rows: the lowest distinct confidence t with errors(conf ≥ t) ÷
  * answered(conf ≥ t) ≤ target. `rows` must not hold a NaN confidence.
  */
-/** Every row, most confident first, ties by row index: sorted once for many splits of the same rows. */
+/**
+ * Every row, most confident first, ties by row index: sorted once for many splits of the same rows.
+ * The order of `sort((a, b) => conf[b] − conf[a] || a − b)`, as ranking.ts's counting sort of the
+ * negated confidences (ascending −c is descending c, ties in input order), O(N + D log D) instead of
+ * O(N log N) comparator calls. No NaN (the callers check first).
+ */
 export function descendingOrder(conf: ArrayLike<number>, n = conf.length): Int32Array {
-  return Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => conf[b] - conf[a] || a - b);
+  const negated = new Float64Array(n);
+  for (let i = 0; i < n; i++) negated[i] = -conf[i];
+  return ascendingOrder(negated, n);
 }
 
 /** `rows` most confident first (ties by index): from `order` (descendingOrder) when given, in O(N). */
@@ -260,7 +287,7 @@ export function abstention(conf: ArrayLike<number>, y: ArrayLike<number>, option
   const delta = options.delta ?? ABSTENTION_DELTA;
   if (!(target >= 0 && target <= 1)) throw new RangeError(`abstention: the target error must be a number in [0, 1], got ${target}`);
   const n = Math.min(conf.length, y.length);
-  const split = heldOutSplit(n, seed);
+  const split = recentSplit(n, seed);
   let reason: string | undefined;
   let choice: GuaranteedChoice = { threshold: null, answered: 0, errors: 0, bound: NaN, delta, tried: 0, candidates: [] };
   let bad = -1;
@@ -311,7 +338,7 @@ export interface AbstentionSpread {
 export function abstentionSpread(
   conf: ArrayLike<number>,
   y: ArrayLike<number>,
-  options: { target: number; seed: number; delta?: number; splits?: number },
+  options: { target: number; seed: number; delta?: number; splits?: number; order?: Int32Array },
 ): AbstentionSpread {
   const delta = options.delta ?? ABSTENTION_DELTA;
   const count = options.splits ?? ABSTENTION_SPLITS;
@@ -320,7 +347,7 @@ export function abstentionSpread(
   let finite = true;
   for (let i = 0; i < n && finite; i++) finite = Number.isFinite(conf[i]);
   // Sorted once for every split (a NaN confidence stops abstention() before it would sort).
-  const order = finite ? descendingOrder(conf, n) : undefined;
+  const order = finite ? (options.order ?? descendingOrder(conf, n)) : undefined;
   for (let r = 0; r < count; r++) {
     const res = abstention(conf, y, { target: options.target, seed: options.seed + r, delta, order });
     const e = res.evaluation;

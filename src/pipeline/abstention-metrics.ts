@@ -5,7 +5,7 @@
  * over ABSTENTION_SPLITS seeded splits. The view reads it instead of recomputing it; another
  * target or seed chosen there is computed from the same columns (`abstentionColumns`).
  */
-import { abstentionSpread, ABSTENTION_DELTA, ABSTENTION_SPLITS, type AbstentionResult, type AbstentionSpread, abstention } from '../core/abstention';
+import { abstentionSpread, ABSTENTION_DELTA, ABSTENTION_SPLITS, type AbstentionResult, type AbstentionSpread, abstention, descendingOrder } from '../core/abstention';
 import type { ReportQuestion, StoredAbstention, StoredAbstentionEntry } from '../model/report';
 import { signalValue, type SignalName } from '../model/signals';
 
@@ -30,8 +30,11 @@ export function abstentionColumns(questions: readonly Pick<ReportQuestion, 'corr
 
 /** One signal's threshold at (target, seed) and the spread over the splits seed, seed + 1, …. */
 export function abstentionEntry(cols: AbstentionColumns, target: number, seed: number): { result: AbstentionResult; spread: AbstentionSpread } {
-  const result = abstention(cols.conf, cols.y, { target, seed, declined: cols.declined });
-  return { result, spread: abstentionSpread(cols.conf, cols.y, { target, seed }) };
+  // One sort of the rows serves the threshold and all the spread's splits (a NaN confidence stops
+  // abstention() before it would sort, so none is made then).
+  const order = cols.conf.every(Number.isFinite) ? descendingOrder(cols.conf) : undefined;
+  const result = abstention(cols.conf, cols.y, { target, seed, declined: cols.declined, order });
+  return { result, spread: abstentionSpread(cols.conf, cols.y, { target, seed, order }) };
 }
 
 /** What the document keeps of an entry: no candidate list (the view does not show it). */
@@ -51,6 +54,11 @@ export function storedEntry({ result, spread }: { result: AbstentionResult; spre
 export function abstentionMetrics(questions: readonly ReportQuestion[], signals: readonly SignalName[]): StoredAbstention {
   const { target, seed } = DEFAULT_ABSTENTION;
   const bySignal: StoredAbstention['bySignal'] = {};
-  for (const s of signals) bySignal[s] = storedEntry(abstentionEntry(abstentionColumns(questions, s), target, seed));
+  // Y and the declines are the same columns for every signal: made once, the confidences per signal.
+  const shared = signals.length > 0 ? abstentionColumns(questions, signals[0]) : null;
+  for (const s of signals) {
+    const cols = s === signals[0] ? shared! : { ...shared!, conf: Float64Array.from(questions, (q) => signalValue(q, s)) };
+    bySignal[s] = storedEntry(abstentionEntry(cols, target, seed));
+  }
   return { target, seed, delta: ABSTENTION_DELTA, splits: ABSTENTION_SPLITS, bySignal };
 }

@@ -61,7 +61,8 @@ export interface ScoreOptions {
   /**
    * Compute what only the report's views show (default true): the signal comparison, the
    * abstention thresholds with their spread over 20 splits, and the consistency bands. `semece
-   * score` without --report prints none of them, so it skips them (about a third of its scoring).
+   * score` without --report prints none of them, so it skips them (at 40,000 questions, 2.1 s of
+   * the scoring's CPU time became 1.3 s).
    */
   viewExtras?: boolean;
   /** Signals other than the paper's three, by question id (a multiple-choice run's stated probability, logprob). */
