@@ -5,7 +5,9 @@
  * reports rank in their known order and download as CSV, Markdown, LaTeX and an HTML page that
  * keeps a hostile name as text.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, screenshot, widthAt } from './chromium';
@@ -172,6 +174,10 @@ test('saved reports are chosen from this browser (read through the run worker), 
   const shown = page.locator('[data-page="compare"]');
   await shown.locator(`tr[data-choice="${ids[1]}"]`).waitFor({ timeout: 30_000 });
   expect(await shown.locator('[data-table="choices"] input[type="checkbox"]:checked').count()).toBe(2);
+  await shown.locator('button', { hasText: 'Choose none' }).click();
+  expect(await shown.locator('[data-table="choices"] input[type="checkbox"]:checked').count()).toBe(0);
+  await shown.locator('[data-action="choose-all"]').click();
+  expect(await shown.locator('[data-table="choices"] input[type="checkbox"]:checked').count()).toBe(2);
   await shown.locator('[data-action="compare-go"]').click();
   const row = page.locator('[data-table="differences"] tr[data-metric="ece"][data-signal="sem2"]');
   await row.waitFor({ timeout: 60_000 });
@@ -180,6 +186,22 @@ test('saved reports are chosen from this browser (read through the run worker), 
   expect(['calibrated and overconfident', 'overconfident and calibrated']).toContain(head);
   const sign = head!.startsWith('calibrated') ? 1 : -1;
   expect(sign * Number(await row.getAttribute('data-difference'))).toBeGreaterThan(0);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
+
+test('a folder of report files is ranked (its .json files; anything else in it is passed over)', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'semece-board-'));
+  [0.3, 0, 0.15].forEach((d, i) => writeFileSync(path.join(dir, `r${i}.json`), reportFile('', syntheticReport(`m${d}`, d, 20 + i)).buffer));
+  writeFileSync(path.join(dir, 'notes.txt'), 'not a report');
+  const { page, context, consoleErrors } = await openPage(browser);
+  await page.goto(`${inject('appUrl')}#/leaderboard`);
+  await page.locator('input[data-control="compare-folder"]').setInputFiles(dir);
+  await page.locator('[data-action="compare-go"]').click();
+  const rows = page.locator('[data-table="leaderboard"] tbody tr');
+  await rows.first().waitFor({ timeout: 60_000 });
+  expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-entry')))).toEqual(['m0', 'm0.15', 'm0.3']);
+  expect(await page.locator('[data-picker-error]').count()).toBe(0);
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
