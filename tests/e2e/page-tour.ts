@@ -62,6 +62,15 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   const seen: string[] = [];
   const at = async (name: string) => {
     seen.push(name);
+    // Once what the page computes after drawing (a shared report's intervals and signal comparison,
+    // in the worker; a view's slices) has arrived: each sets aria-busy until then, and its tables
+    // widen when it arrives. A timeout here is a page that never settles, named in the failure.
+    await page
+      .waitForFunction(() => !document.querySelector('[aria-busy="true"]'), undefined, { timeout: 60_000 })
+      .catch(async () => {
+        const busy = await page.locator('[aria-busy="true"]').evaluateAll((els) => els.map((e) => e.tagName.toLowerCase() + (e.className ? `.${e.className}` : '')));
+        throw new Error(`${name}: still busy after 60 s: ${busy.join(', ')}`);
+      });
     // As it is before anyone looks: which tables scroll sideways is marked after layout.
     await afterLayout(page);
     await visit(name);

@@ -8,6 +8,15 @@ import type { ReportDocument } from '../../model/report';
 import type { EceInferenceMetrics } from '../../pipeline/ece-inference-metrics';
 import { inferModelEce } from './recompute-client';
 
+/** Whether a model of `doc` still lacks its ECE interval (it is being computed while the report is shown). */
+export function lacksInference(doc: ReportDocument): boolean {
+  return doc.models.some(needsInference);
+}
+
+function needsInference(m: ReportDocument['models'][number]): boolean {
+  return !m.metrics.eceInference && m.questions.length > 0;
+}
+
 /**
  * Computes the first model of `doc` that lacks the interval and hands it to `apply` with the rows
  * it was computed from (the caller drops it when those rows were replaced meanwhile, e.g. by a
@@ -18,7 +27,7 @@ export function fillMissingInference(
   apply: (modelIndex: number, questions: ReportDocument['models'][number]['questions'], inference: EceInferenceMetrics) => void,
   onError: (message: string) => void,
 ): () => void {
-  const i = doc.models.findIndex((m) => !m.metrics.eceInference && m.questions.length > 0);
+  const i = doc.models.findIndex(needsInference);
   if (i < 0) return () => undefined;
   let live = true;
   const model = doc.models[i];
