@@ -60,6 +60,9 @@ const runs: RunSummary[] = (() => {
 rmSync(summaryDir, { recursive: true, force: true });
 const files = runs.flatMap((r) => r.files).sort((a, b) => b[1] - a[1]);
 process.stdout.write(`\nslowest test files:\n${files.slice(0, SLOWEST).map(([f, ms]) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${f}`).join('\n')}\n`);
+// Named last, beside the counts, so a CI that keeps only the end of the log still says what failed.
+const failures = runs.flatMap((r) => r.failures ?? []);
+if (failures.length > 0) process.stdout.write(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}\n`);
 const total = (k: 'passed' | 'failed' | 'skipped') => runs.reduce((s, r) => s + r[k], 0);
 // A run that ended without a summary (it crashed, or never started) counts as a failure.
 const failed = total('failed') + (runs.length < 2 ? 1 : 0);

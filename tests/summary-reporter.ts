@@ -12,6 +12,14 @@ export interface RunSummary {
   skipped: number;
   /** Each test file and its time (ms): collecting, setting up and running it. */
   files: [file: string, ms: number][];
+  /** Each failure: the file, the test's full name and the first line of its first error. */
+  failures?: string[];
+}
+
+/** The first line of an error, cut to one screen line: enough to find it in the full log. */
+function firstLine(message: string | undefined): string {
+  const line = (message ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 /**
@@ -25,19 +33,26 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     const files: RunSummary['files'] = [];
+    const failures: string[] = unhandledErrors.map((e) => `unhandled error: ${firstLine(e instanceof Error ? e.message : String(e))}`);
     for (const mod of testModules) {
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+      const relative = path.relative(process.cwd(), mod.moduleId);
+      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) {
+        failed++;
+        failures.push(`${relative}: ${firstLine(mod.errors()[0]?.message)}`);
+      }
       for (const test of mod.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
-        else skipped++;
+        const result = test.result();
+        if (result.state === 'passed') passed++;
+        else if (result.state === 'failed') {
+          failed++;
+          failures.push(`${relative} > ${test.fullName}: ${firstLine(result.errors?.[0]?.message)}`);
+        } else skipped++;
       }
       const d = mod.diagnostic();
-      files.push([path.relative(process.cwd(), mod.moduleId), Math.round(d.collectDuration + d.setupDuration + d.duration)]);
+      files.push([relative, Math.round(d.collectDuration + d.setupDuration + d.duration)]);
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
     const file = process.env[SUMMARY_FILE_VARIABLE];
-    if (file) appendFileSync(file, `${JSON.stringify({ passed, failed, skipped, files } satisfies RunSummary)}\n`);
+    if (file) appendFileSync(file, `${JSON.stringify({ passed, failed, skipped, files, failures } satisfies RunSummary)}\n`);
   }
 }
