@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { formatPath } from '../formats/field-path';
+import { runSpecSchema } from '../formats/run-spec-schema';
 import { STAGES, type RunRecord } from '../model/run-spec';
 import { isRecord, StoredRecordError, upgradeToCurrent, type DocumentVersions } from './stored-records';
 import type { StoredRun, StoredRunQuestions } from './schema';
@@ -17,10 +18,6 @@ import type { StoredRun, StoredRunQuestions } from './schema';
 export const RUN_VERSIONS: DocumentVersions = { current: 2, steps: { 1: (record) => record } };
 
 const text = z.string();
-const count = z.number().int().min(0);
-const modelSpec = z.looseObject({ kind: z.enum(['openai', 'anthropic', 'gemini', 'in-browser']), preset: text, baseUrl: text, model: text });
-const prompt = z.looseObject({ system: text, user: text }).optional();
-const question = z.looseObject({ id: text, question: text, answer: text, aliases: z.array(text).optional(), options: z.array(text).optional() });
 const stageError = z.looseObject({ kind: text, message: text });
 const stageProgress = z.looseObject({ status: z.enum(['waiting', 'running', 'done', 'failed', 'skipped']), done: z.number(), total: z.number(), cached: z.number() });
 
@@ -30,20 +27,8 @@ const runRecord = z.looseObject({
   createdAt: text,
   updatedAt: text,
   status: z.enum(['queued', 'running', 'paused', 'cancelled', 'failed', 'done']),
-  spec: z.looseObject({
-    title: text,
-    dataset: z.looseObject({ name: text, source: text, questions: z.array(question) }),
-    models: z.array(modelSpec),
-    sampling: z.looseObject({ n: count, temperature: z.number(), maxTokens: count, prompt: text, concurrency: count }),
-    clustering: z.discriminatedUnion('method', [
-      z.looseObject({ method: z.literal('exact') }),
-      z.looseObject({ method: z.literal('judge'), judge: modelSpec, prompt }),
-      z.looseObject({ method: z.literal('embedding'), model: text, threshold: z.number() }),
-      z.looseObject({ method: z.literal('entailment'), model: text }),
-    ]),
-    grading: z.discriminatedUnion('method', [z.looseObject({ method: z.literal('alias') }), z.looseObject({ method: z.literal('judge'), judge: modelSpec, prompt })]),
-    mc: z.looseObject({ runs: count, seed: z.number(), samples: count, logprobs: z.boolean() }).optional(),
-  }),
+  // The same check the New run wizard reads its draft back through (formats/run-spec-schema.ts).
+  spec: runSpecSchema,
   progress: z.looseObject({
     stage: z.enum(STAGES),
     stages: z.object(Object.fromEntries(STAGES.map((s) => [s, stageProgress])) as Record<(typeof STAGES)[number], typeof stageProgress>),

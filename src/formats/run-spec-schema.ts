@@ -1,0 +1,59 @@
+/**
+ * The zod schema of a RunSpec (model/run-spec.ts): the one check a stored run's settings
+ * (store/run-records.ts) and the New run wizard's saved draft (ui/run/draft-storage.ts) are read
+ * back through. Objects are loose: fields the check does not name are kept as they are.
+ *
+ * The scoring settings are bounded by model/scoring-limits.ts, worded as the report schema words
+ * them ("expected a whole number from 1 to 1,000, got 5000"), so the wizard's fold-out, a stored
+ * run and an imported report refuse the same values with the same message.
+ */
+import { z } from 'zod';
+import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BINS } from '../model/scoring-limits';
+import { count, expect, seed } from './report-schema-fields';
+
+const text = z.string();
+const whole = z.number().int().min(0);
+
+export const modelSpecSchema = z.looseObject({ kind: z.enum(['openai', 'anthropic', 'gemini', 'in-browser']), preset: text, baseUrl: text, model: text });
+const prompt = z.looseObject({ system: text, user: text }).optional();
+const question = z.looseObject({ id: text, question: text, answer: text, aliases: z.array(text).optional(), options: z.array(text).optional() });
+
+export const clusteringSpecSchema = z.discriminatedUnion('method', [
+  z.looseObject({ method: z.literal('exact') }),
+  z.looseObject({ method: z.literal('judge'), judge: modelSpecSchema, prompt }),
+  z.looseObject({ method: z.literal('embedding'), model: text, threshold: z.number() }),
+  z.looseObject({ method: z.literal('entailment'), model: text }),
+]);
+
+export const gradingSpecSchema = z.discriminatedUnion('method', [z.looseObject({ method: z.literal('alias') }), z.looseObject({ method: z.literal('judge'), judge: modelSpecSchema, prompt })]);
+
+/** Scoring settings (ScoringSpec), within the bounds a report may ask for. */
+export const scoringSpecSchema = z.object({
+  sem2: z.object({
+    R: count(1, MAX_SEM2_R),
+    seed: seed(),
+    selection: z.union([z.literal('half'), count(1, MAX_SAMPLES_PER_QUESTION)], {
+      error: expect(`'half' or a whole number from 1 to ${MAX_SAMPLES_PER_QUESTION.toLocaleString('en')}`),
+    }),
+  }),
+  bins: count(MIN_BINS, MAX_BINS),
+  // At least one replicate: the paired bootstrap's intervals need one (the CLI's --B starts at 1 too).
+  bootstrap: z.object({ B: count(1, MAX_BOOTSTRAP_B), seed: seed() }),
+});
+
+export const runSpecSchema = z.looseObject({
+  title: text,
+  dataset: z.looseObject({ name: text, source: text, questions: z.array(question) }),
+  models: z.array(modelSpecSchema),
+  sampling: z.looseObject({ n: whole, temperature: z.number(), topP: z.number().optional(), maxTokens: whole, prompt: text, concurrency: whole }),
+  clustering: clusteringSpecSchema,
+  grading: gradingSpecSchema,
+  scoring: scoringSpecSchema.optional(),
+  mc: z.looseObject({ runs: whole, seed: z.number(), samples: whole, logprobs: z.boolean() }).optional(),
+});
+
+/**
+ * A RunSpec still being written (the wizard's draft): any field may be missing, and the dataset
+ * is not part of it (the wizard keeps its own choice of source and reads the questions again).
+ */
+export const draftSpecSchema = runSpecSchema.omit({ dataset: true }).partial();
