@@ -2,7 +2,7 @@
  * The judge clustering stage through a batch service: one judge request per question, built exactly
  * as the interactive judge clusterer builds it (distinct answers listed once, temperature 0, JSON
  * mode, reply budget by answer count), read back with the interactive judge's own parser, and
- * turned into clustering-cache entries under the keys the runner looks up (runner-keys.ts), so a
+ * turned into clustering-cache entries under the keys the runner looks up (pipeline/stage-cache-keys.ts), so a
  * run finds batched clusterings as if it had computed them. Questions whose judge reply is not a
  * valid partition are listed for the interactive judge (which retries with the reply's fault).
  */
@@ -13,7 +13,7 @@ import type { ClusteringSpec } from '../model/run-spec.ts';
 import { clusteringKey } from '../pipeline/stage-cache-keys.ts';
 import type { Question, SampledRow, SemanticClass, StageError } from '../model/rows.ts';
 import { effectiveSettings } from '../providers/capabilities.ts';
-import type { StoredClustering } from '../store/schema.ts';
+import type { StoredClustering } from '../model/stage-cache.ts';
 import { decodeCustomId, judgeCustomId, questionHash, requestSetTag } from './custom-id.ts';
 import { type LineSource, linesOf } from './jsonl.ts';
 import { type BatchModel, requestLine, wireContextFor } from './request-lines.ts';

@@ -9,7 +9,7 @@ import { clusteringKey } from '../pipeline/stage-cache-keys.ts';
 import { type SampleCache, readQuestions } from '../model/sample-cache.ts';
 import { questionKeyBase } from '../pipeline/sampling.ts';
 import { firstRowPerId, type Question, type Result } from '../model/rows.ts';
-import type { StageCache } from '../store/stage-cache.ts';
+import type { StageCache } from '../model/stage-cache.ts';
 import type { BatchService } from './service.ts';
 import { JudgeRequestSet, clusteringEntries } from './judge-request-set.ts';
 import type { LineSource } from './jsonl.ts';

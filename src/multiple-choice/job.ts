@@ -19,14 +19,14 @@ import { mcReportDocument } from './report-document';
 import { toMcQuestions } from './questions';
 import type { ReplyCache } from './reply-cache';
 import type { ReportDocument } from '../model/report';
-import type { RunStore } from '../store/runs';
+import type { RunRepository } from '../model/run-repository';
 import { withItsKey, modelLabel, type ModelSpec, type RunKeys, type RunProgress, type RunRecord } from '../model/run-spec';
 import type { StageError } from '../model/rows';
 import type { PriceTable } from '../model/cost';
 import { RunMeter } from '../pipeline/run-meter';
 
 export interface MultipleChoiceRunDeps {
-  runs: Pick<RunStore, 'getRun' | 'saveRun' | 'saveReport'>;
+  runs: Pick<RunRepository, 'getRun' | 'saveRun' | 'saveReport'>;
   /** Where replies are kept between runs (the run's sample cache); without it every reply is requested. */
   samples?: SampleCache;
   /** For the cost so far; without it (or without a model's price) the cost is unknown. */

@@ -8,8 +8,7 @@
 import pLimit from 'p-limit';
 import { classesToRowFields } from '../clustering/row-fields';
 import type { Clusterer } from '../clustering/types';
-import type { StoredClustering, StoredGrade } from '../store/schema';
-import type { StageCache } from '../store/stage-cache';
+import type { StageCache, StoredClustering, StoredGrade } from '../model/stage-cache';
 import type { RunMeter } from './run-meter';
 import { BatchWriter } from '../model/write-batcher';
 import type { RunSpec } from '../model/run-spec';

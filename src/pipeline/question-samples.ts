@@ -10,7 +10,7 @@ import { classesToRowFields } from '../clustering/row-fields';
 import { firstRowPerId, type Sample } from '../model/rows';
 import { modelLabel, type RunSpec } from '../model/run-spec';
 import { readQuestions, type SampleCache } from '../model/sample-cache';
-import type { StoredClustering } from '../store/schema';
+import type { StageCache } from '../model/stage-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import { questionKeyBase } from './sampling';
 import { cachesClustering, clusteringKey } from './stage-cache-keys';
@@ -37,7 +37,7 @@ export async function questionSamples(
   spec: RunSpec,
   model: string,
   questionId: string,
-  caches: { samples: SampleCache; clusterings: { getClusterings(keys: string[]): Promise<(StoredClustering | undefined)[]> } },
+  caches: { samples: SampleCache; clusterings: Pick<StageCache, 'getClusterings'> },
 ): Promise<QuestionSamples> {
   // A multiple-choice run samples through its own prompts and keys (multiple-choice/reply-cache.ts).
   if (spec.mc) return { found: false, why: "a multiple-choice run's samples are not read back into its report" };

@@ -6,9 +6,9 @@
  * only what is missing, and changing the clusterer recomputes clustering, grading and scoring
  * but never sampling. Pure of DOM: it runs in the run worker and in Node tests alike.
  */
-import type { RunStore } from '../store/runs';
-import type { PriceTable } from '../store/settings';
-import type { StageCache } from '../store/stage-cache';
+import type { RunRepository } from '../model/run-repository';
+import type { PriceTable } from '../model/cost';
+import type { StageCache } from '../model/stage-cache';
 import { RunMeter } from './run-meter';
 import { emptyProgress, keyId, modelLabel, withItsKey, type ModelSpec, type ProgressCounters, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
 import { clusterStage, gradeStage, type ClusterResult, type GradeResult } from './cluster-grade-stages';
@@ -21,7 +21,7 @@ import { questionFieldsById } from '../model/question-fields';
 import { secretScrubber } from '../providers/secret-scrub';
 
 export interface RunnerDeps {
-  runs: RunStore;
+  runs: RunRepository;
   samples: SampleCache;
   stages: StageCache;
   impl: RunnerStages;

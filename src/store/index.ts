@@ -6,13 +6,13 @@ import { IdbHubFileCache } from './hub-file-store';
 import { RunStore } from './runs';
 import { IdbSampleCache } from './sample-store';
 import { SettingsStore } from './settings';
-import { StageCache } from './stage-cache';
+import { IdbStageCache } from './stage-cache';
 
 export interface Stores {
   db: SemeceDatabase;
   runs: RunStore;
   samples: IdbSampleCache;
-  stages: StageCache;
+  stages: IdbStageCache;
   embeddings: IdbEmbeddingCache;
   entailment: IdbEntailmentCache;
   hubFiles: IdbHubFileCache;
@@ -24,7 +24,7 @@ export function storesOver(db: SemeceDatabase): Stores {
     db,
     runs: new RunStore(db),
     samples: new IdbSampleCache(db),
-    stages: new StageCache(db),
+    stages: new IdbStageCache(db),
     embeddings: new IdbEmbeddingCache(db),
     entailment: new IdbEntailmentCache(db),
     hubFiles: new IdbHubFileCache(db),

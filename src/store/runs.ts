@@ -1,27 +1,20 @@
 /**
  * Run records, their report documents and grade overrides. Every record is passed through
- * `sanitizeRun` before it is written, so no API key can reach storage even if a caller hands one
+ * `sanitizeRun` (model/run-repository.ts) before it is written, so no API key can reach storage even if a caller hands one
  * over by mistake; every record read back is upgraded and validated (run-records.ts,
  * report-records.ts), so a corrupt one is a StoredRecordError naming what is wrong.
  */
 import { storageWriteError } from './write-errors';
 import type { ReportDocument } from '../model/report';
 import { fitReportLimits } from '../formats/report-limits';
-import { withoutKey, type RunRecord } from '../model/run-spec';
+import type { RunRecord } from '../model/run-spec';
+import { sanitizeRun, type RunRepository } from '../model/run-repository';
 import type { Grade, Question } from '../model/rows';
 import type { SemeceDatabase } from './db';
 import { readStoredReport, storedReportSummary, type SavedReportSummary } from './report-records';
 import { questionsApart, readStoredRun, toStoredRun } from './run-records';
 import type { StoredGradeOverride } from './schema';
 import { StoredRecordError } from './stored-records';
-
-/** A copy of a run record with every model spec stripped of any `apiKey` field. */
-export function sanitizeRun(run: RunRecord): RunRecord {
-  const spec = run.spec;
-  const clustering = spec.clustering.method === 'judge' ? { ...spec.clustering, judge: withoutKey(spec.clustering.judge) } : spec.clustering;
-  const grading = spec.grading.method === 'judge' ? { ...spec.grading, judge: withoutKey(spec.grading.judge) } : spec.grading;
-  return { ...run, spec: { ...spec, models: spec.models.map((m) => withoutKey(m)), clustering, grading } };
-}
 
 /** A stored record that could not be read, by its key, and why. */
 export interface UnreadableRecord {
@@ -31,7 +24,8 @@ export interface UnreadableRecord {
 
 const GRADES: readonly Grade[] = ['CORRECT', 'INCORRECT', 'NOT_ATTEMPTED'];
 
-export class RunStore {
+/** The run repository (model/run-repository.ts) over IndexedDB, with what the pages need besides. */
+export class RunStore implements RunRepository {
   /**
    * The questions list this store last wrote (or read) for each run. A run's questions never
    * change once it is stored, so a save that carries the same list writes the record alone:

@@ -7,7 +7,8 @@ import type { DBSchema } from 'idb';
 import type { ReportDocument } from '../model/report';
 import type { RunRecord } from '../model/run-spec';
 import type { UsageTotals } from '../model/sample-cache';
-import type { Grade, Question, Sample, SemanticClass, StageError } from '../model/rows';
+import type { Grade, Question, Sample } from '../model/rows';
+import type { StoredClustering, StoredGrade } from '../model/stage-cache';
 
 export const DB_NAME = 'semece';
 /**
@@ -70,19 +71,8 @@ export interface StoredQuestionSlots {
   slots: string[];
 }
 
-/** The classes of one question's samples under one clusterer's settings. */
-export interface StoredClustering {
-  key: string;
-  result: { ok: true; classes: SemanticClass[] } | { ok: false; error: StageError };
-  storedAt: number;
-}
-
-/** The computed grade of one modal label against one gold answer under one grader's settings. */
-export interface StoredGrade {
-  key: string;
-  result: { ok: true; grade: Grade } | { ok: false; error: StageError };
-  storedAt: number;
-}
+/** The stage cache's records: their shapes are the port's (model/stage-cache.ts). */
+export type { StoredClustering, StoredGrade } from '../model/stage-cache';
 
 /** A person's grade for one question of one model in one run, kept apart from computed grades. */
 export interface StoredGradeOverride {

@@ -1,13 +1,12 @@
 /**
- * Caches of the stages after sampling: clusterings and computed grades, each keyed by a hash of
- * that stage's inputs and settings (see pipeline/runner-keys.ts), so a changed clusterer misses
- * the clustering and grading caches and nothing upstream.
+ * The stage cache (model/stage-cache.ts: clusterings and computed grades by the keys of
+ * pipeline/stage-cache-keys.ts) over IndexedDB.
  */
 import type { SemeceDatabase } from './db';
-import type { StoredClustering, StoredGrade } from './schema';
+import type { StageCache, StoredClustering, StoredGrade } from '../model/stage-cache';
 import { readBySpans } from './span-reads';
 
-export class StageCache {
+export class IdbStageCache implements StageCache {
   constructor(private readonly db: SemeceDatabase) {}
 
   /** A run's questions' clusterings, read a span of keys at a time where the store allows (span-reads.ts). */

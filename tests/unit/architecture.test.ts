@@ -70,6 +70,32 @@ describe('folder rules', () => {
     expect(offenders).toEqual([]);
   });
 
+  test('no stage folder imports store/: the stages see the ports of model/', () => {
+    const stageFolders = ['pipeline', 'clustering', 'grading', 'providers', 'formats', ...Object.keys(FLOORS).filter((f) => FLOORS[f] === 3)];
+    const offenders = stageFolders.flatMap((folder) =>
+      filesUnder(path.join(ROOT, folder)).flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => resolved(file, spec).startsWith('store/') || resolved(file, spec) === 'store')
+          .map((spec) => `${path.relative(ROOT, file)} imports ${spec}`),
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  test('floor 2 in steps: formats < store | providers, clustering < grading < pipeline (no import up a step)', () => {
+    const STEP: Record<string, number> = { formats: 1, store: 2, providers: 2, clustering: 2, grading: 3, pipeline: 4 };
+    const offenders = Object.keys(STEP).flatMap((folder) =>
+      filesUnder(path.join(ROOT, folder)).flatMap((file) =>
+        importsOf(file)
+          .map((spec) => ({ spec, to: resolved(file, spec).split(path.sep)[0] }))
+          // Side by side on one step only providers/ and clustering/ meet; store/ is reached by no stage.
+          .filter(({ to }) => to in STEP && to !== folder && (STEP[to] > STEP[folder] || (STEP[to] === STEP[folder] && (to === 'store' || folder === 'store'))))
+          .map(({ spec }) => `${path.relative(ROOT, file)} imports ${spec}`),
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   test('app code imports no Node built-in (build plugins excepted)', () => {
     const offenders = filesUnder(ROOT)
       .filter((file) => !/vite-plugin/.test(file))

@@ -3,9 +3,9 @@
  * stage stops at the first such failure (no question after it asks the model again) and the run
  * fails on that one cause, said once, in its own kind and words, instead of once per question.
  */
-import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openStores } from '../../../src/store';
+import { memoryStores } from '../../mock/memory-stores';
+import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
 import { executeRun, newRun } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/workers/real-stages';
 import { keyId, type RunSpec } from '../../../src/model/run-spec';
@@ -46,7 +46,7 @@ test('the hub unreachable: clustering stops at the first failure and the run fai
       throw new HubUnreachableError(message);
     },
   };
-  const stores = await openStores(`hub-${Math.random()}`);
+  const stores = { ...memoryStores(), entailment: new MemoryEntailmentCache() };
   const stages = realStages({ score: (input) => scoreRun(input, { samples: 'answers', B: 20, smooth: false }) });
   const impl = { ...stages, clusterer: () => createEntailmentClusterer({ decider, cache: stores.entailment }) };
   const run = newRun(spec);

@@ -1,6 +1,5 @@
-import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openStores, type Stores } from '../../../src/store';
+import { memoryStores, type MemoryStores as Stores } from '../../mock/memory-stores';
 import { executeRun, newRun, type RunnerDeps } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/workers/real-stages';
 import { keyId, type RunKeys, type RunSpec } from '../../../src/model/run-spec';
@@ -9,8 +8,7 @@ import type { ReportDocument } from '../../../src/model/report';
 import { scoreRun } from '../../../src/pipeline/runner-score';
 import { MockProviderServer } from '../../mock/provider-server';
 import { lowercaseJudge } from '../../mock/lowercase-judge';
-import type { StageCache } from '../../../src/store/stage-cache';
-import type { StoredClustering, StoredGrade } from '../../../src/store/schema';
+import type { StageCache, StoredClustering, StoredGrade } from '../../../src/model/stage-cache';
 
 const SECRET = 'sk-test-DO-NOT-STORE-0123456789';
 const QUESTIONS: { id: string; question: string; answer: string; answers: Record<string, number> }[] = [
@@ -67,8 +65,7 @@ function counted(log: { clusterCalls: number; gradeCalls: number; scored: number
 }
 
 const newLog = () => ({ clusterCalls: 0, gradeCalls: 0, scored: 0 });
-let dbs = 0;
-const setup = (): Promise<Stores> => openStores(`runner-${++dbs}-${Math.random()}`);
+const setup = async (): Promise<Stores> => memoryStores();
 const deps = (s: Stores, impl: RunnerStages, extra: Partial<RunnerDeps> = {}): RunnerDeps => ({ runs: s.runs, samples: s.samples, stages: s.stages, impl, ...extra });
 const keys = (): RunKeys => ({ [keyId(modelOn(keyed))]: SECRET });
 const go = () => new AbortController().signal;
@@ -234,7 +231,7 @@ describe('executeRun against the loopback mock', () => {
     expect(keyed.stats().lastRequest?.headers).toContain('authorization');
     expect(open.stats().lastRequest?.headers).not.toContain('authorization');
     expect(served(open)).toEqual({ q0: 6, q1: 6, q2: 6 });
-    const stored = JSON.stringify(await s.db.getAll('runs')) + JSON.stringify(await s.db.getAll('reports'));
+    const stored = JSON.stringify([...s.runs.runs.values()]) + JSON.stringify([...s.runs.reports.values()]);
     expect(stored).not.toContain(SECRET);
     expect((await s.runs.getReport(run.id))?.models.map((m) => m.model)).toEqual(['openai/gpt-4o-mini', 'vllm/local-model']);
   });

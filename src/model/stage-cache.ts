@@ -1,0 +1,29 @@
+/**
+ * The port of the caches after sampling: clusterings and computed grades, each under a hash of
+ * that stage's inputs and settings (pipeline/stage-cache-keys.ts), so a changed clusterer misses
+ * the clustering and grading caches and nothing upstream. The browser's store implements it over
+ * IndexedDB (store/stage-cache.ts); the stages (pipeline/, batch/) see only this interface.
+ */
+import type { Grade, SemanticClass, StageError } from './rows';
+
+/** The classes of one question's samples under one clusterer's settings. */
+export interface StoredClustering {
+  key: string;
+  result: { ok: true; classes: SemanticClass[] } | { ok: false; error: StageError };
+  storedAt: number;
+}
+
+/** The computed grade of one modal label against one gold answer under one grader's settings. */
+export interface StoredGrade {
+  key: string;
+  result: { ok: true; grade: Grade } | { ok: false; error: StageError };
+  storedAt: number;
+}
+
+export interface StageCache {
+  /** One entry per key, in the same order; undefined where nothing is stored. */
+  getClusterings(keys: string[]): Promise<(StoredClustering | undefined)[]>;
+  putClusterings(items: StoredClustering[]): Promise<void>;
+  getGrades(keys: string[]): Promise<(StoredGrade | undefined)[]>;
+  putGrades(items: StoredGrade[]): Promise<void>;
+}
