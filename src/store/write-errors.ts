@@ -19,6 +19,30 @@ function isQuotaError(e: unknown): boolean {
   return name === 'AbortError' && error !== undefined && error !== null && isQuotaError(error);
 }
 
+/** What a write refused for lack of room says (`used`: " (x MB used of y MB)" or empty). */
+function storageFullText(what: string, used: string, next: 'resume' | 'start'): string {
+  const free = "Free some space (delete runs you no longer need on the Runs page, or clear other sites' data in the browser's settings)";
+  // At "Start run" the new run was never stored: there is nothing to resume yet, and nothing was sent.
+  if (next === 'start') return `The browser's storage for this site is full${used}, so the new run could not be stored and nothing was sent. Everything stored before is kept. ${free}, then start the run again.`;
+  return `The browser's storage for this site is full${used}, so ${what} could not be stored. Everything stored before is kept. ${free}, then resume.`;
+}
+
+/** A write refused for lack of room; `used` is kept so the start of a run can word it for itself. */
+class StorageFullError extends Error {
+  constructor(readonly used: string, message: string) {
+    super(message);
+    this.name = STORAGE_FULL;
+  }
+}
+
+/**
+ * The error for a run that could not be stored when it was started: a full origin says to
+ * start it again (there is no run to resume); any other error as it was.
+ */
+export function storageFullAtStart(e: unknown): unknown {
+  return e instanceof StorageFullError ? new StorageFullError(e.used, storageFullText('', e.used, 'start')) : e;
+}
+
 /** The error to throw for a write of `what` that failed with `e`. */
 export async function storageWriteError(e: unknown, what: string): Promise<Error> {
   if (isQuotaError(e)) {
@@ -30,11 +54,7 @@ export async function storageWriteError(e: unknown, what: string): Promise<Error
     } catch {
       // No estimate: the message goes without the figures.
     }
-    const error = new Error(
-      `The browser's storage for this site is full${used}, so ${what} could not be stored. Everything stored before is kept. Free some space (delete runs you no longer need on the Runs page, or clear other sites' data in the browser's settings), then resume.`,
-    );
-    error.name = STORAGE_FULL;
-    return error;
+    return new StorageFullError(used, storageFullText(what, used, 'resume'));
   }
   const { name, message } = (typeof e === 'object' && e !== null ? e : {}) as { name?: unknown; message?: unknown };
   const said = typeof message === 'string' ? message.replace(/\.$/, '') : String(e);

@@ -17,6 +17,7 @@ import { errorInfo } from './transfer';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub';
 import { runBaseUrlProblem } from '../providers/base-url';
 import { executeMultipleChoiceRun } from '../multiple-choice/job';
+import { storageFullAtStart } from '../store/write-errors';
 
 interface Job {
   controller: AbortController;
@@ -174,7 +175,10 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
       try {
         const s = await stores();
         const run = newRun(spec);
-        await s.runs.saveRun(run);
+        // Refused here, the run does not exist yet: a full storage says to start it again, not to resume.
+        await s.runs.saveRun(run).catch((e: unknown) => {
+          throw storageFullAtStart(e);
+        });
         // A fresh id: no other tab can hold its lock.
         await launch(run.id, keys, onProgress);
         return { ok: true, value: { runId: run.id } };
