@@ -16,10 +16,23 @@ export type Io = {
   providerDeps?: ProviderDeps;
 };
 
-/** The keys a command can hold (every preset's key variable and SEMECE_API_KEY), as one scrubber. */
-export function envScrubber(env: NodeJS.ProcessEnv): Scrub {
+/** The keys a command can hold: every preset's key variable and SEMECE_API_KEY. */
+function envKeys(env: NodeJS.ProcessEnv): (string | undefined)[] {
   const names = new Set(['SEMECE_API_KEY', ...Object.values(PRESETS).flatMap((p) => (p.keyEnv ? [p.keyEnv] : []))]);
-  return secretScrubber([...names].map((name) => env[name]));
+  return [...names].map((name) => env[name]);
+}
+
+/** The keys a command can hold, as one scrubber. */
+export function envScrubber(env: NodeJS.ProcessEnv): Scrub {
+  return secretScrubber(envKeys(env));
+}
+
+/**
+ * The same keys removed from a model's replies and nothing else (`only`): a reply may rightly
+ * mention an "sk-…" or a URL, and is the user's data (as providers/index.ts scrubs replies).
+ */
+export function envReplyScrubber(env: NodeJS.ProcessEnv): Scrub {
+  return secretScrubber(envKeys(env), { only: true });
 }
 
 /**

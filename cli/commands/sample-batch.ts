@@ -32,7 +32,8 @@ import { DEFAULT_GENERATION_PROMPT } from '../../src/pipeline/prompts.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
 import { baseUrlOption } from '../provider-options.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
-import { resolveIo, writeFileAtomic, writeLinesAtomic, type Io } from '../command-io.ts';
+import { envReplyScrubber, resolveIo, writeFileAtomic, writeLinesAtomic, type Io } from '../command-io.ts';
+import { scrubbedSampleCache } from '../scrubbed-sample-cache.ts';
 import { sampledRowLines } from '../sampled-rows.ts';
 import { readProgress } from '../read-progress.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
@@ -131,7 +132,10 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       return EXIT.badInput;
     }
     const set = made.value;
-    const cache: SampleCache = o.out ? await new JsonlSampleCache(`${o.out}.cache.jsonl`).load() : new MemorySampleCache();
+    // Every sample a result file brings goes through the one key scrubber before it is stored,
+    // and --out is written from these stored samples: no file written from a result holds a key.
+    const stored: SampleCache = o.out ? await new JsonlSampleCache(`${o.out}.cache.jsonl`).load() : new MemorySampleCache();
+    const cache = scrubbedSampleCache(stored, envReplyScrubber(env));
 
     if (o.mode === 'write') {
       const files: string[] = [];

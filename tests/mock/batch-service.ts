@@ -30,6 +30,8 @@ export interface BatchMockConfig {
   expireAfter?: number;
   /** The whole batch is refused (validation failure) with this message. */
   rejectBatch?: string;
+  /** Replies and item errors carry the key the server was given (as a careless server might), to test that clients scrub it. */
+  echoKey?: boolean;
 }
 
 /** What the batch service needs from the server it is mounted on. */
@@ -265,7 +267,8 @@ export class MockBatchService {
     b.items.forEach((item, i) => {
       if (i >= expireAfter) return b.results.push({ id: item.id, ok: false, expired: true, line: this.expiredLine(b.api, item.id) });
       const fails = this.cfg.failIds?.includes(item.id) || (this.cfg.failEvery ? (i + 1) % this.cfg.failEvery === 0 : false);
-      if (fails) return b.results.push({ id: item.id, ok: false, expired: false, line: this.errorLine(b.api, item.id) });
+      const echoed = this.cfg.echoKey ? `mock item failure for key ${this.host.config().apiKey}` : undefined;
+      if (fails) return b.results.push({ id: item.id, ok: false, expired: false, line: this.errorLine(b.api, item.id, echoed) });
       b.results.push({ id: item.id, ok: true, expired: false, line: this.successLine(b, item) });
     });
     b.state = Number.isFinite(expireAfter) && expireAfter < b.items.length ? 'expired' : 'ended';
@@ -290,7 +293,8 @@ export class MockBatchService {
     served[qid] = first + n;
     const inputTokens = Math.ceil(parsed.user.length / 4);
     const replies = Array.from({ length: n }, (_, j) => {
-      const text = replyText(question, cfg.seed ?? 0, first + j);
+      const plain = replyText(question, cfg.seed ?? 0, first + j);
+      const text = this.cfg.echoKey ? plain.replace(/^Answer: (.*)$/m, `Answer: $1 (your key is ${cfg.apiKey}, or ${encodeURIComponent(cfg.apiKey ?? '')})`) : plain;
       return { text, inputTokens, outputTokens: Math.ceil(text.length / 4) };
     });
     const body = successBody(parsed, replies);
