@@ -12,6 +12,9 @@ import { scrubbedError, type Scrub } from '../providers/secret-scrub';
 
 const MAX_ERRORS = 50;
 
+/** What the run lifecycle (run-lifecycle.ts) says as it walks its phases; the meter follows these. */
+export type PhaseEvent = { type: 'enter'; stage: StageName; total: number } | { type: 'finish'; stage: StageName; status: 'done' | 'failed' | 'skipped' };
+
 export class RunMeter {
   readonly progress: RunProgress;
   private stageStart = { at: 0, done: 0 };
@@ -25,6 +28,12 @@ export class RunMeter {
   ) {
     // Counters carry over a resume, so tokens and cost cover the whole run.
     this.progress = initial ? structuredClone(initial) : emptyProgress();
+  }
+
+  /** Follows the lifecycle's phases: one entered counts towards its total from here, one finished is marked with how it ended. */
+  onPhase(event: PhaseEvent): void {
+    if (event.type === 'enter') this.enterStage(event.stage, event.total);
+    else this.finishStage(event.stage, event.status);
   }
 
   enterStage(stage: StageName, total: number, cached = 0): void {

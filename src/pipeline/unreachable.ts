@@ -13,6 +13,8 @@
  * the run stops within about one chain (well under a minute) whatever the number of questions.
  */
 import type { StageError } from '../model/rows.ts';
+import type { ChatProvider, Completion, CompletionRequest, ProviderErrorInfo } from '../model/provider.ts';
+import { ProviderError } from '../providers/errors.ts';
 
 /** Requests in a row that failed to connect (each after its retries) that stop a run that had been working. */
 export const CONNECTION_FAILURES_BEFORE_STOP = 3;
@@ -69,5 +71,49 @@ export class UnreachableWatch {
       retryable: true,
       message: `The server at ${hostOf(this.server)} cannot be reached (${connectionFailure(error.message)}): ${how}, so the run stopped rather than fail every question. ${error.message}`,
     };
+  }
+}
+
+const infoOf = (e: unknown): ProviderErrorInfo | null => (typeof e === 'object' && e !== null && 'kind' in e && 'message' in e ? (e as ProviderErrorInfo) : null);
+
+/**
+ * A provider that follows its requests with an UnreachableWatch (for the callers that ask a
+ * provider directly rather than through runSampling: a multiple-choice run's phases): once the
+ * server is taken as gone, `stopped` says why, the requests in flight are aborted and none more is
+ * sent, so the caller stops on that one cause instead of failing each question on its own.
+ */
+export class StopWhenUnreachable implements ChatProvider {
+  /** Why the server is taken as gone, once it is. */
+  stopped: StageError | undefined;
+  private readonly watch: UnreachableWatch;
+  private readonly stop = new AbortController();
+
+  constructor(private readonly inner: ChatProvider & { notes?: () => string[] }) {
+    this.watch = new UnreachableWatch(inner.config.baseUrl || inner.config.preset);
+  }
+
+  get config() {
+    return this.inner.config;
+  }
+
+  notes(): string[] {
+    return this.inner.notes?.() ?? [];
+  }
+
+  async complete(request: CompletionRequest): Promise<Completion> {
+    if (this.stopped) throw new ProviderError({ kind: 'aborted', message: this.stopped.message });
+    const signal = request.signal ? AbortSignal.any([request.signal, this.stop.signal]) : this.stop.signal;
+    try {
+      const completion = await this.inner.complete({ ...request, signal });
+      this.watch.success();
+      return completion;
+    } catch (e) {
+      const info = infoOf(e);
+      if (info && !this.stopped) {
+        this.stopped = this.watch.failure({ kind: info.kind, message: info.message });
+        if (this.stopped) this.stop.abort();
+      }
+      throw e;
+    }
   }
 }

@@ -1,6 +1,5 @@
-import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openStores, type Stores } from '../../../src/store';
+import { memoryStores, type MemoryStores as Stores } from '../../mock/memory-stores';
 import { newRun } from '../../../src/pipeline/runner';
 import { executeMultipleChoiceRun, mcRequestsPerModel } from '../../../src/multiple-choice/job';
 import { keyId, type RunRecord, type RunSpec } from '../../../src/model/run-spec';
@@ -67,7 +66,7 @@ const content = (doc: ReportDocument | undefined) => doc && { ...doc, createdAt:
 const SLOTS = mcRequestsPerModel(QUESTIONS.length, MC);
 
 test('a repeated multiple-choice run sends no request and makes the same report', async () => {
-  const s = await openStores(`mc-cached-${Math.random()}`);
+  const s = memoryStores();
   mock.resetStats();
   const firstId = await started(s);
   const first = await execute(s, firstId);
@@ -92,13 +91,13 @@ test('a repeated multiple-choice run sends no request and makes the same report'
 });
 
 test('a paused multiple-choice run resumes where it stopped: nothing asked twice, the report of an uninterrupted run', async () => {
-  const fresh = await openStores(`mc-whole-${Math.random()}`);
+  const fresh = memoryStores();
   mock.resetStats();
   const wholeId = await started(fresh);
   expect((await execute(fresh, wholeId)).status).toBe('done');
   const whole = await fresh.runs.getReport(wholeId);
 
-  const s = await openStores(`mc-resumed-${Math.random()}`);
+  const s = memoryStores();
   mock.resetStats();
   const runId = await started(s);
   const pause = new AbortController();
@@ -118,4 +117,18 @@ test('a paused multiple-choice run resumes where it stopped: nothing asked twice
   // Requests carry over a resume, as in an open-answer run.
   expect(resumed.progress.requests.done).toBe(before + SLOTS - QUESTIONS.length);
   expect(content(await s.runs.getReport(runId))).toEqual(content(whole));
+});
+
+test("a multiple-choice run is scored with its spec's scoring settings, as an open-answer run is", async () => {
+  const s = memoryStores();
+  const scoring = { sem2: { R: 4, seed: 5, selection: 'half' as const }, bins: 5, bootstrap: { B: 40, seed: 11 } };
+  const run = newRun({ ...spec(), scoring });
+  await s.runs.saveRun(run);
+  expect((await execute(s, run.id)).status).toBe('done');
+  const report = (await s.runs.getReport(run.id))!;
+  expect(report.settings).toMatchObject(scoring);
+  // A spec without scoring settings is scored with the defaults (SCORING_DEFAULTS).
+  const plain = await started(s);
+  await execute(s, plain);
+  expect((await s.runs.getReport(plain))!.settings).toMatchObject({ bins: 10, bootstrap: { B: 1000, seed: 7 } });
 });
