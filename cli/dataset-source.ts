@@ -65,10 +65,10 @@ async function readHub(spec: string, options: DatasetSourceOptions): Promise<Res
     onProgress: (p) => {
       // One line per tenth of the download, so a log stays short.
       if (p.phase !== 'downloading' || p.total === 0 || p.cached === p.total) return;
-      const tenth = Math.floor((10 * p.loaded) / p.total);
+      const tenth = Math.floor((10 * p.done) / p.total);
       if (tenth === lastShown) return;
       lastShown = tenth;
-      options.log(`downloading ${spec}: ${(p.loaded / 1024 / 1024).toFixed(1)} of ${(p.total / 1024 / 1024).toFixed(1)} MB`);
+      options.log(`downloading ${spec}: ${(p.done / 1024 / 1024).toFixed(1)} of ${(p.total / 1024 / 1024).toFixed(1)} MB`);
     },
   }, { onlyMapped: parsed.value.mapping ?? 'layout' });
   if (!loaded.ok) return loaded;

@@ -3,17 +3,14 @@
  * worker reports and the pages show: the phase, and where the phase can count, how much of how
  * much (bytes while reading or inflating, rows while validating).
  */
+import { progressPercent, type OnProgress, type Progress } from '../model/progress';
+
 export type ImportPhase = 'reading' | 'inflating' | 'parsing' | 'validating';
 
-export interface ImportProgress {
-  phase: ImportPhase;
-  /** Bytes or rows done so far; absent when the phase cannot count (JSON.parse is one call). */
-  done?: number;
-  total?: number;
-  unit?: 'bytes' | 'rows';
-}
+/** The model's one progress shape (model/progress.ts), in bytes while reading or inflating, rows while validating. */
+export type ImportProgress = Progress<ImportPhase>;
 
-export type OnImportProgress = (p: ImportProgress) => void;
+export type OnImportProgress = OnProgress<ImportProgress>;
 
 const PHASE_TEXT: Record<ImportPhase, string> = {
   reading: 'reading the file',
@@ -32,5 +29,5 @@ export function describeImportProgress(p: ImportProgress): string {
   if (p.total === undefined || p.total <= 0) return phase;
   if (p.unit === 'rows') return `${phase} ${p.total.toLocaleString('en')} rows`;
   if (p.done === undefined) return `${phase} ${size(p.total)}`;
-  return `${phase}, ${Math.min(100, Math.floor((p.done / p.total) * 100))}%`;
+  return `${phase}, ${progressPercent(p)}%`;
 }

@@ -66,7 +66,7 @@ export async function loadHubTable(source: HubSource, options: HubOptions, readi
   const total = downloaded.value.reduce((s, f) => s + f.bytes.length, 0);
   let read = 0;
   for (const f of downloaded.value) {
-    options.onProgress?.({ phase: 'reading', file: f.path, loaded: read, total, cached: 0 });
+    options.onProgress?.({ phase: 'reading', item: f.path, done: read, total, unit: 'bytes', cached: 0 });
     const parsed = f.path.toLowerCase().endsWith('.parquet') ? await parquetTable(f.bytes, f.path, rows.length, { columns }) : parseTable(f.bytes, f.path);
     if (!parsed.ok) return parsed;
     format = parsed.value.format;
@@ -75,7 +75,7 @@ export async function loadHubTable(source: HubSource, options: HubOptions, readi
     read += f.bytes.length;
     await keep(f.url, f, options.cache);
   }
-  options.onProgress?.({ phase: 'reading', loaded: total, total, cached: 0 });
+  options.onProgress?.({ phase: 'reading', done: total, total, unit: 'bytes', cached: 0 });
   return {
     ok: true,
     value: {

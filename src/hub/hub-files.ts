@@ -10,6 +10,7 @@
  */
 import { MAX_DATASET_BYTES } from '../formats/datasets';
 import type { HubFileCache } from '../model/hub-file-cache';
+import type { Progress } from '../model/progress';
 import type { Result, StageError } from '../model/rows';
 import { DEFAULT_HUB_URL, type HubSource } from './catalogue';
 
@@ -21,12 +22,12 @@ export interface HubFile {
   url: string;
 }
 
-export interface HubProgress {
-  phase: 'listing' | 'downloading' | 'reading';
-  /** The file being fetched or read, when there is one. */
-  file?: string;
-  /** Bytes so far and in all, over every file of the split. */
-  loaded: number;
+/**
+ * The model's one progress shape: `item` is the file being fetched or read, when there is one;
+ * `done` and `total` are bytes over every file of the split.
+ */
+export interface HubProgress extends Progress<'listing' | 'downloading' | 'reading'> {
+  done: number;
   total: number;
   /** Bytes that came from the cache instead of the network. */
   cached: number;
@@ -179,7 +180,7 @@ export async function listHubFiles(source: HubSource, options: HubOptions): Prom
   const folder = 'file' in source ? source.file.split('/').slice(0, -1).join('/') : `${source.config}/${source.split}`;
   const what = 'file' in source ? `the folder of ${source.file} in ${source.repo}` : `a Parquet conversion of config "${source.config}", split "${source.split}" of ${source.repo}`;
   const url = treeUrl(base.value, source.repo, revision, folder);
-  options.onProgress?.({ phase: 'listing', loaded: 0, total: 0, cached: 0 });
+  options.onProgress?.({ phase: 'listing', done: 0, total: 0, unit: 'bytes', cached: 0 });
   const got = await fetchBytes(url, what, source.repo, base.value, options, 16 * 1024 * 1024, () => undefined);
   if (!got.ok) return got;
   let entries: unknown;
@@ -222,12 +223,12 @@ export async function downloadHubFiles(repo: string, files: readonly HubFile[], 
   for (const f of files) {
     const got = await fetchBytes(f.url, f.path, repo, base.value, options, limit - loaded, (n) => {
       loaded += n;
-      options.onProgress?.({ phase: 'downloading', file: f.path, loaded, total: Math.max(total, loaded), cached });
+      options.onProgress?.({ phase: 'downloading', item: f.path, done: loaded, total: Math.max(total, loaded), unit: 'bytes', cached });
     });
     if (!got.ok) return got;
     if (got.value.fromCache) cached += got.value.bytes.length;
     out.push({ ...f, bytes: got.value.bytes, fromCache: got.value.fromCache });
   }
-  options.onProgress?.({ phase: 'downloading', loaded, total: Math.max(total, loaded), cached });
+  options.onProgress?.({ phase: 'downloading', done: loaded, total: Math.max(total, loaded), unit: 'bytes', cached });
   return { ok: true, value: out };
 }

@@ -19,10 +19,10 @@ import { type JudgeStoreReport, planRunJudge, storeRunJudgeResults, submitRunJud
 import { errorInfo } from './transfer.ts';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub.ts';
 import { exposeApi } from './worker-connection.ts';
+import type { Progress } from '../model/progress.ts';
 
-export interface BatchProgress {
-  text: string;
-}
+/** The model's one progress shape: the phase, bytes read of a result file, and the batch's own words. */
+export type BatchProgress = Progress<'reading' | 'submitting' | 'judging'> & { text: string };
 
 export interface RequestFiles {
   files: { name: string; blob: Blob; requests: number }[];
@@ -121,7 +121,7 @@ const api: BatchWorkerApi = {
         const counted = file.stream().pipeThrough(new TransformStream<BufferSource, BufferSource>({ transform: (chunk, out) => ((read += chunk.byteLength), out.enqueue(chunk)) }));
         const report = await ingestSampleResults(made.value, counted.pipeThrough(new TextDecoderStream()), {
           file: file.name, cache: samples,
-          onProgress: (p) => onProgress?.({ text: `${file.name}: ${file.size ? Math.floor((100 * read) / file.size) : 100}% read, ${p.lines} lines, ${p.stored} samples stored` }),
+          onProgress: (p) => onProgress?.({ phase: 'reading', item: file.name, done: read, total: file.size, unit: 'bytes', text: `${file.name}: ${file.size ? Math.floor((100 * read) / file.size) : 100}% read, ${p.lines} lines, ${p.stored} samples stored` }),
         });
         await samples.flush();
         summary.lines.push(...describeIngest(report));
@@ -147,7 +147,7 @@ const api: BatchWorkerApi = {
         onEvent: (e) => {
           const text = eventText(e);
           lines.push(text);
-          onProgress?.({ text });
+          onProgress?.({ phase: 'submitting', text });
         },
     });
     await samples.flush();
@@ -198,7 +198,7 @@ const api: BatchWorkerApi = {
       if (!plan.ok) return plan;
       if (plan.value.lines.length === 0) return { ok: true, value: { state: 'done', lines: ['Nothing for the judge to do: every sampled question is grouped already (or has one answer).'], missing: 0 } };
       const r = await submitRunJudge(spec, plan.value, stages, batchServiceFor(plan.value.set.model, apiKey), {
-        onStatus: (s) => onProgress?.({ text: `Judge batch ${s.id}: ${s.raw} — ${s.counts.succeeded} succeeded, ${s.counts.failed} failed of ${s.counts.total}` }),
+        onStatus: (s) => onProgress?.({ phase: 'judging', done: s.counts.succeeded + s.counts.failed, total: s.counts.total, unit: 'requests', text: `Judge batch ${s.id}: ${s.raw} — ${s.counts.succeeded} succeeded, ${s.counts.failed} failed of ${s.counts.total}` }),
     });
     return { ok: true, value: { state: r.failed ? 'incomplete' : 'done', lines: judgeLines(r, 'judge batch'), missing: r.failed } };
     }, apiKey);

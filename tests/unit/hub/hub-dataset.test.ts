@@ -195,13 +195,13 @@ describe('caching and bad sources', () => {
   });
 
   test('progress counts the bytes of every file against the total the listing gave', async () => {
-    const seen: { phase: string; loaded: number; total: number; cached: number }[] = [];
+    const seen: { phase: string; done: number; total: number; cached: number }[] = [];
     const cache = memoryCache();
     const source = catalogueEntry('triviaqa')!.source;
     await loadHubTable(source, { hubUrl: hub.url, cache, onProgress: (p) => seen.push(p) });
     const downloads = seen.filter((p) => p.phase === 'downloading');
     const last = downloads[downloads.length - 1];
-    expect(last.loaded).toBe(last.total);
+    expect(last.done).toBe(last.total);
     expect(last.cached).toBe(0);
     seen.length = 0;
     await loadHubTable(source, { hubUrl: hub.url, cache, onProgress: (p) => seen.push(p) });
