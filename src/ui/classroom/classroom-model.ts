@@ -222,11 +222,11 @@ export function runClassroom(input: ClassroomSettings): ClassroomResult {
 /**
  * The same result as runClassroom, with the per-question estimators run in slices of about
  * `work` samples and a yield to the event loop between slices, so large settings keep the page
- * responsive. Resolves to null when cancelled.
+ * responsive. Resolves to null once `signal` aborts.
  */
 export async function runClassroomInSlices(
   input: ClassroomSettings,
-  isCancelled: () => boolean,
+  signal: AbortSignal,
   work = 50_000,
 ): Promise<ClassroomResult | null> {
   const settings = normalizeSettings(input);
@@ -236,7 +236,7 @@ export async function runClassroomInSlices(
   const points: QuestionPoint[] = [];
   for (let start = 0; start < simulated.length; start += slice) {
     await new Promise((resolve) => setTimeout(resolve, 0));
-    if (isCancelled()) return null;
+    if (signal.aborted) return null;
     for (let i = start; i < Math.min(simulated.length, start + slice); i++) points.push(questionPoint(simulated[i], i, options));
   }
   return summarize(settings, simulated, points);

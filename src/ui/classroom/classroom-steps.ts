@@ -41,16 +41,16 @@ export function convergenceAt(input: ClassroomSettings, n: number): ConvergenceP
   };
 }
 
-/** Yields to the event loop between sample sizes so the page stays responsive. */
+/** Yields to the event loop between sample sizes so the page stays responsive; stops once `signal` aborts. */
 export async function convergenceSweep(
   settings: ClassroomSettings,
   onPoint: (p: ConvergencePoint) => void,
-  isCancelled: () => boolean,
+  signal: AbortSignal,
   ns: readonly number[] = CONVERGENCE_NS,
 ): Promise<void> {
   for (const n of ns) {
     await new Promise((resolve) => setTimeout(resolve, 0));
-    if (isCancelled()) return;
+    if (signal.aborted) return;
     onPoint(convergenceAt(settings, n));
   }
 }

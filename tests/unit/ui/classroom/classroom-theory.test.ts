@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_SETTINGS, meanSE, normalizeSettings, runClassroom, runClassroomInSlices } from '../../../../src/ui/classroom/classroom-model';
-import { convergenceAt, hardestQuestion, winnersCurse } from '../../../../src/ui/classroom/classroom-steps';
+import { convergenceAt, convergenceSweep, hardestQuestion, winnersCurse } from '../../../../src/ui/classroom/classroom-steps';
 import { PRESETS } from '../../../../src/ui/classroom/presets';
 import { sem2HeldOut } from '../../../../src/core/estimators';
 
@@ -94,8 +94,19 @@ test('settings are clamped into the offered ranges', () => {
 
 test('computing in slices gives exactly the one-go result, and stops when cancelled', async () => {
   const settings = { ...DEFAULT_SETTINGS, questions: 300, n: 30 };
-  const sliced = await runClassroomInSlices(settings, () => false, 1000);
+  const sliced = await runClassroomInSlices(settings, new AbortController().signal, 1000);
   expect(sliced).toEqual(runClassroom(settings));
-  let calls = 0;
-  expect(await runClassroomInSlices(settings, () => ++calls > 2, 1000)).toBeNull();
+  // Aborted while it runs: between slices, after the first has yielded.
+  const controller = new AbortController();
+  const running = runClassroomInSlices(settings, controller.signal, 1000);
+  controller.abort();
+  expect(await running).toBeNull();
+});
+
+test('the convergence sweep stops at the point its signal is aborted', async () => {
+  const settings = { ...DEFAULT_SETTINGS, questions: 20 };
+  const controller = new AbortController();
+  const points: number[] = [];
+  await convergenceSweep(settings, (p) => (points.push(p.n), points.length === 2 && controller.abort()), controller.signal, [2, 4, 8, 16]);
+  expect(points).toEqual([2, 4]);
 });
