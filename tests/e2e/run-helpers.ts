@@ -17,6 +17,8 @@ export interface WizardInput {
   embeddingModel?: string;
   /** Prefix for screenshots of each step; none when absent. */
   shots?: string;
+  /** Called on the Settings step once it is filled, before going on (e.g. to set the scoring fold-out). */
+  atSettings?: (page: Page) => Promise<void>;
 }
 
 const next = (page: Page) => page.getByRole('button', { name: /^Next:/ }).click();
@@ -52,6 +54,7 @@ export async function startRunThroughWizard(page: Page, appUrl: string, input: W
     await page.getByLabel(/^Embeddings/).check();
     await page.getByLabel('Embedding model').fill(input.embeddingModel);
   }
+  if (input.atSettings) await input.atSettings(page);
   if (input.shots) await screenshot(page, `${input.shots}-3-settings`);
   await next(page);
 

@@ -3,79 +3,81 @@
  * page and reloading lose nothing: what the user chose, never a key (keys live in the key ring)
  * and never a loaded hub dataset (it is read again from IndexedDB, so that costs no download).
  * A file's text is kept when it is small enough for session storage; a larger file has to be
- * chosen again, and the page says so. What is read back is checked field by field: anything of
- * the wrong shape (an older draft, a hand-edited one) is ignored rather than trusted.
+ * chosen again, and the page says so.
+ *
+ * The run's settings are kept as a RunSpec without its dataset (RunDraft.draftSpec) and read back
+ * through the schema a stored run's spec is checked with (formats/run-spec-schema.ts); the
+ * wizard's own choices (step, dataset source, the settings of the methods not chosen) beside it.
+ * Each field is checked on its own: one of the wrong shape (a hand-edited draft) is left at its
+ * default and named in a note, never trusted. A draft of version 1 (the wizard's fields, before
+ * the RunSpec shape) is moved into this shape first and then checked the same way.
  */
+import { z } from 'zod';
 import type { ColumnMapping, ColumnRole } from '../../formats/datasets';
+import { clusteringSpecSchema, draftSpecSchema, gradingSpecSchema } from '../../formats/run-spec-schema';
 import { catalogueEntry } from '../../hub/catalogue';
-import type { McJobSpec, SamplingSpec } from '../../model/run-spec';
-import { MAX_KEPT_FILE_CHARS, modelDraft, type ModelDraft, type RunDraft } from './draft.svelte';
+import { getPreset } from '../../providers/presets';
+import { MAX_KEPT_FILE_CHARS, type DraftSpec, type RunDraft } from './draft.svelte';
 
 export { MAX_KEPT_FILE_CHARS };
 
 const STORAGE_KEY = 'semece-new-run-draft';
-const COLUMN_ROLES: readonly ColumnRole[] = ['id', 'question', 'answer', 'aliases', 'category', 'options', 'skip-if-present', 'ignore'];
-const VERSION = 1;
+const COLUMN_ROLES = ['id', 'question', 'answer', 'aliases', 'category', 'options', 'skip-if-present', 'ignore'] as const satisfies readonly ColumnRole[];
+const VERSION = 2;
 
-interface Snapshot {
+/** The methods a clustering spec may name, read off the schema (so a new method needs no change here). */
+const CLUSTERING_METHODS = clusteringSpecSchema.options.map((o) => o.shape.method.value);
+const GRADING_METHODS = gradingSpecSchema.options.map((o) => o.shape.method.value);
+
+/** The wizard's choices that are not run settings; every field may be missing. */
+const wizardSchema = z
+  .object({
+    step: z.number(),
+    datasetChoice: z.enum(['demo', 'file', 'hub']),
+    demoCount: z.number(),
+    file: z.object({ name: z.string(), text: z.string() }),
+    /** A file too large to keep: its name, so the page can ask for it again. */
+    fileDropped: z.string(),
+    mapping: z.record(z.string(), z.enum(COLUMN_ROLES)),
+    subset: z.object({ on: z.boolean(), n: z.number(), seed: z.number(), stratify: z.boolean() }),
+    hub: z.object({ choice: z.string(), repo: z.string(), config: z.string(), split: z.string(), file: z.string(), hubUrl: z.string(), loaded: z.boolean() }).partial(),
+    mode: z.enum(['open', 'mc']),
+    /** The settings of the clustering and grading methods not chosen, so switching back finds them. */
+    otherClustering: z.array(clusteringSpecSchema),
+    otherGrading: z.array(gradingSpecSchema),
+  })
+  .partial();
+
+type WizardState = z.output<typeof wizardSchema>;
+
+interface StoredDraft {
   version: typeof VERSION;
-  step: number;
-  title: string;
-  datasetChoice: RunDraft['datasetChoice'];
-  demoCount: number;
-  file?: { name: string; text: string };
-  /** A file too large to keep: its name, so the page can ask for it again. */
-  fileDropped?: string;
-  mapping: ColumnMapping;
-  subset: RunDraft['subset'];
-  hub: { choice: string; repo: string; config: string; split: string; file: string; hubUrl: string; loaded: boolean };
-  models: Omit<ModelDraft, 'uid'>[];
-  sampling: SamplingSpec;
-  clusteringMethod: RunDraft['clusteringMethod'];
-  clusteringJudge: Omit<ModelDraft, 'uid'>;
-  embeddingModel: string;
-  embeddingThreshold: number;
-  embeddingAllowRemote: boolean;
-  /** Absent in drafts saved before entailment clustering. */
-  nliModel?: string;
-  nliAllowRemote?: boolean;
-  gradingMethod: RunDraft['gradingMethod'];
-  gradingJudge: Omit<ModelDraft, 'uid'>;
-  mode: RunDraft['mode'];
-  mc: McJobSpec;
+  spec: Required<DraftSpec>;
+  wizard: WizardState;
 }
 
-const bare = ({ preset, model, baseUrl }: ModelDraft) => ({ preset, model, baseUrl });
-
 /** The draft as plain data (reading every field, so an $effect around it reruns on any change). */
-export function snapshotDraft(d: RunDraft): Snapshot {
+export function snapshotDraft(d: RunDraft): StoredDraft {
   // The worker hands the text back only when it is small enough to keep (draft.svelte.ts).
   const text = d.file?.text;
   const keepFile = d.file !== null && text !== undefined && text.length <= MAX_KEPT_FILE_CHARS;
   return {
     version: VERSION,
-    step: d.step,
-    title: d.title,
-    datasetChoice: d.datasetChoice,
-    demoCount: d.demoCount,
-    ...(keepFile ? { file: { name: d.file!.name, text: text! } } : {}),
-    ...(d.file && !keepFile ? { fileDropped: d.file.name } : {}),
-    mapping: { ...d.mapping },
-    subset: { ...d.subset },
-    hub: { choice: d.hub.choice, repo: d.hub.repo, config: d.hub.config, split: d.hub.split, file: d.hub.file, hubUrl: d.hub.hubUrl, loaded: d.hub.current },
-    models: d.models.map(bare),
-    sampling: { ...d.sampling },
-    clusteringMethod: d.clusteringMethod,
-    clusteringJudge: bare(d.clusteringJudge),
-    embeddingModel: d.embeddingModel,
-    embeddingThreshold: d.embeddingThreshold,
-    embeddingAllowRemote: d.embeddingAllowRemote,
-    nliModel: d.nliModel,
-    nliAllowRemote: d.nliAllowRemote,
-    gradingMethod: d.gradingMethod,
-    gradingJudge: bare(d.gradingJudge),
-    mode: d.mode,
-    mc: { ...d.mc },
+    spec: d.draftSpec(),
+    wizard: {
+      step: d.step,
+      datasetChoice: d.datasetChoice,
+      demoCount: d.demoCount,
+      ...(keepFile ? { file: { name: d.file!.name, text: text! } } : {}),
+      ...(d.file && !keepFile ? { fileDropped: d.file.name } : {}),
+      mapping: { ...d.mapping } as WizardState['mapping'],
+      subset: { ...d.subset },
+      hub: { choice: d.hub.choice, repo: d.hub.repo, config: d.hub.config, split: d.hub.split, file: d.hub.file, hubUrl: d.hub.hubUrl, loaded: d.hub.current },
+      mode: d.mode,
+      // 'exact' and 'alias' have no settings to keep.
+      otherClustering: CLUSTERING_METHODS.filter((m) => m !== d.clusteringMethod && m !== 'exact').map((m) => d.clusteringFor(m)),
+      otherGrading: GRADING_METHODS.filter((m) => m !== d.gradingMethod && m !== 'alias').map((m) => d.gradingFor(m)),
+    },
   };
 }
 
@@ -96,12 +98,6 @@ export function forgetDraft(storage: Storage | undefined = globalThis.sessionSto
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): v is string => typeof v === 'string';
-const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const bool = (v: unknown): v is boolean => typeof v === 'boolean';
-const oneOf = <T extends string>(v: unknown, values: readonly T[]): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
-const modelOf = (v: unknown): ModelDraft | undefined =>
-  isObject(v) && str(v.preset) && str(v.model) && str(v.baseUrl) ? { ...modelDraft(v.preset, v.model), baseUrl: v.baseUrl } : undefined;
 
 /** What restoring found: whether a draft was there, and a file to choose again if it was too large to keep. */
 export interface Restored {
@@ -118,100 +114,132 @@ export interface Restored {
   ready?: Promise<void>;
 }
 
-/** Puts a stored draft back into `d`, field by field; returns what the page still has to do. */
-export function restoreDraft(d: RunDraft, storage: Storage | undefined = globalThis.sessionStorage): Restored {
+/** Each field of an object schema checked on its own: the fields that pass, and the names of those present that do not. */
+function fieldByField<T extends z.ZodRawShape>(schema: z.ZodObject<T>, raw: Record<string, unknown>): { value: Partial<z.output<z.ZodObject<T>>>; bad: string[] } {
+  const value: Record<string, unknown> = {};
+  const bad: string[] = [];
+  for (const [field, check] of Object.entries(schema.shape)) {
+    if (raw[field] === undefined) continue;
+    const read = (check as z.ZodType).safeParse(raw[field]);
+    if (read.success) value[field] = read.data;
+    else bad.push(field);
+  }
+  return { value: value as Partial<z.output<z.ZodObject<T>>>, bad };
+}
+
+/**
+ * A version-1 draft (the wizard's own fields) moved into the RunSpec shape, unchecked: the
+ * fields keep their values, so the check that follows names what is wrong in the same words.
+ * Fields a version-1 draft did not have stay absent (NLI settings came later).
+ */
+export function fromVersion1(s: Record<string, unknown>): { spec: Record<string, unknown>; wizard: Record<string, unknown> } {
+  const model = (m: unknown) => (isObject(m) ? { kind: (typeof m.preset === 'string' && getPreset(m.preset)?.kind) || 'openai', ...m } : m);
+  const clustering: Record<string, () => Record<string, unknown> | undefined> = {
+    exact: () => ({ method: 'exact' }),
+    judge: () => (s.clusteringJudge === undefined ? undefined : { method: 'judge', judge: model(s.clusteringJudge) }),
+    embedding: () => (s.embeddingModel === undefined && s.embeddingThreshold === undefined ? undefined : { method: 'embedding', model: s.embeddingModel, threshold: s.embeddingThreshold, allowRemote: s.embeddingAllowRemote }),
+    entailment: () => (s.nliModel === undefined ? undefined : { method: 'entailment', model: s.nliModel, allowRemote: s.nliAllowRemote }),
+  };
+  const chosen = typeof s.clusteringMethod === 'string' ? s.clusteringMethod : undefined;
+  const grading = (method: unknown) => (method === 'judge' ? { method, judge: model(s.gradingJudge) } : { method });
+  return {
+    spec: {
+      title: s.title,
+      models: Array.isArray(s.models) ? s.models.map(model) : s.models,
+      sampling: s.sampling,
+      ...(s.clusteringMethod !== undefined ? { clustering: (chosen && Object.hasOwn(clustering, chosen) && clustering[chosen]()) || { method: s.clusteringMethod } } : {}),
+      ...(s.gradingMethod !== undefined ? { grading: grading(s.gradingMethod) } : {}),
+      mc: s.mc,
+    },
+    wizard: {
+      step: s.step,
+      datasetChoice: s.datasetChoice,
+      demoCount: s.demoCount,
+      file: s.file,
+      fileDropped: s.fileDropped,
+      mapping: s.mapping,
+      subset: s.subset,
+      hub: s.hub,
+      mode: s.mode,
+      otherClustering: Object.keys(clustering).filter((m) => m !== chosen && m !== 'exact').flatMap((m) => clustering[m]() ?? []),
+      ...(s.gradingMethod !== 'judge' && s.gradingJudge !== undefined ? { otherGrading: [grading('judge')] } : {}),
+    },
+  };
+}
+
+/** The stored draft, read: `null` when it cannot be read at all (not JSON, another version, the wrong shape throughout). */
+function readStored(text: string): { spec: Record<string, unknown>; wizard: Record<string, unknown> } | null {
   let raw: unknown;
   try {
-    const text = storage?.getItem(STORAGE_KEY);
-    if (!text) return { found: false, reloadHub: false };
     raw = JSON.parse(text);
   } catch {
+    return null;
+  }
+  if (!isObject(raw)) return null;
+  if (raw.version === 1) return fromVersion1(raw);
+  if (raw.version !== VERSION || !isObject(raw.spec) || !isObject(raw.wizard)) return null;
+  return { spec: raw.spec, wizard: raw.wizard };
+}
+
+/** Puts a stored draft back into `d`, field by field; returns what the page still has to do. */
+export function restoreDraft(d: RunDraft, storage: Storage | undefined = globalThis.sessionStorage): Restored {
+  let text: string | null | undefined;
+  try {
+    text = storage?.getItem(STORAGE_KEY);
+  } catch {
+    return { found: false, reloadHub: false };
+  }
+  if (!text) return { found: false, reloadHub: false };
+  const stored = readStored(text);
+  if (!stored) {
     forgetDraft(storage);
     return { found: false, reloadHub: false, note: DROPPED_NOTE };
   }
-  if (!isObject(raw) || raw.version !== VERSION) {
-    forgetDraft(storage);
-    return { found: false, reloadHub: false, note: DROPPED_NOTE };
-  }
-  const s = raw;
-  /** Fields present but of the wrong shape: left at their defaults and named in the note. */
-  const ignored: string[] = [];
-  const take = (field: keyof typeof FIELD_NAMES, ok: boolean, apply: () => void) => {
-    if (ok) apply();
-    else if (s[field] !== undefined) ignored.push(FIELD_NAMES[field]);
-  };
-  take('step', num(s.step), () => (d.step = Math.max(0, Math.min(3, Math.floor(s.step as number)))));
-  take('title', str(s.title), () => (d.title = s.title as string));
-  take('datasetChoice', oneOf(s.datasetChoice, ['demo', 'file', 'hub'] as const), () => (d.datasetChoice = s.datasetChoice as RunDraft['datasetChoice']));
-  take('demoCount', num(s.demoCount), () => (d.demoCount = s.demoCount as number));
-  const sub = s.subset;
-  take('subset', isObject(sub) && bool(sub.on) && num(sub.n) && num(sub.seed) && bool(sub.stratify), () => {
-    const v = sub as RunDraft['subset'];
-    d.subset = { on: v.on, n: v.n, seed: v.seed, stratify: v.stratify };
-  });
+  const { value: w, bad: badWizard } = fieldByField(wizardSchema, stored.wizard);
+  const { value: spec, bad: badSpec } = fieldByField(draftSpecSchema, stored.spec);
+
+  if (w.step !== undefined) d.step = Math.max(0, Math.min(3, Math.floor(w.step)));
+  if (w.datasetChoice) d.datasetChoice = w.datasetChoice;
+  if (w.demoCount !== undefined) d.demoCount = w.demoCount;
+  if (w.subset) d.subset = { ...w.subset };
   let ready: Promise<void> | undefined;
-  const file = s.file;
-  take('file', isObject(file) && str(file.name) && str(file.text), () => {
-    const { name, text } = file as { name: string; text: string };
-    const mapping = isObject(s.mapping) && Object.values(s.mapping).every((r) => oneOf(r, COLUMN_ROLES)) && Object.keys(s.mapping).length > 0 ? (s.mapping as ColumnMapping) : undefined;
-    ready = d.loadFile(name, text, mapping);
-  });
-  let reloadHub = false;
-  take('hub', isObject(s.hub), () => {
-    const h = s.hub as Record<string, unknown>;
-    if (str(h.choice) && (h.choice === 'other' || catalogueEntry(h.choice))) d.hub.choice = h.choice as RunDraft['hub']['choice'];
-    for (const k of ['repo', 'config', 'split', 'file', 'hubUrl'] as const) if (str(h[k])) d.hub[k] = h[k];
-    reloadHub = h.loaded === true;
-  });
-  const models = Array.isArray(s.models) ? s.models.map(modelOf) : [];
-  take('models', models.length > 0 && models.every((m) => m !== undefined), () => (d.models = models as ModelDraft[]));
-  const sp = s.sampling;
-  take('sampling', isObject(sp) && num(sp.n) && num(sp.temperature) && num(sp.maxTokens) && num(sp.concurrency) && str(sp.prompt) && (sp.topP === undefined || num(sp.topP)), () => {
-    const v = sp as unknown as SamplingSpec;
-    d.sampling = { n: v.n, temperature: v.temperature, maxTokens: v.maxTokens, concurrency: v.concurrency, prompt: v.prompt, ...(v.topP !== undefined ? { topP: v.topP } : {}) };
-  });
-  take('clusteringMethod', oneOf(s.clusteringMethod, ['exact', 'embedding', 'entailment', 'judge'] as const), () => (d.clusteringMethod = s.clusteringMethod as RunDraft['clusteringMethod']));
-  const cj = modelOf(s.clusteringJudge);
-  take('clusteringJudge', cj !== undefined, () => (d.clusteringJudge = cj!));
-  take('embeddingModel', str(s.embeddingModel), () => (d.embeddingModel = s.embeddingModel as string));
-  take('embeddingThreshold', num(s.embeddingThreshold), () => (d.embeddingThreshold = s.embeddingThreshold as number));
-  take('embeddingAllowRemote', bool(s.embeddingAllowRemote), () => (d.embeddingAllowRemote = s.embeddingAllowRemote as boolean));
-  take('nliModel', str(s.nliModel), () => (d.nliModel = s.nliModel as string));
-  take('nliAllowRemote', bool(s.nliAllowRemote), () => (d.nliAllowRemote = s.nliAllowRemote as boolean));
-  take('gradingMethod', oneOf(s.gradingMethod, ['alias', 'judge'] as const), () => (d.gradingMethod = s.gradingMethod as RunDraft['gradingMethod']));
-  const gj = modelOf(s.gradingJudge);
-  take('gradingJudge', gj !== undefined, () => (d.gradingJudge = gj!));
-  take('mode', oneOf(s.mode, ['open', 'mc'] as const), () => (d.mode = s.mode as RunDraft['mode']));
-  const mc = s.mc;
-  take('mc', isObject(mc) && num(mc.runs) && num(mc.seed) && num(mc.samples) && bool(mc.logprobs), () => {
-    const v = mc as unknown as McJobSpec;
-    d.mc = { runs: v.runs, seed: v.seed, samples: v.samples, logprobs: v.logprobs };
-  });
-  const note = ignored.length > 0 ? `Part of the saved draft could not be restored and was left at its default (${ignored.join(', ')}).` : undefined;
-  return { found: true, reloadHub, ...(ready ? { ready } : {}), ...(note ? { note } : {}), ...(str(s.fileDropped) && !s.file ? { fileToChooseAgain: s.fileDropped } : {}) };
+  if (w.file) {
+    const mapping = w.mapping && Object.keys(w.mapping).length > 0 ? (w.mapping as ColumnMapping) : undefined;
+    ready = d.loadFile(w.file.name, w.file.text, mapping);
+  }
+  const h = w.hub;
+  if (h?.choice !== undefined && (h.choice === 'other' || catalogueEntry(h.choice))) d.hub.choice = h.choice as RunDraft['hub']['choice'];
+  for (const k of ['repo', 'config', 'split', 'file', 'hubUrl'] as const) if (h?.[k] !== undefined) d.hub[k] = h[k];
+  if (w.mode) d.mode = w.mode;
+  // The methods not chosen first, so the chosen one (in the spec) is the method the draft ends on.
+  for (const c of w.otherClustering ?? []) d.applyClustering(c as Parameters<RunDraft['applyClustering']>[0], false);
+  for (const g of w.otherGrading ?? []) d.applyGrading(g as Parameters<RunDraft['applyGrading']>[0], false);
+  d.applySpec(spec as DraftSpec);
+
+  const ignored = [...badWizard, ...badSpec].map((f) => FIELD_NAMES[f as keyof typeof FIELD_NAMES] ?? f);
+  const note = ignored.length > 0 ? `Part of the saved draft could not be restored and was left at its default (${[...new Set(ignored)].join(', ')}).` : undefined;
+  return { found: true, reloadHub: h?.loaded === true, ...(ready ? { ready } : {}), ...(note ? { note } : {}), ...(w.fileDropped !== undefined && !w.file ? { fileToChooseAgain: w.fileDropped } : {}) };
 }
 
 /** Each stored field in the words of the wizard, for the note naming what could not be restored. */
 const FIELD_NAMES = {
   step: 'step',
-  title: 'run title',
   datasetChoice: 'dataset choice',
   demoCount: 'number of demo questions',
   subset: 'subset',
   file: 'dataset file',
+  fileDropped: 'dataset file',
+  mapping: 'column mapping',
   hub: 'hub dataset',
+  mode: 'question mode',
+  otherClustering: 'settings of the other clustering methods',
+  otherGrading: 'grading judge',
+  title: 'run title',
   models: 'models',
   sampling: 'sampling settings',
-  clusteringMethod: 'clustering method',
-  clusteringJudge: 'clustering judge',
-  embeddingModel: 'embedding model',
-  embeddingThreshold: 'similarity threshold',
-  embeddingAllowRemote: 'embedding model download',
-  nliModel: 'NLI model',
-  nliAllowRemote: 'NLI model download',
-  gradingMethod: 'grading method',
-  gradingJudge: 'grading judge',
-  mode: 'question mode',
+  clustering: 'clustering method',
+  grading: 'grading method',
+  scoring: 'scoring settings',
   mc: 'multiple-choice settings',
 } as const;
 

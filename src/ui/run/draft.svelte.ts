@@ -1,7 +1,9 @@
 /**
  * The New run wizard's state: one small class with $state fields, shared by the step
- * components. `toSpec()` turns it into a RunSpec (no keys); `problems()` says, in words, what
- * still stops each step from going on.
+ * components. `toSpec()` turns it into a RunSpec (no keys); `draftSpec()` is the same settings
+ * before the run can start (a RunSpec without its dataset, what the saved draft keeps) and
+ * `applySpec()` puts such a spec back; `problems()` says, in words, what still stops each step
+ * from going on.
  */
 import { DEFAULT_SIMILARITY_THRESHOLD } from '../../clustering/agglomerative';
 import { DEFAULT_EMBEDDING_MODEL } from '../../clustering/embedding-models';
@@ -11,7 +13,8 @@ import type { ColumnMapping, DatasetPreview, ReadDataset, SkippedRow } from '../
 import type { DatasetWorkerApi } from '../../workers/dataset-api';
 import { getPreset, PRESETS } from '../../providers/presets';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../pipeline/prompts';
-import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, SamplingSpec } from '../../model/run-spec';
+import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, SamplingSpec, ScoringSpec } from '../../model/run-spec';
+import { defaultScoring, scoringProblems } from './scoring-choice';
 import { mcProblems, hasMcOptions } from './multiple-choice-draft';
 import { drawSubset } from '../../formats/datasets/subset';
 import { HubDraft } from './hub-draft.svelte';
@@ -34,6 +37,14 @@ export interface ModelDraft {
 let nextUid = 1;
 export function modelDraft(preset = 'openai', model = 'gpt-4o-mini'): ModelDraft {
   return { uid: nextUid++, preset, model, baseUrl: getPreset(preset)?.baseUrl ?? '' };
+}
+
+/** A RunSpec's settings without its dataset, any of them missing: what a saved draft holds. */
+export type DraftSpec = Partial<Omit<RunSpec, 'dataset'>>;
+
+/** A model of a spec as the wizard edits it (a new uid: the list's key). */
+export function modelDraftOf(m: Pick<ModelSpec, 'preset' | 'model' | 'baseUrl'>): ModelDraft {
+  return { ...modelDraft(m.preset, m.model), baseUrl: m.baseUrl };
 }
 
 export function toModelSpec(m: ModelDraft, concurrency?: number): ModelSpec {
@@ -77,6 +88,8 @@ export class RunDraft {
   /** Open answers (Sem-ECE) or, for a dataset with options, multiple choice (ConfidenceBench). */
   mode = $state<'open' | 'mc'>('open');
   mc = $state<McJobSpec>({ runs: 3, seed: 0, samples: 0, logprobs: true });
+  /** How the report is scored (the "Advanced: scoring" fold-out); the paper's settings unless changed. */
+  scoring = $state<ScoringSpec>(defaultScoring());
 
   /** Every question has 2 to 10 options: the multiple-choice mode can be offered. */
   get hasOptions(): boolean {
@@ -169,27 +182,85 @@ export class RunDraft {
     ];
   }
 
+  /** The settings of one clustering method as a spec (the draft keeps each method's, so switching back finds them). */
+  clusteringFor(method: ClusteringSpec['method'], concurrency?: number): ClusteringSpec {
+    if (method === 'judge') return { method: 'judge', judge: toModelSpec(this.clusteringJudge, concurrency) };
+    if (method === 'embedding') return { method: 'embedding', model: this.embeddingModel.trim(), threshold: this.embeddingThreshold, allowRemote: this.embeddingAllowRemote };
+    if (method === 'entailment') return { method: 'entailment', model: this.nliModel.trim(), allowRemote: this.nliAllowRemote };
+    return { method: 'exact' };
+  }
+
+  /** Takes a clustering spec's settings; `choose`: also make it the run's method. */
+  applyClustering(c: ClusteringSpec, choose = true): void {
+    if (c.method === 'judge') this.clusteringJudge = modelDraftOf(c.judge);
+    if (c.method === 'embedding') {
+      this.embeddingModel = c.model;
+      this.embeddingThreshold = c.threshold;
+      if (c.allowRemote !== undefined) this.embeddingAllowRemote = c.allowRemote;
+    }
+    if (c.method === 'entailment') {
+      this.nliModel = c.model;
+      if (c.allowRemote !== undefined) this.nliAllowRemote = c.allowRemote;
+    }
+    if (choose) this.clusteringMethod = c.method;
+  }
+
+  gradingFor(method: GradingSpec['method'], concurrency?: number): GradingSpec {
+    return method === 'judge' ? { method: 'judge', judge: toModelSpec(this.gradingJudge, concurrency) } : { method: 'alias' };
+  }
+
+  applyGrading(g: GradingSpec, choose = true): void {
+    if (g.method === 'judge') this.gradingJudge = modelDraftOf(g.judge);
+    if (choose) this.gradingMethod = g.method;
+  }
+
+  /**
+   * The run's settings as they stand, in the RunSpec's shape but without the dataset (its source
+   * is the wizard's own choice) and with the multiple-choice settings whichever the mode.
+   */
+  draftSpec(): Required<DraftSpec> {
+    return {
+      title: this.title,
+      models: this.models.map((m) => toModelSpec(m)),
+      sampling: $state.snapshot(this.sampling),
+      clustering: this.clusteringFor(this.clusteringMethod),
+      grading: this.gradingFor(this.gradingMethod),
+      scoring: $state.snapshot(this.scoring),
+      mc: $state.snapshot(this.mc),
+    };
+  }
+
+  /** Puts the fields a (partial) spec has into the draft; the others stay as they are. */
+  applySpec(spec: DraftSpec): void {
+    if (spec.title !== undefined) this.title = spec.title;
+    if (spec.models) this.models = spec.models.map(modelDraftOf);
+    if (spec.sampling) {
+      const { n, temperature, topP, maxTokens, prompt, concurrency } = spec.sampling;
+      this.sampling = { n, temperature, maxTokens, prompt, concurrency, ...(topP !== undefined ? { topP } : {}) };
+    }
+    if (spec.clustering) this.applyClustering(spec.clustering);
+    if (spec.grading) this.applyGrading(spec.grading);
+    if (spec.scoring) this.scoring = { sem2: { ...spec.scoring.sem2 }, bins: spec.scoring.bins, bootstrap: { ...spec.scoring.bootstrap } };
+    if (spec.mc) {
+      const { runs, seed, samples, logprobs } = spec.mc;
+      this.mc = { runs, seed, samples, logprobs };
+    }
+  }
+
   toSpec(): RunSpec {
     const dataset = this.dataset!;
     const c = this.sampling.concurrency;
-    const clustering: ClusteringSpec =
-      this.clusteringMethod === 'judge'
-        ? { method: 'judge', judge: toModelSpec(this.clusteringJudge, c) }
-        : this.clusteringMethod === 'embedding'
-          ? { method: 'embedding', model: this.embeddingModel.trim(), threshold: this.embeddingThreshold, allowRemote: this.embeddingAllowRemote }
-          : this.clusteringMethod === 'entailment'
-            ? { method: 'entailment', model: this.nliModel.trim(), allowRemote: this.nliAllowRemote }
-            : { method: 'exact' };
-    const grading: GradingSpec = this.gradingMethod === 'judge' ? { method: 'judge', judge: toModelSpec(this.gradingJudge, c) } : { method: 'alias' };
+    const spec = this.draftSpec();
     const models = this.models.map((m) => toModelSpec(m, c));
     return {
-      title: this.title.trim() || `${dataset.name} · ${models.map((m) => m.model).join(', ')}`,
+      title: spec.title.trim() || `${dataset.name} · ${models.map((m) => m.model).join(', ')}`,
       dataset: $state.snapshot(dataset) as Dataset,
       models,
-      sampling: $state.snapshot(this.sampling),
-      clustering,
-      grading,
-      ...(this.isMc ? { mc: $state.snapshot(this.mc) } : {}),
+      sampling: spec.sampling,
+      clustering: this.clusteringFor(this.clusteringMethod, c),
+      grading: this.gradingFor(this.gradingMethod, c),
+      scoring: spec.scoring,
+      ...(this.isMc ? { mc: spec.mc } : {}),
     };
   }
 
@@ -223,6 +294,7 @@ export class RunDraft {
       if (this.gradingMethod === 'judge') out.push(...modelProblems(this.gradingJudge, 'The grading judge', true));
       if (this.gradingMethod === 'alias' && this.dataset && this.dataset.questions.every((q) => !q.answer)) out.push('Alias grading needs reference answers.');
     }
+    if (step === 2) out.push(...scoringProblems(this.scoring));
     return out;
   }
 }
