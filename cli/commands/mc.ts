@@ -19,14 +19,17 @@ import { readDataset } from '../../src/formats/datasets';
 import { createProvider, getPreset } from '../../src/providers/index';
 import type { McQuestion } from '../../src/multiple-choice/prompt';
 import { toMcQuestions } from '../../src/multiple-choice/questions';
-import { MC_DEFAULTS, runMcBaseline, type McRunOptions } from '../../src/multiple-choice/stated-probability-run';
-import { runMcSemEce } from '../../src/multiple-choice/sem-ece-run';
+import { MC_DEFAULTS, type McRunOptions } from '../../src/multiple-choice/stated-probability-run';
+import { executeMultipleChoiceRun, type McModelResults } from '../../src/multiple-choice/job';
+import { MemoryRunRepository } from '../../src/model/run-repository';
+import { newRun } from '../../src/pipeline/runner';
+import { UNREACHABLE_KIND } from '../../src/pipeline/unreachable';
+import { keyId, type RunSpec } from '../../src/model/run-spec';
+import type { ProviderConfig } from '../../src/model/provider';
 import { summarizeComparison } from '../../src/pipeline/signal-comparison-summary';
 import { SIGNAL_LABEL } from '../../src/model/signals';
-import { mcReportDocument } from '../../src/multiple-choice/report-document';
 import { reportJsonFile } from '../../src/formats/report-export';
 import { leftOutNote } from '../../src/formats/report-limits';
-import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
@@ -34,7 +37,6 @@ import { reportSource } from '../report-paths.ts';
 import { stoppedLine } from '../provider-stop.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import { baseUrlOption } from '../provider-options.ts';
-import type { ReplyCache } from '../../src/multiple-choice/reply-cache';
 
 export const USAGE = `usage: semece mc --provider PRESET --model MODEL --dataset FILE [options]
   --base-url URL       API base URL (default: the preset's)
@@ -156,23 +158,49 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       err(`semece mc: ${(e as Error).message}`);
       return EXIT.badInput;
     }
-    const config = { kind: preset.kind, preset: preset.id, baseUrl, model: a.model!, apiKey, concurrency: settings.concurrency };
-    const provider = createProvider(config);
-    let cache: ReplyCache | undefined;
+    // The run is the app's multiple-choice phases (multiple-choice/job.ts) over one run lifecycle,
+    // its record held in memory and its replies in the --cache file: no orchestration of its own.
+    const model = { kind: preset.kind, preset: preset.id, baseUrl, model: a.model!, concurrency: settings.concurrency };
+    const spec: RunSpec = {
+      title: `Multiple choice: ${a.model} on ${path.basename(read.value.dataset.name)}`,
+      dataset: { name: path.basename(read.value.dataset.name), source: reportSource(a.dataset!), questions: read.value.dataset.questions },
+      models: [model],
+      sampling: { n: 1, temperature: settings.temperature, maxTokens: settings.maxTokens, prompt: '{question}', concurrency: settings.concurrency },
+      clustering: { method: 'exact' },
+      grading: { method: 'alias' },
+      mc: { runs: settings.runs, seed: settings.seed, samples: settings.samples, logprobs: settings.logprobs },
+    };
+    let samples: JsonlSampleCache | undefined;
     if (a.cache) {
-      const samples = await new JsonlSampleCache(a.cache).load();
+      samples = await new JsonlSampleCache(a.cache).load();
       if (samples.damagedLines > 0) err(`${samples.path}: dropped ${samples.damagedLines} unreadable line(s) left by a write cut short; those replies are requested again.`);
       if (samples.size > 0) err(`${samples.size} reply(ies) already in ${samples.path}: only the missing ones are requested`);
-      cache = { samples };
     }
     // Only with --cache does a repeated command resume; without it a stop keeps nothing.
     const kept = a.cache ? { what: 'Replies', path: a.cache } : undefined;
-    const result = await runMcBaseline(provider, questions, { ...settings, cache });
-    if (!result.ok) {
-      err(stoppedLine('mc', `${result.error.message} (${result.error.kind}, at ${result.error.where})`, kept));
+    const runs = new MemoryRunRepository();
+    const record = newRun(spec);
+    await runs.saveRun(record);
+    let results: McModelResults | undefined;
+    const deps = { runs, samples, provider: (c: ProviderConfig) => createProvider(c, io.providerDeps), label: () => a.model!, onModel: (r: McModelResults) => (results = r) };
+    const ended = await executeMultipleChoiceRun(record.id, apiKey ? { [keyId(model)]: apiKey } : {}, deps, io.signal ?? new AbortController().signal);
+    if (ended.status !== 'done' || !results) {
+      const e = ended.error;
+      // A server that cannot be reached is not the user's input to fix: what arrived is kept and
+      // the same command, once the server is back, carries on (exit 3, as in semece sample).
+      if (e?.kind === UNREACHABLE_KIND && kept) {
+        err(`semece mc: stopped: ${e.message.trim().replace(/\.$/, '')}. ${kept.what} so far are kept in ${kept.path}; run the same command again to resume.`);
+        return EXIT.partial;
+      }
+      if (!e) {
+        err(`semece mc: interrupted (${ended.status}).${kept ? ` ${kept.what} so far are kept in ${kept.path}; repeat the command to resume.` : ''}`);
+        return EXIT.partial;
+      }
+      err(stoppedLine('mc', `${e.message} (${e.kind}, at ${e.where})`, kept));
       return EXIT.failed;
     }
-    const r = result.value;
+    const r = results.baseline;
+    const semResult = results.sem;
     if (a.out) {
       const rows = r.rows.map((row) => json({ model: a.model, ...row })).join('\n') + '\n';
       try {
@@ -184,15 +212,8 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       }
     }
     let semEce: unknown;
-    let semResult: McSemResult | undefined;
-    if (settings.samples > 0) {
-      const sem = await runMcSemEce(provider, questions, { ...settings, model: a.model!, cache });
-      if (!sem.ok) {
-        err(stoppedLine('mc', `Sem-ECE sampling: ${sem.error.message} (${sem.error.kind}, at ${sem.error.where})`, kept));
-        return EXIT.failed;
-      }
-      const s = sem.value;
-      semResult = s;
+    if (semResult) {
+      const s = semResult;
       if (a['sem-out']) {
         const lines = s.questions.map((q) => json({ ...q.clustered, grade: q.graded.grade, Y: q.graded.Y, signals: q.signals })).join('\n') + '\n';
         await writeFileAtomic(a['sem-out'], lines);
@@ -208,15 +229,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       };
     }
     if (a.report) {
-      const doc = mcReportDocument({
-        model: a.model!,
-        provider: preset.id,
-        dataset: { name: path.basename(read.value.dataset.name), source: reportSource(a.dataset!) },
-        baseline: r,
-        sem: semResult,
-        settings: { samples: settings.samples, temperature: settings.temperature, maxTokens: settings.maxTokens },
-        createdAt: new Date().toISOString(),
-      });
+      const doc = (await runs.getReport(record.id))!;
       // At the most detail the app opens (raw replies, then samples, left out past MAX_REPORT_BYTES).
       const file = reportJsonFile(doc);
       if (!file.ok) {

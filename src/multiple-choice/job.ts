@@ -122,7 +122,7 @@ async function samplePhase(ctx: PhaseContext, deps: MultipleChoiceRunDeps, quest
       }
     : undefined;
   for (const [m, model] of spec.models.entries()) {
-    const watched = new StopWhenUnreachable((deps.provider ?? createProvider)(withItsKey(model, ctx.keys)));
+    const watched = new StopWhenUnreachable((deps.provider ?? createProvider)(withItsKey(model, ctx.keys)), model.concurrency ?? spec.sampling.concurrency);
     const provider = counted(watched, model, meter, ctx.notify);
     const label = (deps.label ?? modelLabel)(model);
     const settings = { runs: mc.runs, seed: mc.seed, temperature: spec.sampling.temperature, maxTokens: spec.sampling.maxTokens, logprobs: mc.logprobs, signal, cache };

@@ -12,6 +12,7 @@
  * The rule counts requests, not seconds: each counted request stands for a whole retry chain, so
  * the run stops within about one chain (well under a minute) whatever the number of questions.
  */
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { StageError } from '../model/rows.ts';
 import type { ChatProvider, Completion, CompletionRequest, ProviderErrorInfo } from '../model/provider.ts';
 import { ProviderError } from '../providers/errors.ts';
@@ -81,15 +82,23 @@ const infoOf = (e: unknown): ProviderErrorInfo | null => (typeof e === 'object' 
  * provider directly rather than through runSampling: a multiple-choice run's phases): once the
  * server is taken as gone, `stopped` says why, the requests in flight are aborted and none more is
  * sent, so the caller stops on that one cause instead of failing each question on its own.
+ * At most `concurrency` requests are out at once, each holding its place through its retries (as
+ * runSampling's questions do): the rule counts whole retry chains, so a caller that asks for every
+ * question at once does not try each of them before the first chain has given up.
  */
 export class StopWhenUnreachable implements ChatProvider {
   /** Why the server is taken as gone, once it is. */
   stopped: StageError | undefined;
   private readonly watch: UnreachableWatch;
   private readonly stop = new AbortController();
+  private readonly limit: LimitFunction;
 
-  constructor(private readonly inner: ChatProvider & { notes?: () => string[] }) {
+  constructor(
+    private readonly inner: ChatProvider & { notes?: () => string[] },
+    concurrency: number,
+  ) {
     this.watch = new UnreachableWatch(inner.config.baseUrl || inner.config.preset);
+    this.limit = pLimit(Math.max(1, Math.floor(concurrency)));
   }
 
   get config() {
@@ -100,7 +109,11 @@ export class StopWhenUnreachable implements ChatProvider {
     return this.inner.notes?.() ?? [];
   }
 
-  async complete(request: CompletionRequest): Promise<Completion> {
+  complete(request: CompletionRequest): Promise<Completion> {
+    return this.limit(() => this.send(request));
+  }
+
+  private async send(request: CompletionRequest): Promise<Completion> {
     if (this.stopped) throw new ProviderError({ kind: 'aborted', message: this.stopped.message });
     const signal = request.signal ? AbortSignal.any([request.signal, this.stop.signal]) : this.stop.signal;
     try {
