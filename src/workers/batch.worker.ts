@@ -16,7 +16,7 @@ import { inParts } from '../batch/split-by-limits.ts';
 import { requestSetForRun } from '../batch/run-request-set.ts';
 import { type BatchEvent, submitSampleBatches } from '../batch/sample-batches.ts';
 import { type JudgeStoreReport, planRunJudge, storeRunJudgeResults, submitRunJudge } from '../batch/judge-run.ts';
-import { errorInfo } from './transfer.ts';
+import { errorInfo } from '../model/app-error.ts';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub.ts';
 import { exposeApi } from './worker-connection.ts';
 import type { Progress } from '../model/progress.ts';

@@ -10,7 +10,7 @@ import type { ModelLoadProgress } from '../model/run-spec';
 import type { Result } from '../model/rows';
 import { applyModelProgress, modelFailed, modelLoaded, startModelLoad } from './model-load';
 import type { ModelBackendInfo, ModelWorkerConfig } from './model-worker';
-import { errorInfo } from './transfer';
+import { errorInfo } from '../model/app-error';
 import { HUB_UNREACHABLE } from '../model/model-hub';
 import { HubUnreachableError } from '../providers/in-browser/model-load-error';
 import type { WorkerConnection } from './worker-connection';

@@ -22,7 +22,7 @@ import { scoreRun } from '../pipeline/runner-score';
 import type { Result } from '../model/rows';
 import type { Stores } from '../store';
 import type { ConnectionCheck } from './protocol';
-import { errorInfo } from './transfer';
+import { errorInfo } from '../model/app-error';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub';
 import { createEmbeddingClient, type EmbeddingClient } from './embedding-client';
 import { withItsKey, type ClusteringSpec, type GradingSpec, type ModelLoadProgress, type ModelSpec, type RunKeys } from '../model/run-spec';

@@ -13,7 +13,7 @@ import { checkConnection, runnerStages } from './real-stages';
 import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
 import { createStorageApi } from './storage-api';
 import { throttle } from './throttle';
-import { errorInfo } from './transfer';
+import { errorInfo } from '../model/app-error';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub';
 import { runBaseUrlProblem } from '../providers/base-url';
 import { executeMultipleChoiceRun } from '../multiple-choice/job';

@@ -6,7 +6,7 @@
 import type { Stores } from '../store';
 import { storageUsed } from '../store/settings';
 import type { StorageApi } from './protocol';
-import { errorInfo } from './transfer';
+import { errorInfo } from '../model/app-error';
 import type { Result } from '../model/rows';
 import { questionSamples, type QuestionSamples } from '../pipeline/question-samples';
 import { DEFAULT_MODEL_HUB } from '../model/model-hub';

@@ -6,39 +6,13 @@
  * net for the rest.
  */
 import * as Comlink from 'comlink';
-import type { StageError } from '../model/rows';
+import { AppError, errorInfo, type ErrorInfo } from '../model/app-error';
 
-/** What a worker error becomes on the page. */
-export class WorkerError extends Error implements StageError {
-  kind: string;
-  where?: string;
-  status?: number;
-  retryable?: boolean;
-
-  constructor(info: StageError & { name?: string }) {
-    super(info.message);
-    this.name = info.name ?? 'WorkerError';
-    this.kind = info.kind;
-    this.where = info.where;
-    this.status = info.status;
-    this.retryable = info.retryable;
+/** What a worker error becomes on the page: an AppError (its marker holds), named as the worker named it. */
+export class WorkerError extends AppError {
+  constructor(info: ErrorInfo | (Omit<ErrorInfo, 'name'> & { name?: string })) {
+    super({ ...info, name: info.name ?? 'WorkerError' });
   }
-}
-
-/** Plain data of any thrown value; keeps the typed fields when the error has them. */
-export function errorInfo(value: unknown, where?: string): StageError & { name: string } {
-  if (value instanceof Error) {
-    const e = value as Error & Partial<StageError> & { status?: number | null };
-    return {
-      name: e.name,
-      kind: typeof e.kind === 'string' ? e.kind : 'internal',
-      message: e.message,
-      where: e.where ?? where,
-      status: typeof e.status === 'number' ? e.status : undefined,
-      retryable: typeof e.retryable === 'boolean' ? e.retryable : undefined,
-    };
-  }
-  return { name: 'Error', kind: 'internal', message: String(value), where };
 }
 
 interface ThrownValue {
@@ -56,8 +30,8 @@ export function registerErrorTransfer(): void {
   Comlink.transferHandlers.set('throw', {
     canHandle: (value: unknown): value is ThrownValue => builtIn.canHandle(value),
     serialize: ({ value }: ThrownValue) => [errorInfo(value), []],
-    deserialize: (info: StageError & { name: string }) => {
+    deserialize: (info: ErrorInfo) => {
       throw new WorkerError(info);
     },
-  } as Comlink.TransferHandler<ThrownValue, StageError & { name: string }>);
+  } as Comlink.TransferHandler<ThrownValue, ErrorInfo>);
 }
