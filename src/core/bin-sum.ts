@@ -34,21 +34,28 @@ export function poissonBinomial(p: ArrayLike<number>): CountDistribution {
   return { from: 0, pmf: f };
 }
 
+/** The window `binomial` lays its pmf out on: the mode ± 10 standard deviations (and 12). */
+function binomialWindow(m: number, p: number): { mode: number; lo: number; hi: number } {
+  const mode = Math.min(m, Math.floor((m + 1) * p));
+  // 10 standard deviations hold far more than 1 − 1e-18 (the ratio stops the walk first).
+  const reach = Math.ceil(10 * Math.sqrt(m * p * (1 - p))) + 12;
+  return { mode, lo: Math.max(0, mode - reach), hi: Math.min(m, mode + reach) };
+}
+
 /**
  * Binomial(m, p) on the window of counts that carries all but about 1e-17 of its mass: the pmf
  * is built by its ratio recurrence outward from the mode, then normalised (no log-gamma needed).
+ * `into` (at least m + 1 long) holds the pmf instead of a new array, for a caller
+ * that reads it before the next call (the ECE inference builds thousands per data set).
  */
-export function binomial(m: number, p: number): CountDistribution {
+export function binomial(m: number, p: number, into?: Float64Array): CountDistribution {
   if (!(p > 0) || m === 0) return { from: 0, pmf: Float64Array.of(1) };
   if (p >= 1) return { from: m, pmf: Float64Array.of(1) };
-  const mode = Math.min(m, Math.floor((m + 1) * p));
+  const { mode, lo, hi } = binomialWindow(m, p);
   const odds = p / (1 - p);
   const tiny = 1e-18;
-  // 10 standard deviations hold far more than 1 − 1e-18 (the ratio stops the walk first).
-  const reach = Math.ceil(10 * Math.sqrt(m * p * (1 - p))) + 12;
-  const lo = Math.max(0, mode - reach);
-  const hi = Math.min(m, mode + reach);
-  const pmf = new Float64Array(hi - lo + 1);
+  // Every entry of the window returned is written below, so a reused buffer needs no clearing.
+  const pmf = into ? into.subarray(0, hi - lo + 1) : new Float64Array(hi - lo + 1);
   pmf[mode - lo] = 1;
   let from = lo, to = hi;
   for (let k = mode, v = 1; k < hi; k++) {

@@ -65,6 +65,24 @@ export function binRows(conf: ArrayLike<number>, y: ArrayLike<number>, n: number
   return out;
 }
 
+/**
+ * The plug-in ECE of binned rows whose outcomes are all 0 or 1: the same bits as ece.ts's
+ * eceEqualWidth (its bin means are these pairwise sums in row order, its sums of Y these exact
+ * counts, its terms these, summed in bin order), so the rows need not be binned twice. NaN with no rows.
+ */
+export function eceOfBins(bins: readonly Bin[], N: number): number {
+  if (N === 0) return NaN;
+  let ece = 0;
+  for (const bin of bins) ece += termOf(bin, bin.ones, N);
+  return ece;
+}
+
+/** Whether every outcome is 0 or 1 (what `eceOfBins` needs). */
+export function zeroOneOutcomes(y: ArrayLike<number>, n: number): boolean {
+  for (let i = 0; i < n; i++) if (y[i] !== 0 && y[i] !== 1) return false;
+  return true;
+}
+
 /** The plug-in statistic from bin counts, summed in bin order (the simulated and observed alike). */
 function termOf(bin: Bin, k: number, N: number): number {
   return (bin.n / N) * Math.abs(k / bin.n - bin.meanConf);
@@ -128,6 +146,8 @@ export class Inverter {
   private readonly u: Float64Array[];
   private readonly order: Uint32Array[];
   private readonly stat: Float64Array;
+  /** Room for the largest bin's binomial pmf (distribution's buffer). */
+  private readonly pmf: Float64Array;
   readonly observed: number;
   readonly direction: Float64Array;
   readonly tMax: number;
@@ -137,6 +157,9 @@ export class Inverter {
     this.u = bins.map((bin) => u[bin.index]);
     this.order = bins.map((bin) => order[bin.index]);
     this.stat = new Float64Array(draws);
+    let largest = 0;
+    for (const bin of bins) largest = Math.max(largest, bin.n);
+    this.pmf = new Float64Array(largest + 1);
     let obs = 0;
     for (const bin of bins) obs += termOf(bin, bin.ones, N);
     this.observed = obs;
@@ -161,10 +184,12 @@ export class Inverter {
   /** True ECE of H_t given the confidences. */
   theta(t: number): number {
     if (t === 0) return 0;
+    const { bins, direction, N } = this;
     let th = 0;
-    this.bins.forEach((bin, k) => {
-      th += (bin.n / this.N) * Math.abs(shiftedSum(bin, t * this.direction[k]) / bin.n - bin.meanConf);
-    });
+    for (let k = 0; k < bins.length; k++) {
+      const bin = bins[k];
+      th += (bin.n / N) * Math.abs(shiftedSum(bin, t * direction[k]) / bin.n - bin.meanConf);
+    }
     return th;
   }
 
@@ -172,7 +197,8 @@ export class Inverter {
     const bin = this.bins[k];
     const s = t * this.direction[k];
     if (bin.n <= EXACT_MAX) return binSumDistribution(Array.from(bin.sorted, (c) => c + s));
-    return binomial(bin.n, Math.min(1, Math.max(0, shiftedSum(bin, s) / bin.n)));
+    // The pmf is read by `simulate` before the next bin's is built, so one buffer serves every call.
+    return binomial(bin.n, Math.min(1, Math.max(0, shiftedSum(bin, s) / bin.n)), this.pmf);
   }
 
   /** Counts of simulated plug-in ECEs at least and at most the observed one under H_t. */
@@ -186,11 +212,12 @@ export class Inverter {
 
   /** The simulated plug-in ECEs under H_t (in a buffer that the next call overwrites). */
   simulate(t: number): Float64Array {
-    const { stat, N } = this;
+    const { stat, N, bins } = this;
     stat.fill(0);
-    this.bins.forEach((bin, k) => {
+    for (let k = 0; k < bins.length; k++) {
+      const bin = bins[k];
       addTermsAtUniforms(this.distribution(k, t), this.u[k], this.order[k], stat, (count) => termOf(bin, count, N));
-    });
+    }
     return stat;
   }
 
@@ -198,10 +225,13 @@ export class Inverter {
   count(t: number, reference: number): { ge: number; le: number } {
     // Tolerance: the same bin counts give the same bits, but equal ECEs from other counts may not.
     const tol = 1e-12;
+    const stat = this.simulate(t);
+    const lo = reference - tol, hi = reference + tol;
     let ge = 0, le = 0;
-    for (const x of this.simulate(t)) {
-      if (x >= reference - tol) ge++;
-      if (x <= reference + tol) le++;
+    for (let d = 0; d < stat.length; d++) {
+      const x = stat[d];
+      if (x >= lo) ge++;
+      if (x <= hi) le++;
     }
     return { ge, le };
   }

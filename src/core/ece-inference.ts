@@ -25,7 +25,7 @@
 import { equalWidthBinIndex, equalWidthEdges } from './binning';
 import { eceEqualWidth } from './ece';
 import { binSumDistribution, countQuantile } from './bin-sum';
-import { binRows, Inverter } from './ece-hypotheses';
+import { binRows, eceOfBins, Inverter, zeroOneOutcomes } from './ece-hypotheses';
 
 export interface EceInferenceOptions {
   /** Equal-width bins (default 10, the paper's). */
@@ -172,9 +172,11 @@ function nanResult(ece: number): EceInference {
 export function eceInference(conf: ArrayLike<number>, y: ArrayLike<number>, options?: EceInferenceOptions): EceInference {
   const o = resolve(options);
   const N = Math.min(conf.length, y.length);
-  const ece = eceEqualWidth(conf, y, o.bins);
-  if (N === 0 || !Number.isFinite(ece)) return nanResult(ece);
+  if (N === 0) return nanResult(eceEqualWidth(conf, y, o.bins));
   const bins = binRows(conf, y, N, o.bins);
+  // The bins give the plug-in ECE bit for bit when Y is 0/1 (ece-hypotheses.ts): one binning, not two.
+  const ece = zeroOneOutcomes(y, N) ? eceOfBins(bins, N) : eceEqualWidth(conf, y, o.bins);
+  if (!Number.isFinite(ece)) return nanResult(ece);
   const inv = new Inverter(bins, N, o.draws, o.seed, o.bins);
   const p = (1 + inv.tails(0).ge) / (1 + o.draws);
   const interval = invert(inv, o.draws, 1 - o.level);

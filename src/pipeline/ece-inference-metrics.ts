@@ -41,15 +41,54 @@ function inferAll(columns: Record<string, ArrayLike<number>>, y: ArrayLike<numbe
   return { entries, method };
 }
 
+/** One margin regime's rows: its signal columns and outcomes, gathered from the whole set's. */
+export interface RegimeColumns {
+  columns: Record<string, ArrayLike<number>>;
+  y: ArrayLike<number>;
+}
+
+/** Each row's value at the given row indices (a plain loop: Float64Array.from with a map function iterates, several times slower). */
+export function gatherRows(values: ArrayLike<number>, rows: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let j = 0; j < rows.length; j++) out[j] = values[rows[j]];
+  return out;
+}
+
+/** Row indices of each margin regime, in row order. */
+export function rowsByRegime(regime: readonly Regime[]): Record<Regime, Int32Array> {
+  const out = {} as Record<Regime, Int32Array>;
+  for (const r of REGIMES) {
+    let count = 0;
+    for (let i = 0; i < regime.length; i++) if (regime[i] === r) count++;
+    const rows = new Int32Array(count);
+    for (let i = 0, j = 0; i < regime.length; i++) if (regime[i] === r) rows[j++] = i;
+    out[r] = rows;
+  }
+  return out;
+}
+
+/** Each regime's columns and outcomes (what the regimes' ECEs and their inference read). */
+export function regimeColumns(columns: Record<string, ArrayLike<number>>, y: ArrayLike<number>, regime: readonly Regime[]): Record<Regime, RegimeColumns> {
+  const rows = rowsByRegime(regime);
+  const out = {} as Record<Regime, RegimeColumns>;
+  for (const r of REGIMES) {
+    const sub: Record<string, ArrayLike<number>> = {};
+    for (const name of Object.keys(columns)) sub[name] = gatherRows(columns[name], rows[r]);
+    out[r] = { columns: sub, y: gatherRows(y, rows[r]) };
+  }
+  return out;
+}
+
 /**
- * Inference for these signal columns (each as long as `y`, 0/1); with `regime` (one per row) the
- * same per margin regime over the regime's own rows.
+ * Inference for these signal columns (each as long as `y`, 0/1); with `regime` (one per row, or
+ * each regime's columns already gathered by `regimeColumns`) the same per margin regime over the
+ * regime's own rows.
  */
 export function eceInferenceMetrics(
   conf: Partial<Record<SignalName, ArrayLike<number>>>,
   y: ArrayLike<number>,
   settings: InferenceSettings,
-  regime?: readonly Regime[],
+  regime?: readonly Regime[] | Record<Regime, RegimeColumns>,
 ): EceInferenceMetrics {
   const columns = conf as Record<string, ArrayLike<number>>;
   const whole = inferAll(columns, y, settings);
@@ -62,13 +101,9 @@ export function eceInferenceMetrics(
     out.consistencyBands = bands;
   }
   if (regime) {
+    const byRegime = Array.isArray(regime) ? regimeColumns(columns, y, regime as readonly Regime[]) : (regime as Record<Regime, RegimeColumns>);
     out.byRegime = {} as EceInferenceMetrics['byRegime'] & object;
-    for (const r of REGIMES) {
-      const rows: number[] = [];
-      regime.forEach((g, i) => g === r && rows.push(i));
-      const sub = Object.fromEntries(Object.entries(columns).map(([name, c]) => [name, Float64Array.from(rows, (i) => c[i])]));
-      out.byRegime[r] = inferAll(sub, Float64Array.from(rows, (i) => y[i]), settings).entries;
-    }
+    for (const r of REGIMES) out.byRegime[r] = inferAll(byRegime[r].columns, byRegime[r].y, settings).entries;
   }
   return out;
 }
