@@ -100,6 +100,8 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   await at('wizard models');
   await page.getByRole('button', { name: /^Next:/ }).click();
   await page.getByRole('heading', { name: /^Step 3 of/ }).waitFor();
+  // The "Advanced: scoring" fold-out open, so its fields are measured and audited too.
+  await page.getByTestId('scoring-advanced').getByText('Advanced: scoring').click();
   await at('wizard settings');
   await page.getByRole('button', { name: /^Next:/ }).click();
   await page.getByRole('heading', { name: /^Step 4 of/ }).waitFor();

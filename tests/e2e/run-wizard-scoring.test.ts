@@ -107,6 +107,8 @@ test('scoring set in the wizard\'s fold-out is checked, kept across a reload, an
   const chart = page.locator('[data-chart="reliability"]').first();
   await chart.locator('rect.hist-bar').first().waitFor({ state: 'attached' });
   expect(await chart.locator('rect.hist-bar').count()).toBe(5);
+  expect(await page.locator('[data-control="binning"] option[value="width"]').textContent()).toBe('5 equal-width');
+  expect(await page.getByText(/^Sem1 ECE .* \(5 equal-width bins, 6 questions\)$/).count()).toBe(1);
   await screenshot(page, 'wizard-scoring-report');
   expect(offLoopback).toEqual([]);
   expect(consoleErrors).toEqual([]);
