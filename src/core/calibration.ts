@@ -9,7 +9,7 @@ import { brierDecomposition } from './brier';
 import { eceFromBins, mceFromBins, reliabilityBins } from './ece';
 import { equalMassBins } from './equal-mass';
 import { pairwiseMean } from './pairwise';
-import { auroc } from './ranking';
+import { ascendingOrder, auroc, hasNaN } from './ranking';
 import { aurc } from './risk-coverage';
 import { smoothEceWithBandwidth } from './smooth-ece';
 import type { SignalMetrics } from './types';
@@ -44,7 +44,9 @@ export function signalMetrics(
   const c = conf.length === n ? conf : Array.prototype.slice.call(conf, 0, n) as number[];
   const yy = y.length === n ? y : Array.prototype.slice.call(y, 0, n) as number[];
   const paperBins = reliabilityBins(c, yy, bins);
-  const massBins = equalMassBins(c, yy, bins);
+  // One order by confidence for the equal-mass bins, AUROC and AURC (each would sort the rows again).
+  const order = n > 0 && !hasNaN(c, n) ? ascendingOrder(c, n) : undefined;
+  const massBins = equalMassBins(c, yy, bins, order);
   // The bandwidth is kept with the value: a smooth ECE means little without the σ it smoothed at.
   const smooth = options.smooth === false ? { value: NaN, sigma: NaN } : smoothEceWithBandwidth(c, yy);
   return {
@@ -54,8 +56,8 @@ export function signalMetrics(
     smoothEce: smooth.value,
     smoothEceBandwidth: Number.isNaN(smooth.value) ? NaN : smooth.sigma,
     brier: brierDecomposition(c, yy),
-    auroc: auroc(c, yy),
-    aurc: aurc(c, yy),
+    auroc: auroc(c, yy, order),
+    aurc: aurc(c, yy, order),
     meanConfidence: pairwiseMean(c),
     bins: paperBins,
     binsEqualMass: massBins,

@@ -19,11 +19,13 @@ export function equalMassBins(
   conf: ArrayLike<number>,
   y: ArrayLike<number>,
   bins = 10,
+  /** The rows' ascendingOrder(conf, n) when the caller already has it (no NaN confidence; not modified). */
+  given?: Int32Array,
 ): ReliabilityBin[] {
   const n = Math.min(conf.length, y.length);
   if (n === 0) return [];
   const L = Math.max(1, Math.floor(bins));
-  const order = sortedRows(conf, n);
+  const order = given ?? sortedRows(conf, n);
   const same = (p: number) => Object.is(conf[order[p]], conf[order[p - 1]]) || conf[order[p]] === conf[order[p - 1]];
   const cuts: number[] = [0];
   for (let b = 1; b < L; b++) {
@@ -51,11 +53,11 @@ export function equalMassBins(
 }
 
 /** Step 1: rows by confidence, ascending, ties in input order, NaN last. */
-function sortedRows(conf: ArrayLike<number>, n: number): number[] {
+function sortedRows(conf: ArrayLike<number>, n: number): ArrayLike<number> {
   let hasNaN = false;
   for (let i = 0; i < n && !hasNaN; i++) hasNaN = Number.isNaN(conf[i]);
   // The same order without comparator calls (counting sort over the distinct values).
-  if (!hasNaN) return Array.from(ascendingOrder(conf, n));
+  if (!hasNaN) return ascendingOrder(conf, n);
   const order = Array.from({ length: n }, (_, i) => i);
   order.sort((a, b) => {
     const ca = conf[a], cb = conf[b];

@@ -3,7 +3,8 @@
  * risk–coverage curve (AURC). Neither looks at calibration, only at order.
  */
 
-function hasNaN(conf: ArrayLike<number>, n: number): boolean {
+/** Whether any of the first n confidences is NaN (ascendingOrder takes none). */
+export function hasNaN(conf: ArrayLike<number>, n: number): boolean {
   for (let i = 0; i < n; i++) if (Number.isNaN(conf[i])) return true;
   return false;
 }
@@ -46,22 +47,23 @@ function ascending(conf: ArrayLike<number>, n: number): Int32Array {
 /**
  * AUROC of confidence for correctness (Y = 1 positive): the probability that a random correct
  * row has higher confidence than a random wrong one, ties counted half (Mann–Whitney U with
- * mid-ranks). NaN when either class is absent or a confidence is NaN.
+ * mid-ranks). NaN when either class is absent or a confidence is NaN. `order`: the rows'
+ * ascendingOrder(conf, n) when the caller already has it (signalMetrics shares one per signal).
  */
-export function auroc(conf: ArrayLike<number>, y: ArrayLike<number>): number {
+export function auroc(conf: ArrayLike<number>, y: ArrayLike<number>, order?: Int32Array): number {
   const n = Math.min(conf.length, y.length);
   if (n === 0 || hasNaN(conf, n)) return NaN;
   let positives = 0;
   for (let i = 0; i < n; i++) if (y[i] === 1) positives++;
   const negatives = n - positives;
   if (positives === 0 || negatives === 0) return NaN;
-  const order = ascending(conf, n);
+  const rows = order ?? ascending(conf, n);
   let rankSum = 0;
   for (let start = 0; start < n; ) {
     let end = start + 1;
-    while (end < n && conf[order[end]] === conf[order[start]]) end++;
+    while (end < n && conf[rows[end]] === conf[rows[start]]) end++;
     const midRank = (start + 1 + end) / 2;
-    for (let p = start; p < end; p++) if (y[order[p]] === 1) rankSum += midRank;
+    for (let p = start; p < end; p++) if (y[rows[p]] === 1) rankSum += midRank;
     start = end;
   }
   return (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);

@@ -28,8 +28,11 @@ export interface RiskCoverageCurve {
   area: number;
 }
 
-/** The curve over the first min(conf.length, y.length) rows; empty (area NaN) for no rows or a NaN confidence. */
-export function riskCoverageCurve(conf: ArrayLike<number>, y: ArrayLike<number>): RiskCoverageCurve {
+/**
+ * The curve over the first min(conf.length, y.length) rows; empty (area NaN) for no rows or a NaN
+ * confidence. `order`: the rows' ascendingOrder(conf, n) when the caller already has it (not modified).
+ */
+export function riskCoverageCurve(conf: ArrayLike<number>, y: ArrayLike<number>, given?: Int32Array): RiskCoverageCurve {
   let n = Math.min(conf.length, y.length);
   for (let i = 0; i < n; i++) if (Number.isNaN(conf[i])) n = 0;
   const coverage = new Float64Array(n);
@@ -37,7 +40,7 @@ export function riskCoverageCurve(conf: ArrayLike<number>, y: ArrayLike<number>)
   const threshold = new Float64Array(n);
   const groupEnd = new Uint8Array(n);
   if (n === 0) return { n, coverage, risk, threshold, groupEnd, area: NaN };
-  const order = ascendingOrder(conf, n).reverse();
+  const order = (given ? given.slice(0, n) : ascendingOrder(conf, n)).reverse();
   let area = 0;
   let errorsBefore = 0;
   for (let start = 0; start < n; ) {
@@ -62,6 +65,6 @@ export function riskCoverageCurve(conf: ArrayLike<number>, y: ArrayLike<number>)
 }
 
 /** AURC: the area under the risk–coverage curve; NaN for empty input or a NaN confidence. */
-export function aurc(conf: ArrayLike<number>, y: ArrayLike<number>): number {
-  return riskCoverageCurve(conf, y).area;
+export function aurc(conf: ArrayLike<number>, y: ArrayLike<number>, order?: Int32Array): number {
+  return riskCoverageCurve(conf, y, order).area;
 }
