@@ -1,9 +1,11 @@
 /**
- * How well `semece compare`'s ECE difference does (pipeline/report-comparison.ts,
- * core/paired-difference.ts): two models answer the same N questions; per scenario, over
- * SEMECE_COMPARE_REPS data sets (default 200), the share whose 95% interval covers the true
- * difference of the population ECEs (coverage) and the share whose two-sided p is ≤ 0.05
- * (rejection: the test's size under a null, its power otherwise). `npm run bench -- compare`.
+ * How well `semece compare`'s ECE difference does (pipeline/report-comparison.ts): two models
+ * answer the same N questions; per scenario, over SEMECE_COMPARE_REPS data sets (default 200),
+ * the share whose 95% interval covers the true difference of the population ECEs (coverage), the
+ * share whose p is ≤ 0.05 (rejection: the test's size under a null, its power otherwise) and the
+ * interval's median width — for the method `compare` uses (each model's headline inversion joined
+ * by Bonferroni, core/ece-difference-inference.ts) and, beside it, the paired bootstrap's basic
+ * interval (core/paired-difference.ts) that it replaced. `npm run bench -- compare`.
  * Seeded: the same figures every run. Figures are printed, never asserted.
  *
  * A data set: each question has an easiness e ~ U(0.3, 1) and one uniform u shared by both
@@ -14,6 +16,7 @@
  * confidence over 200,000 draws (eceEqualWidth with the expected correctness as outcome).
  */
 import { eceEqualWidth } from '../src/core/ece';
+import { eceDifference, eceLevelIntervals } from '../src/core/ece-difference-inference';
 import { pairedDifferences } from '../src/core/paired-difference';
 import { defaultRng, type Generator } from '../src/core/rng';
 
@@ -79,23 +82,44 @@ function populationEce(s: Scenario, which: 'a' | 'b'): number {
   return eceEqualWidth(c, p);
 }
 
+/** Coverage, rejections at 5% and the median width of one method's intervals. */
+function tally() {
+  let covered = 0, rejected = 0, n = 0;
+  const widths: number[] = [];
+  return {
+    add(interval: [number, number], p: number, truth: number) {
+      n++;
+      if (interval[0] <= truth && truth <= interval[1]) covered++;
+      if (p <= 0.05) rejected++;
+      widths.push(interval[1] - interval[0]);
+    },
+    line() {
+      widths.sort((a, b) => a - b);
+      const pct = (k: number) => `${((100 * k) / n).toFixed(1)}%`;
+      return `${pct(covered)} | ${pct(rejected)} | ${widths[(widths.length - 1) >> 1].toFixed(4)}`;
+    },
+  };
+}
+
 export default async function bench(): Promise<void> {
   const ece = (c: ArrayLike<number>, y: ArrayLike<number>) => eceEqualWidth(c, y);
-  console.log(`data sets per cell: ${REPS}; B = ${B}; basic interval, two-sided p (core/paired-difference.ts)`);
-  console.log('scenario | N | true ECE_b − ECE_a | mean plug-in difference | coverage of the 95% interval | rejections at 5%');
+  console.log(`data sets per cell: ${REPS}; inversion: 2000 draws per hypothesis; bootstrap: B = ${B}, basic interval, two-sided p`);
+  console.log('scenario | N | true ECE_b − ECE_a | mean plug-in difference | inversion: coverage | rejections | median width | bootstrap: coverage | rejections | median width');
   for (const s of SCENARIOS) {
     const truth = populationEce(s, 'b') - populationEce(s, 'a');
     for (const N of SIZES) {
       const rng = defaultRng(20261204 + N);
-      let covered = 0, rejected = 0, sum = 0;
+      const inv = tally(), boot = tally();
+      let sum = 0;
       for (let r = 0; r < REPS; r++) {
         const d = draw(rng, s, N);
         const [res] = pairedDifferences([{ confA: d.ca, yA: d.ya, confB: d.cb, yB: d.yb, stat: ece }], N, { B, seed: r });
         sum += res.difference;
-        if (res.interval[0] <= truth && truth <= res.interval[1]) covered++;
-        if (res.p <= 0.05) rejected++;
+        boot.add(res.interval, res.p, truth);
+        const joint = eceDifference(eceLevelIntervals(d.ca, d.ya, 0.95, { seed: r }), eceLevelIntervals(d.cb, d.yb, 0.95, { seed: r }));
+        inv.add(joint.interval, joint.p, truth);
       }
-      console.log(`${s.name} | ${N} | ${truth.toFixed(4)} | ${(sum / REPS).toFixed(4)} | ${((100 * covered) / REPS).toFixed(1)}% | ${((100 * rejected) / REPS).toFixed(1)}%`);
+      console.log(`${s.name} | ${N} | ${truth.toFixed(4)} | ${(sum / REPS).toFixed(4)} | ${inv.line()} | ${boot.line()}`);
     }
   }
 }

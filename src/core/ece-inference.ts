@@ -231,3 +231,22 @@ export function consistencyBands(conf: ArrayLike<number>, options?: EceInference
     return { bin, count, lo: countQuantile(d, alpha / 2) / count, hi: countQuantile(d, 1 - alpha / 2) / count };
   });
 }
+
+/**
+ * The interval at each of several levels from one set of simulations (the hypotheses' simulated
+ * plug-ins do not depend on the level, only the verdicts do), each equal to what `eceInference`
+ * gives at that level with the same seed and draws. For a test that needs the level at which two
+ * intervals part (core/ece-difference-inference.ts).
+ */
+export function eceIntervalsAtLevels(
+  conf: ArrayLike<number>,
+  y: ArrayLike<number>,
+  levels: readonly number[],
+  options?: Omit<EceInferenceOptions, 'level'>,
+): [number, number][] {
+  const o = resolve(options);
+  const N = Math.min(conf.length, y.length);
+  if (N === 0 || !Number.isFinite(eceEqualWidth(conf, y, o.bins))) return levels.map(() => [NaN, NaN]);
+  const inv = new Inverter(binRows(conf, y, N, o.bins), N, o.draws, o.seed, o.bins);
+  return levels.map((level) => invert(inv, o.draws, 1 - level));
+}

@@ -39,7 +39,12 @@ export function comparisonPreamble(c: ReportComparison): string[] {
     for (const w of p.warnings) lines.push(`  warning: ${w}`);
     if (p.signals_skipped.length) lines.push(`  not compared (missing on some shared question): ${p.signals_skipped.map((s) => SIGNAL_SHORT[s]).join(', ')}`);
   }
-  lines.push(`Differences B − A with ${Math.round(c.level * 100)}% paired bootstrap intervals (basic, B = ${c.B}, seed ${c.seed}); p two-sided, adjusted by Holm within each metric (every pair × signal).`);
+  const pct = Math.round(c.level * 100);
+  const bootstrap = `${pct}% paired bootstrap intervals (basic, B = ${c.B}, seed ${c.seed})`;
+  const methods = c.ece_method
+    ? `ECE: ${pct}% interval for the difference of true ECEs from each model's headline interval at ${100 - (100 - pct) / 2}%, joined by Bonferroni (${c.ece_method}); other metrics: ${bootstrap}`
+    : bootstrap;
+  lines.push(`Differences B − A. ${methods}; p two-sided, adjusted by Holm within each metric (every pair × signal).`);
   return lines;
 }
 

@@ -4,13 +4,17 @@
  * metrics table for every signal both entries have, with a paired bootstrap interval and a
  * two-sided p-value (core/paired-difference.ts), and the p-values adjusted by Holm's method
  * (core/holm.ts) within each metric's family: all pairs × signals of that metric (accuracy: all
- * pairs). docs/STATISTICS.md, "Comparing reports", states the method and its measured coverage.
+ * pairs). The paper's ECE is the exception: its difference's interval and p come from each
+ * model's headline interval (core/ece-difference-inference.ts, Bonferroni-joined test inversion),
+ * because the bootstrap's interval under-covers where one model is near-calibrated.
+ * docs/STATISTICS.md, "Comparing reports", states the methods and their measured coverage.
  *
  * The shape is `semece compare`'s JSON (README.md, "Command line"): snake_case keys, metric keys
  * as `semece score` prints them (model/metrics.ts `cli`).
  */
 import { brierScore } from '../core/brier';
 import { eceEqualWidth, mce } from '../core/ece';
+import { ECE_DIFFERENCE_METHOD, eceDifference, eceLevelIntervals, type EceLevelIntervals } from '../core/ece-difference-inference';
 import { eceEqualMass } from '../core/equal-mass';
 import { holmAdjust, holmFamilySize } from '../core/holm';
 import { pairedDifferences, type DifferenceSpec, type RowStatistic } from '../core/paired-difference';
@@ -26,6 +30,8 @@ import { alignQuestions, clustererWarning, settingsDiffer, type CompareEntry, ty
 
 export const COMPARISON_METHOD = 'paired-bootstrap-basic';
 export const COMPARISON_CORRECTION = 'holm';
+/** The method of the `ece` metric's intervals and p-values (every other metric: COMPARISON_METHOD). */
+export const ECE_COMPARISON_METHOD = ECE_DIFFERENCE_METHOD;
 
 export interface DifferenceEntry {
   /** Value of B minus value of A on the shared questions. */
@@ -62,7 +68,13 @@ export interface PairComparison {
 
 export interface ReportComparison {
   pairs: PairComparison[];
+  /** Method of every metric's interval but the paper's ECE. */
   method: typeof COMPARISON_METHOD;
+  /**
+   * Method of the paper's ECE (`ece`): each model's headline interval, joined by Bonferroni.
+   * Absent from comparisons shared before it existed, whose ECE differences are bootstrap ones.
+   */
+  ece_method?: typeof ECE_COMPARISON_METHOD;
   correction: typeof COMPARISON_CORRECTION;
   /** What each family of the correction is. */
   family: string;
@@ -114,6 +126,9 @@ function column(questions: readonly ReportQuestion[], rows: readonly number[], f
 
 interface PairWork {
   pair: Omit<PairComparison, 'metrics'>;
+  /** Entry indices of A and B, and each one's rows of the shared questions (in shared order). */
+  entries: [number, number];
+  rows: [readonly number[], readonly number[]];
   /** Spec index → where its result goes. */
   slots: { metric: MetricCliKey | 'accuracy'; signal: SignalName | null }[];
   specs: DifferenceSpec[];
@@ -157,7 +172,7 @@ function preparePair(A: CompareEntry, B: CompareEntry, metricKeys: readonly Metr
     signals,
     signals_skipped: skipped,
   };
-  return { pair, slots, specs, N: al.shared.length };
+  return { pair, slots, specs, N: al.shared.length, entries: [0, 0], rows: [ra, rb] };
 }
 
 /** The default replicates: the largest B the reports were scored with (their intervals' precision), else 1000. */
@@ -171,6 +186,21 @@ function defaultBins(entries: readonly CompareEntry[]): number {
   return bins.size === 1 ? [...bins][0] : SCORING_DEFAULTS.bins;
 }
 
+/**
+ * One model's ECE intervals at the levels a difference needs, computed once per entry, signal and
+ * set of shared rows: when every report holds the same questions, each model's inversion serves
+ * every pair it is in.
+ */
+function eceIntervalCache(bins: number, seed: number, level: number) {
+  const cache = new Map<string, EceLevelIntervals>();
+  return (entry: number, signal: SignalName, rows: readonly number[], conf: ArrayLike<number>, y: ArrayLike<number>): EceLevelIntervals => {
+    const key = `${entry}|${signal}|${rows.join(',')}`;
+    let found = cache.get(key);
+    if (!found) cache.set(key, (found = eceLevelIntervals(conf, y, level, { bins, seed })));
+    return found;
+  };
+}
+
 /** Every pair (i < j: a = entries[i], b = entries[j]) compared; p-values Holm-adjusted per metric family. */
 export function compareReports(entries: readonly CompareEntry[], options: CompareReportsOptions = {}): ReportComparison {
   const B = options.B ?? defaultComparisonB(entries);
@@ -179,9 +209,21 @@ export function compareReports(entries: readonly CompareEntry[], options: Compar
   const metricKeys = options.metrics ?? DEFAULT_COMPARED_METRICS;
   const level = 0.95;
   const works: PairWork[] = [];
-  for (let i = 0; i < entries.length; i++) for (let j = i + 1; j < entries.length; j++) works.push(preparePair(entries[i], entries[j], metricKeys, bins));
+  for (let i = 0; i < entries.length; i++) {
+    for (let j = i + 1; j < entries.length; j++) works.push({ ...preparePair(entries[i], entries[j], metricKeys, bins), entries: [i, j] });
+  }
   // Every pair uses the same seed: each pair's resamples are the paper's stream over its own shared rows.
   const results = works.map((w) => pairedDifferences(w.specs, w.N, { B, seed, level }));
+  // The paper's ECE: each model's own inversion on the shared rows, replacing the bootstrap's.
+  const levelIntervals = eceIntervalCache(bins, seed, level);
+  works.forEach((w, pi) => w.slots.forEach((s, k) => {
+    if (s.metric !== 'ece' || s.signal === null) return;
+    const spec = w.specs[k];
+    const a = levelIntervals(w.entries[0], s.signal, w.rows[0], spec.confA, spec.yA);
+    const b = levelIntervals(w.entries[1], s.signal, w.rows[1], spec.confB, spec.yB);
+    const d = eceDifference(a, b);
+    results[pi][k] = { difference: results[pi][k].difference, interval: d.interval, p: d.p };
+  }));
   // Holm within each metric's family, across pairs × signals.
   const families = new Map<string, { pair: number; spec: number }[]>();
   works.forEach((w, pi) => w.slots.forEach((s, k) => {
@@ -209,6 +251,7 @@ export function compareReports(entries: readonly CompareEntry[], options: Compar
   return {
     pairs,
     method: COMPARISON_METHOD,
+    ece_method: ECE_COMPARISON_METHOD,
     correction: COMPARISON_CORRECTION,
     family: 'per metric: every pair × signal compared with that metric (accuracy: every pair)',
     family_size: familySize,

@@ -13,7 +13,7 @@ import { METRICS, type MetricCliKey } from '../model/metrics';
 import type { Result } from '../model/rows';
 import { SIGNAL_NAMES } from '../model/signals';
 import type { Leaderboard } from '../pipeline/leaderboard';
-import { COMPARISON_CORRECTION, COMPARISON_METHOD, type ReportComparison } from '../pipeline/report-comparison';
+import { COMPARISON_CORRECTION, COMPARISON_METHOD, ECE_COMPARISON_METHOD, type ReportComparison } from '../pipeline/report-comparison';
 import { base64urlDecode, base64urlEncode, formatKB, inflateLimited, MAX_SHARE_PAYLOAD_CHARS, MAX_SHARE_URL_LENGTH } from './codec';
 
 export const COMPARE_SHARE_ROUTE = '#/shared-compare/';
@@ -50,6 +50,7 @@ const pair = z.object({
 const comparison = z.object({
   pairs: z.array(pair).min(1).max(500),
   method: z.literal(COMPARISON_METHOD),
+  ece_method: z.literal(ECE_COMPARISON_METHOD).optional(),
   correction: z.literal(COMPARISON_CORRECTION),
   family: text(),
   family_size: z.record(text(40), int),

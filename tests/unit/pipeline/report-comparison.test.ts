@@ -4,6 +4,9 @@
  * one report is clearly worse calibrated, the settings that differ, the correction's families.
  */
 import { describe, expect, test } from 'vitest';
+import { eceEqualWidth } from '../../../src/core/ece';
+import { eceDifference, eceLevelIntervals } from '../../../src/core/ece-difference-inference';
+import { eceInference } from '../../../src/core/ece-inference';
 import { holmAdjust } from '../../../src/core/holm';
 import { alignQuestions, compareEntries } from '../../../src/pipeline/report-alignment';
 import { compareReports } from '../../../src/pipeline/report-comparison';
@@ -68,6 +71,23 @@ describe('paired differences', () => {
     // The same outcomes: no accuracy difference, and the test finds none.
     expect(c.pairs[0].metrics.accuracy).toMatchObject({ difference: 0, interval: [0, 0], p: 1 });
     expect(c.pairs[0].metrics.brier!.sem1!.difference).toBeGreaterThan(0);
+  });
+
+  test("the ECE's interval and p are the headline inversion's, joined by Bonferroni; other metrics keep the bootstrap", () => {
+    const c = compareReports(entries, { B: 200, metrics: ['ece', 'brier'] });
+    expect(c.ece_method).toBe('consistency-inversion-bonferroni');
+    expect(c.method).toBe('paired-bootstrap-basic');
+    const ia = eceInference(good.conf, good.y, { level: 0.975 }).interval;
+    const ib = eceInference(over.conf, over.y, { level: 0.975 }).interval;
+    const d = c.pairs[0].metrics.ece!.sem1!;
+    expect(d.interval).toEqual([ib[0] - ia[1], ib[1] - ia[0]]);
+    expect(d.difference).toBe(eceEqualWidth(over.conf, over.y) - eceEqualWidth(good.conf, good.y));
+    const direct = eceDifference(eceLevelIntervals(good.conf, good.y), eceLevelIntervals(over.conf, over.y));
+    expect(d.p).toBe(direct.p);
+    // Brier keeps the paired bootstrap's basic interval, which holds its point difference.
+    const brier = c.pairs[0].metrics.brier!.sem1!;
+    expect(brier.interval[0]).toBeLessThanOrEqual(brier.difference);
+    expect(brier.interval[1]).toBeGreaterThanOrEqual(brier.difference);
   });
 
   test('the reversed pair has the opposite difference and mirrored interval', () => {
