@@ -104,15 +104,19 @@ describe('semece compare on two mock runs', () => {
     // The two signals move in opposite directions: the overconfident run's Sem1 is the better calibrated.
     expect(known.sem1).toBeLessThan(-0.05);
     expect(known.verbalized).toBeGreaterThan(0.2);
-    const check = (d: { difference: number; interval: [number, number]; p_adjusted: number }, truth: number) => {
+    const check = (d: { difference: number; interval: [number, number]; p_adjusted: number }, truth: number, detected: boolean) => {
       expect(Math.sign(d.difference)).toBe(Math.sign(truth));
       expect(d.interval[0]).toBeLessThanOrEqual(truth);
       expect(d.interval[1]).toBeGreaterThanOrEqual(truth);
-      expect(d.p_adjusted).toBeLessThan(0.05);
+      if (detected) expect(d.p_adjusted).toBeLessThan(0.05);
     };
-    check(pair.metrics.ece.sem1, known.sem1);
-    check(pair.metrics.ece.verbalized, known.verbalized);
-    check(pair.metrics.accuracy, known.accuracy);
+    // The ECE's interval joins each model's headline interval (Bonferroni): honest under any
+    // dependence, and conservative; at 150 questions it detects the verbalized difference (0.2+)
+    // but not Sem1's (about 0.05), which only needs to be covered.
+    expect(doc.ece_method).toBe('consistency-inversion-bonferroni');
+    check(pair.metrics.ece.sem1, known.sem1, false);
+    check(pair.metrics.ece.verbalized, known.verbalized, true);
+    check(pair.metrics.accuracy, known.accuracy, true);
     expect(doc.family_size.ece).toBe(pair.signals.length);
   });
 
