@@ -5,6 +5,7 @@
  */
 import type { Result, SemanticClass } from '../model/rows';
 import type { Usage } from '../model/provider';
+import type { ClusteringMethodName } from '../model/clustering-methods';
 
 /** Per-question extras some clusterers need (multiple-choice options, in order A, B, C …). */
 export interface ClusterContext {
@@ -22,7 +23,7 @@ export type ClusterOutcome = Result<SemanticClass[]> & {
 };
 
 export interface Clusterer {
-  /** 'judge' | 'embedding' | 'exact' | 'entailment' — recorded with the run so caches key on it. */
+  /** Its method (model/clustering-methods.ts), recorded with the run so caches key on it. */
   readonly method: ClusterMethod;
   /**
    * Classes for `answers` (sampling order): every index 0..n-1 in exactly one class.
@@ -32,4 +33,4 @@ export interface Clusterer {
   cluster(question: string, answers: string[], signal?: AbortSignal, context?: ClusterContext): Promise<ClusterOutcome>;
 }
 
-export type ClusterMethod = 'judge' | 'embedding' | 'exact' | 'entailment';
+export type ClusterMethod = ClusteringMethodName;

@@ -26,6 +26,7 @@ import { z } from 'zod';
 import { REPORT_FORMAT, REPORT_VERSION, type ReportDocument } from '../model/report';
 import { METRICS, type MetricKey } from '../model/metrics';
 import { SIGNAL_NAMES, type SignalName } from '../model/signals';
+import { CLUSTERING_METHOD_NAMES } from '../model/clustering-methods';
 import {
   MAX_BASELINE_RUNS,
   MAX_BINS,
@@ -306,7 +307,7 @@ const reportSettings = z.object({
   topP: unit().optional(),
   maxTokens: count(0, MAX_COMPLETION_TOKENS).optional(),
   prompt: text().optional(),
-  clustering: method(['judge', 'embedding', 'entailment', 'exact', 'imported'] as const),
+  clustering: method([...CLUSTERING_METHOD_NAMES, 'imported'] as const),
   grading: method(['judge', 'alias', 'imported', 'manual'] as const),
   sem2: z.object({
     R: count(1, MAX_SEM2_R),

@@ -1,18 +1,19 @@
 /**
  * How a clustered or graded row was made, recorded in the row itself so a report scored from the
- * files later can say so. `semece cluster` writes `clustering_method` (judge, embedding,
- * entailment or exact) and `clustering_detail` (the judge, the embedding or NLI model); `semece
+ * files later can say so. `semece cluster` writes `clustering_method` (a method of
+ * model/clustering-methods.ts) and `clustering_detail` (the judge, the embedding or NLI model); `semece
  * grade` writes `grading_method` (judge or alias) and `grading_detail`. The authors' readers
  * ignore fields they do not know, so the rows stay in their format; rows without these fields
  * (the authors' own pipeline) are reported as 'imported'.
  */
 import type { ReportSettings } from '../model/report';
 import { FieldError, describe, type Obj } from './authors-fields';
+import { CLUSTERING_METHOD_NAMES } from '../model/clustering-methods';
 
 export type ClusteringMethod = ReportSettings['clustering'];
 export type GradingMethod = ReportSettings['grading'];
 
-const CLUSTERING = ['judge', 'embedding', 'entailment', 'exact'] as const;
+const CLUSTERING = CLUSTERING_METHOD_NAMES;
 const GRADING = ['judge', 'alias'] as const;
 
 export const ROW_METHOD_FIELDS = {

@@ -10,20 +10,17 @@
 import { z } from 'zod';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BINS } from '../model/scoring-limits';
 import { count, expect, seed } from './report-schema-fields';
+import { clusteringSpecSchemaOf, judgePromptSchema, modelSpecSchema } from '../model/clustering-methods';
 
 const text = z.string();
 const whole = z.number().int().min(0);
 
-export const modelSpecSchema = z.looseObject({ kind: z.enum(['openai', 'anthropic', 'gemini', 'in-browser']), preset: text, baseUrl: text, model: text });
-const prompt = z.looseObject({ system: text, user: text }).optional();
+export { modelSpecSchema };
+const prompt = judgePromptSchema;
 const question = z.looseObject({ id: text, question: text, answer: text, aliases: z.array(text).optional(), options: z.array(text).optional() });
 
-export const clusteringSpecSchema = z.discriminatedUnion('method', [
-  z.looseObject({ method: z.literal('exact') }),
-  z.looseObject({ method: z.literal('judge'), judge: modelSpecSchema, prompt }),
-  z.looseObject({ method: z.literal('embedding'), model: text, threshold: z.number() }),
-  z.looseObject({ method: z.literal('entailment'), model: text }),
-]);
+/** One loose object per clustering method, from the methods table. */
+export const clusteringSpecSchema = clusteringSpecSchemaOf();
 
 export const gradingSpecSchema = z.discriminatedUnion('method', [z.looseObject({ method: z.literal('alias') }), z.looseObject({ method: z.literal('judge'), judge: modelSpecSchema, prompt })]);
 

@@ -3,6 +3,7 @@
  * A saved, imported, shared or exported report renders from this alone, with no run attached.
  * It never holds an API key.
  */
+import type { ClusteringMethodName } from './clustering-methods';
 import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
 import type { AbstentionSpread, GuaranteedChoice, SelectiveCounts } from '../core/abstention';
 import type { Grade, QuestionSubset } from './rows';
@@ -254,7 +255,8 @@ export interface ReportSettings extends ScoringSpec {
   topP?: number;
   maxTokens?: number;
   prompt?: string;
-  clustering: { method: 'judge' | 'embedding' | 'entailment' | 'exact' | 'imported'; detail?: string };
+  /** A method of the table (model/clustering-methods.ts), or 'imported': rows clustered elsewhere. */
+  clustering: { method: ClusteringMethodName | 'imported'; detail?: string };
   grading: { method: 'judge' | 'alias' | 'imported' | 'manual'; detail?: string };
 }
 

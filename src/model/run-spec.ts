@@ -5,6 +5,7 @@
  */
 import type { ProviderConfig } from './provider';
 import type { Dataset, StageError } from './rows';
+import type { ClusteringSpec } from './clustering-methods';
 
 /** A model as a run records it: where to reach it, never how to authenticate. */
 export type ModelSpec = Omit<ProviderConfig, 'apiKey'>;
@@ -21,13 +22,8 @@ export interface SamplingSpec {
   concurrency: number;
 }
 
-export type ClusteringSpec =
-  | { method: 'exact' }
-  | { method: 'judge'; judge: ModelSpec; prompt?: { system: string; user: string } }
-  /** `allowRemote`: fetch the model from the Hugging Face hub when the app does not ship it. */
-  | { method: 'embedding'; model: string; threshold: number; allowRemote?: boolean }
-  /** An NLI model (clustering/entailment.ts, docs/CLUSTERING.md); `allowRemote` as for embeddings. */
-  | { method: 'entailment'; model: string; allowRemote?: boolean };
+/** A clustering method and its settings: one per row of the methods table (model/clustering-methods.ts). */
+export type { ClusteringSpec } from './clustering-methods';
 
 export type GradingSpec = { method: 'alias' } | { method: 'judge'; judge: ModelSpec; prompt?: { system: string; user: string } };
 

@@ -1,17 +1,16 @@
 /**
  * The one place a run's stage ports are wired to real implementations: the providers' sampling,
- * the exact / judge / embedding / entailment clusterers, the alias / judge graders and the scorer, each built
+ * the clusterers (each method's row of clustering/methods.ts), the alias / judge graders and the scorer, each built
  * for the run's settings with the run's keys. `realStages` is pure of DOM, so the worker and Node
  * tests use the very same wiring; `runnerStages` adds what only the worker has (the stores'
  * embedding and entailment caches, one embedding worker and one NLI worker per model).
  */
-import { createExactClusterer } from '../clustering/exact';
-import { createEmbeddingClusterer, type Embedder } from '../clustering/embedding';
+import type { Embedder } from '../clustering/embedding';
 import type { EmbeddingCache } from '../model/embedding-cache';
-import { createEntailmentClusterer, type EntailmentDecider } from '../clustering/entailment';
+import type { EntailmentDecider } from '../clustering/entailment';
 import type { EntailmentCache } from '../model/entailment-cache';
 import { createNliClient, type NliClient } from './nli-client';
-import { createJudgeClusterer } from '../clustering/judge';
+import { createClusterer } from '../clustering/methods';
 import type { Clusterer } from '../clustering/types';
 import { createAliasGrader } from '../grading/alias';
 import { createJudgeGrader } from '../grading/judge';
@@ -54,23 +53,16 @@ export function sampleStage(options: StageOptions): SampleStage {
   };
 }
 
+/** The run's clusterer, built by its method's row (clustering/methods.ts) from what this realm has. */
 export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: StageOptions, hooks: ClustererHooks = {}): Clusterer {
-  switch (spec.method) {
-    case 'exact':
-      return createExactClusterer();
-    case 'judge':
-      return createJudgeClusterer({ provider: createProvider(withItsKey(spec.judge, keys)), prompt: spec.prompt });
-    case 'embedding':
-      if (!options.embedder) {
-        return { method: 'embedding', cluster: async () => ({ ok: false, error: { kind: 'unavailable', message: 'Embeddings cannot be computed here; choose exact match or the judge.' } }) };
-      }
-      return createEmbeddingClusterer({ embedder: options.embedder({ model: spec.model, allowRemote: spec.allowRemote ?? false }, hooks.onModelLoad), threshold: spec.threshold, cache: options.embeddingCache });
-    case 'entailment':
-      if (!options.decider) {
-        return { method: 'entailment', cluster: async () => ({ ok: false, error: { kind: 'unavailable', message: 'Entailment cannot be computed here; choose exact match or the judge.' } }) };
-      }
-      return createEntailmentClusterer({ decider: options.decider({ model: spec.model, allowRemote: spec.allowRemote ?? false }, hooks.onModelLoad), cache: options.entailmentCache });
-  }
+  const { embedder, decider } = options;
+  return createClusterer(spec, {
+    provider: (judge) => createProvider(withItsKey(judge, keys)),
+    embedder: embedder && ((source) => embedder(source, hooks.onModelLoad)),
+    embeddingCache: options.embeddingCache,
+    decider: decider && ((source) => decider(source, hooks.onModelLoad)),
+    entailmentCache: options.entailmentCache,
+  });
 }
 
 export function graderFor(spec: GradingSpec, keys: RunKeys): Grader {
