@@ -3,7 +3,9 @@
  * line from a string, a Node stream or a browser ReadableStream (File.stream() decoded).
  */
 
-export type LineSource = string | Iterable<string> | AsyncIterable<string> | ReadableStream<string>;
+import type { LineSource } from '../providers/batch-service.ts';
+
+export type { LineSource } from '../providers/batch-service.ts';
 
 async function* chunksOf(source: Exclude<LineSource, string>): AsyncGenerator<string> {
   if (typeof (source as ReadableStream<string>).getReader === 'function') {

@@ -60,7 +60,7 @@ export class SampleRequestSet {
     private readonly hashOf: Map<string, string>,
   ) {
     this.api = spec.model.kind;
-    const maxN = spec.model.kind === 'anthropic' ? 1 : capabilitiesFor(spec.model.preset, spec.model.model).maxN;
+    const maxN = capabilitiesFor(spec.model.preset, spec.model.model, spec.model.kind).maxN;
     this.perRequest = Math.max(1, Math.min(maxN, spec.n));
     this.counts.questions = questions.length;
     this.counts.samples = questions.length * spec.n;

@@ -4,14 +4,19 @@
  */
 import type { RunSpec } from '../model/run-spec.ts';
 import type { Result } from '../model/rows.ts';
+import { getPreset } from '../providers/presets.ts';
+import { findWireFormat } from '../providers/wire-formats.ts';
 import type { BatchApi } from './service.ts';
 import { SampleRequestSet } from './request-set.ts';
 
-/** Presets whose own batch service this app speaks (other OpenAI-compatible hosts differ or have none). */
-const BATCH_PRESETS: Record<string, BatchApi> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gemini' };
-
+/**
+ * The wire format whose batch service a model's host runs: its preset says the host has it
+ * (other OpenAI-compatible hosts differ or have none) and the formats' table that the format does.
+ */
 export function batchApiOf(model: { preset: string }): BatchApi | undefined {
-  return Object.prototype.hasOwnProperty.call(BATCH_PRESETS, model.preset) ? BATCH_PRESETS[model.preset] : undefined;
+  const preset = getPreset(model.preset);
+  if (!preset?.batch || preset.kind === 'in-browser') return undefined;
+  return findWireFormat(preset.kind)?.batch ? preset.kind : undefined;
 }
 
 export async function requestSetForRun(spec: RunSpec, modelIndex: number): Promise<Result<SampleRequestSet>> {

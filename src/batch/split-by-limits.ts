@@ -1,11 +1,11 @@
 /** Splitting a request set into batches that each stay under the service's count and size limits. */
-import { BATCH_LIMITS } from './request-lines.ts';
+import { batchLimits } from './request-lines.ts';
 import type { BatchApi } from './service.ts';
 
 export async function* inParts<T extends { line: Record<string, unknown> }>(
   api: BatchApi,
   requests: AsyncIterable<T>,
-  limits: { maxRequests: number; maxBytes: number } = BATCH_LIMITS[api],
+  limits: { maxRequests: number; maxBytes: number } = batchLimits(api),
 ): AsyncGenerator<T[]> {
   let part: T[] = [];
   let bytes = 0;

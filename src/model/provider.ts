@@ -4,8 +4,17 @@
  * timeouts and cancellation live once in http.ts for all of them.
  */
 
-/** 'in-browser': a model run in this page (or in Node) with Transformers.js, no server (providers/in-browser/). */
-export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'in-browser';
+/**
+ * The wire formats, by id: each is one module in providers/ and one row of its table
+ * (providers/wire-formats.ts, which must have a row for every id here). Kept here, the floor below,
+ * because a stored run's model names its format and is checked against this list when read back.
+ */
+export const WIRE_FORMAT_IDS = ['openai', 'anthropic', 'gemini'] as const;
+export type WireFormatId = (typeof WIRE_FORMAT_IDS)[number];
+
+/** Every kind a model can be: a wire format, or 'in-browser': a model run in this page (or in Node) with Transformers.js, no server (providers/in-browser/). */
+export const PROVIDER_KINDS = [...WIRE_FORMAT_IDS, 'in-browser'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /** Where and how to reach a model. The key is held in memory and never serialised with a run. */
 export interface ProviderConfig {

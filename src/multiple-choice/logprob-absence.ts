@@ -3,11 +3,11 @@
  * log-probabilities, the model refused them, or they were asked for and did not come back.
  */
 import { capabilitiesFor } from '../providers/capabilities';
+import { findWireFormat } from '../providers/wire-formats';
 import type { ProviderConfig, Reply } from '../model/provider';
 
+/** Hosts of a format that can give them but do not; a format that cannot says so itself (its `noLogprobs`). */
 const BY_PRESET: Record<string, string> = {
-  anthropic: "Anthropic's Messages API returns no token log-probabilities.",
-  gemini: 'Gemini log-probabilities depend on the model and are often refused, so they are not asked for.',
   groq: 'Groq rejects requests that ask for log-probabilities.',
   mistral: "Mistral's chat API has no log-probabilities parameter.",
   ollama: "Ollama's OpenAI-compatible endpoint returns no log-probabilities.",
@@ -23,7 +23,8 @@ export function logprobAbsence(config: Pick<ProviderConfig, 'kind' | 'preset' | 
   const caps = capabilitiesFor(config.preset, config.model);
   if (!caps.logprobs) {
     if (BY_PRESET[config.preset]) return BY_PRESET[config.preset];
-    if (config.kind === 'anthropic') return BY_PRESET.anthropic;
+    const format = findWireFormat(config.kind)?.noLogprobs;
+    if (format) return format;
     if (caps.rejectsSampling) return `${config.model} is a reasoning model; these reject log-probabilities.`;
     return `The ${config.preset} preset is not known to return log-probabilities, so they are not asked for.`;
   }

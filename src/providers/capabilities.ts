@@ -1,26 +1,16 @@
 /**
  * What each provider and model family accepts, from the research notes
- * (shared/research/providers-peers-datasets.md, A.1–A.10). The table is a starting point:
- * the run-time check in index.ts lowers the n limit when a provider returns fewer choices.
+ * (shared/research/providers-peers-datasets.md, A.1–A.10): the presets' table here, and for a
+ * preset not in it what its wire format accepts (each format's module). The table is a starting
+ * point: the run-time check in index.ts lowers the n limit when a provider returns fewer choices.
  */
-import type { GenerationSettings } from '../model/provider.ts';
+import type { GenerationSettings, ProviderKind } from '../model/provider.ts';
 import { MAX_REPLIES_PER_CALL } from './in-browser/models.ts';
+import { getPreset } from './presets.ts';
+import type { Capabilities } from './wire-format.ts';
+import { WIRE_FORMATS, type WireFormats, findWireFormat } from './wire-formats.ts';
 
-export interface Capabilities {
-  /** Replies one request can return (1 = no `n`, so parallel requests). */
-  maxN: number;
-  temperatureRange: [number, number];
-  /** False where sending both is a 400 (newer Anthropic models) — then only temperature is sent. */
-  temperatureWithTopP: boolean;
-  logprobs: boolean;
-  /** Reasoning models reject temperature/top_p other than the default: they are left out. */
-  rejectsSampling: boolean;
-  /**
-   * The table has no entry for this server, so `maxN` and `logprobs` are guesses to try: the first
-   * request asking for several replies goes alone, and its answer settles `maxN` (n-probe.ts).
-   */
-  unknown: boolean;
-}
+export type { Capabilities } from './wire-format.ts';
 
 const BASE: Capabilities = {
   maxN: 1,
@@ -39,13 +29,6 @@ function openaiFamily(model: string): Partial<Capabilities> {
   return { maxN: 128, logprobs: true };
 }
 
-function geminiFamily(model: string): Partial<Capabilities> {
-  // candidateCount > 1 returns 400 on Gemini 3.x and was refused on 1.5; 2.x allows up to 8.
-  const m = /gemini-(\d+)/.exec(model);
-  const major = m ? Number(m[1]) : 0;
-  return { maxN: major === 2 ? 8 : 1, temperatureRange: [0, 2], logprobs: false };
-}
-
 const BY_PRESET: Record<string, (model: string) => Partial<Capabilities>> = {
   openai: openaiFamily,
   xai: () => ({ maxN: 128, logprobs: true }),
@@ -59,21 +42,26 @@ const BY_PRESET: Record<string, (model: string) => Partial<Capabilities>> = {
   lmstudio: () => ({ maxN: 1 }),
   vllm: () => ({ maxN: 128, logprobs: true }),
   llamacpp: () => ({ maxN: 1, logprobs: true }),
-  anthropic: () => ({ maxN: 1, temperatureRange: [0, 1], temperatureWithTopP: false }),
-  gemini: geminiFamily,
   // A question's samples are rows of one batch.
   'in-browser': () => ({ maxN: MAX_REPLIES_PER_CALL }),
 };
 
 /**
- * A server the table does not know (the "custom" preset, or an id from elsewhere) on the OpenAI
- * wire format: n and logprobs are tried, and the run-time checks lower them where refused.
+ * The table's entry for the preset; else what its wire format accepts (Anthropic's and Gemini's
+ * presets, and the "custom" preset or an id from elsewhere on the OpenAI wire format, whose n and
+ * logprobs are tried and lowered at run time where refused). `kind` is the preset's own unless
+ * given (a stored model names its kind); `formats` is the table of formats to look it up in.
  */
-const UNKNOWN: Partial<Capabilities> = { maxN: 128, logprobs: true, unknown: true };
-
-export function capabilitiesFor(preset: string, model: string): Capabilities {
+export function capabilitiesFor(
+  preset: string,
+  model: string,
+  kind: ProviderKind | undefined = getPreset(preset)?.kind,
+  formats: WireFormats = WIRE_FORMATS,
+): Capabilities {
   const family = Object.prototype.hasOwnProperty.call(BY_PRESET, preset) ? BY_PRESET[preset] : undefined;
-  return { ...BASE, ...(family ? family(model) : UNKNOWN) };
+  // A kind without a format of its own (in-browser, outside its preset) gets the OpenAI-compatible guess.
+  const format = (kind && findWireFormat(kind, formats)) || WIRE_FORMATS.openai;
+  return { ...BASE, ...(family ? family(model) : format.capabilities(model)) };
 }
 
 /**

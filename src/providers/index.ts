@@ -4,26 +4,17 @@
  * learns at run time: fewer choices than asked lowers the n limit for the rest of the run; a request
  * rejected for `n`/`candidateCount`, temperature or logprobs is re-sent once without it, and noted.
  */
-import { anthropicCall } from './anthropic.ts';
 import { baseUrlProblem } from './base-url.ts';
 import { type Capabilities, capabilitiesFor, effectiveSettings } from './capabilities.ts';
 import { ProviderError } from './errors.ts';
-import { geminiCall } from './gemini.ts';
 import { DEFAULT_POLICY, type HttpDeps, HttpClient, type RetryPolicy, realDeps } from './http.ts';
-import { openaiCall } from './openai.ts';
 import { probeFirstRequest } from './n-probe.ts';
 import { getPreset } from './presets.ts';
 import { secretScrubber } from './secret-scrub.ts';
-import type {
-  Completion,
-  CompletionRequest,
-  GenerationSettings,
-  ProviderConfig,
-  ProviderKind,
-  RequestEvent,
-  SamplingProvider,
-} from '../model/provider.ts';
-import { type ParsedCompletion, type WireContext, type WireInput, badShape } from './wire.ts';
+import type { Completion, CompletionRequest, GenerationSettings, ProviderConfig, RequestEvent, SamplingProvider } from '../model/provider.ts';
+import { badShape } from './wire.ts';
+import { type ParsedCompletion, type WireContext, chatCall } from './wire-format.ts';
+import { WIRE_FORMATS, type WireFormats, wireFormat } from './wire-formats.ts';
 import type { WireCall } from './http.ts';
 
 export { ProviderError, stopsRun, scrubKey } from './errors.ts';
@@ -34,13 +25,9 @@ export { capabilitiesFor } from './capabilities.ts';
 export interface ProviderDeps {
   http?: Partial<HttpDeps>;
   policy?: Partial<RetryPolicy>;
+  /** The wire formats to pick the config's kind from (wire-formats.ts; a test adds one of its own). */
+  formats?: WireFormats;
 }
-
-const WIRE: Record<Exclude<ProviderKind, 'in-browser'>, (ctx: WireContext, input: WireInput) => WireCall<ParsedCompletion>> = {
-  openai: openaiCall,
-  anthropic: anthropicCall,
-  gemini: geminiCall,
-};
 
 const N_REJECTED = /only one completion|multiple candidates|candidate_?count|\bn must be\b|'n'|"n"/i;
 const SAMPLING_REJECTED = /unsupported (parameter|value).*(temperature|top_p)|(temperature|top_p).*(not supported|unsupported)/i;
@@ -53,13 +40,14 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
   if (config.kind === 'in-browser') {
     throw new ProviderError({ kind: 'bad-request', retryable: false, message: `The in-browser model "${config.model}" can sample answers only; it cannot serve as a judge or a connection test here.` });
   }
-  const kind = config.kind;
+  const formats = deps.formats ?? WIRE_FORMATS;
+  const format = wireFormat(config.kind, formats);
   const preset = getPreset(config.preset);
   const baseUrl = config.baseUrl || preset?.baseUrl || '';
   // Refused before any request: a URL with credentials would only fail, retried, and be stored.
   const problem = baseUrlProblem(baseUrl, `The base URL for ${config.preset}`);
   if (problem) throw new ProviderError({ kind: 'bad-request', retryable: false, message: problem });
-  const caps: Capabilities = capabilitiesFor(config.preset, config.model);
+  const caps: Capabilities = capabilitiesFor(config.preset, config.model, config.kind, formats);
   const policy: RetryPolicy = {
     ...DEFAULT_POLICY,
     ...deps.policy,
@@ -91,7 +79,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
 
   async function sendOnce(request: CompletionRequest, n: number, onEvent?: (e: RequestEvent) => void): Promise<Completion> {
     const effective = effectiveSettings(caps, request.settings, n);
-    const base = WIRE[kind](ctx, { messages: request.messages, effective });
+    const base = chatCall(format, ctx, { messages: request.messages, effective });
     const call: WireCall<ParsedCompletion> = {
       ...base,
       parse: (text, status) => {

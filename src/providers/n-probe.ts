@@ -7,7 +7,7 @@
  * of requests (one per concurrent worker) would be sent with a guess.
  */
 import type { Completion, CompletionRequest, RequestEvent } from '../model/provider.ts';
-import type { Capabilities } from './capabilities.ts';
+import type { Capabilities } from './wire-format.ts';
 import { ProviderError } from './errors.ts';
 
 type Request = CompletionRequest & { onEvent?: (e: RequestEvent) => void };

@@ -20,10 +20,15 @@ export interface Preset {
    * the user gives its base URL, and what it accepts is found out at run time.
    */
   custom?: boolean;
+  /**
+   * The host runs its wire format's batch service (wire-format.ts WireBatch): other hosts of the
+   * OpenAI format differ or have none.
+   */
+  batch?: boolean;
 }
 
 export const PRESETS: Record<string, Preset> = {
-  openai: { id: 'openai', label: 'OpenAI', kind: 'openai', baseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY', needsKey: true, maxCompletionTokens: true },
+  openai: { id: 'openai', label: 'OpenAI', kind: 'openai', baseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY', needsKey: true, maxCompletionTokens: true, batch: true },
   xai: { id: 'xai', label: 'xAI', kind: 'openai', baseUrl: 'https://api.x.ai/v1', keyEnv: 'XAI_API_KEY', needsKey: true },
   mistral: { id: 'mistral', label: 'Mistral', kind: 'openai', baseUrl: 'https://api.mistral.ai/v1', keyEnv: 'MISTRAL_API_KEY', needsKey: true },
   openrouter: { id: 'openrouter', label: 'OpenRouter', kind: 'openai', baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', needsKey: true },
@@ -34,8 +39,8 @@ export const PRESETS: Record<string, Preset> = {
   lmstudio: { id: 'lmstudio', label: 'LM Studio (local)', kind: 'openai', baseUrl: 'http://localhost:1234/v1', keyEnv: null, needsKey: false, local: true },
   vllm: { id: 'vllm', label: 'vLLM (local)', kind: 'openai', baseUrl: 'http://localhost:8000/v1', keyEnv: 'VLLM_API_KEY', needsKey: false, local: true },
   llamacpp: { id: 'llamacpp', label: 'llama.cpp server (local)', kind: 'openai', baseUrl: 'http://localhost:8080/v1', keyEnv: null, needsKey: false, local: true },
-  anthropic: { id: 'anthropic', label: 'Anthropic', kind: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keyEnv: 'ANTHROPIC_API_KEY', needsKey: true },
-  gemini: { id: 'gemini', label: 'Google Gemini', kind: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta', keyEnv: 'GEMINI_API_KEY', needsKey: true },
+  anthropic: { id: 'anthropic', label: 'Anthropic', kind: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keyEnv: 'ANTHROPIC_API_KEY', needsKey: true, batch: true },
+  gemini: { id: 'gemini', label: 'Google Gemini', kind: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta', keyEnv: 'GEMINI_API_KEY', needsKey: true, batch: true },
   // Its own choice, so that pointing another preset at some server does not borrow that preset's
   // n limit, prices and batch service. The CLI reads its key from SEMECE_API_KEY.
   custom: { id: 'custom', label: 'Another OpenAI-compatible server', kind: 'openai', baseUrl: '', keyEnv: null, needsKey: false, custom: true },

@@ -1,50 +1,10 @@
 /**
- * What every wire format shares: the context a request is built in, and careful JSON reading
- * (a 200 with a truncated or HTML body is a retryable bad-response, not a crash).
+ * What every wire format shares: careful JSON reading (a 200 with a truncated or HTML body is a
+ * retryable bad-response, not a crash) and the reading of an error body. What a format is and the
+ * context a request is built in: wire-format.ts.
  */
 import { ProviderError, adviceFor, scrubKey } from './errors.ts';
-import type { Capabilities } from './capabilities.ts';
-import type { ChatMessage, GenerationSettings, ProviderKind, Reply, Usage } from '../model/provider.ts';
-
-export interface WireContext {
-  preset: string;
-  baseUrl: string;
-  model: string;
-  apiKey?: string;
-  caps: Capabilities;
-  /** OpenAI wire: send `max_completion_tokens` instead of `max_tokens`. */
-  maxCompletionTokens?: boolean;
-}
-
-/** What a wire format's parser returns for one request. */
-export interface ParsedCompletion {
-  replies: Reply[];
-  usage: Usage;
-}
-
-export interface WireInput {
-  messages: ChatMessage[];
-  effective: Partial<GenerationSettings> & { n: number };
-}
-
-/**
- * The headers of every request of a wire format, the key among them: the one place a key is
- * attached, for interactive requests and batch services alike (no key: none is sent).
- *  - OpenAI-compatible: only Authorization and Content-Type, since extra headers fail CORS
- *    preflights at some of its hosts.
- *  - Anthropic: the direct-browser-access header is what lets a page call the API with the
- *    user's key.
- *  - Gemini: the key goes in x-goog-api-key, never in the URL, so it stays out of logs and errors.
- */
-export function wireHeaders(kind: ProviderKind, apiKey: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (kind === 'anthropic') Object.assign(headers, { 'anthropic-version': '2023-06-01', 'anthropic-dangerous-direct-browser-access': 'true' });
-  if (!apiKey) return headers;
-  if (kind === 'openai') headers.authorization = `Bearer ${apiKey}`;
-  else if (kind === 'anthropic') headers['x-api-key'] = apiKey;
-  else headers['x-goog-api-key'] = apiKey;
-  return headers;
-}
+import type { WireContext } from './wire-format.ts';
 
 export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;

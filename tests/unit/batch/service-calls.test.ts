@@ -4,10 +4,10 @@
  * A scripted fetch stands in for the network, and sleeps are recorded, never waited for.
  */
 import { describe, expect, it } from 'vitest';
-import { ServiceCalls } from '../../../src/batch/service-calls.ts';
+import { ServiceCalls } from '../../../src/providers/batch-calls.ts';
 import { ProviderError } from '../../../src/providers/errors.ts';
 import { capabilitiesFor } from '../../../src/providers/capabilities.ts';
-import { wireHeaders } from '../../../src/providers/wire.ts';
+import { WIRE_FORMATS } from '../../../src/providers/wire-formats.ts';
 import { linesOf } from '../../../src/batch/jsonl.ts';
 
 const KEY = 'sk-test-batch-key-0123456789';
@@ -34,7 +34,7 @@ function scripted(replies: (() => Response)[]) {
 
 function calls(api: 'openai' | 'anthropic' | 'gemini', net: ReturnType<typeof scripted>) {
   const ctx = { preset: api, baseUrl: BASE, model: 'm', caps: capabilitiesFor(api, 'm') };
-  return new ServiceCalls(api, { ctx, apiKey: KEY, deps: net.deps });
+  return new ServiceCalls(WIRE_FORMATS[api], { ctx, apiKey: KEY, deps: net.deps });
 }
 
 const json = (v: unknown, status = 200, headers: Record<string, string> = {}) => () => new Response(JSON.stringify(v), { status, headers });
@@ -46,8 +46,8 @@ describe('batch calls through the providers HTTP client', () => {
       const c = calls(api, net);
       expect(await c.json('POST', c.url('batches'), { a: 1 })).toEqual({ id: 'b1' });
       expect(await c.json('GET', c.url('batches/b1'))).toEqual({ id: 'b1' });
-      expect(net.seen[0]).toEqual({ url: `${BASE}/batches`, method: 'POST', headers: wireHeaders(api, KEY), body: '{"a":1}' });
-      const { 'content-type': _, ...withoutType } = wireHeaders(api, KEY);
+      expect(net.seen[0]).toEqual({ url: `${BASE}/batches`, method: 'POST', headers: WIRE_FORMATS[api].headers(KEY), body: '{"a":1}' });
+      const { 'content-type': _, ...withoutType } = WIRE_FORMATS[api].headers(KEY);
       expect(net.seen[1]).toEqual({ url: `${BASE}/batches/b1`, method: 'GET', headers: withoutType, body: undefined });
     }
   });

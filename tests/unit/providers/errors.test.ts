@@ -5,7 +5,7 @@ import { parseRetryAfter, scrubKey } from '../../../src/providers/errors.ts';
 import { geminiError } from '../../../src/providers/gemini.ts';
 import { HttpClient } from '../../../src/providers/http.ts';
 import { openaiError, parseOpenaiResponse } from '../../../src/providers/openai.ts';
-import type { WireContext } from '../../../src/providers/wire.ts';
+import type { WireContext } from '../../../src/providers/wire-format.ts';
 
 const ctx = (preset: string, apiKey = 'sk-test-abcdefghijklmnop'): WireContext => ({
   preset, baseUrl: 'http://127.0.0.1:1/v1', model: 'm', apiKey, caps: capabilitiesFor(preset, 'm'),

@@ -4,12 +4,9 @@
  * headers, errors classified by the wire format's own classifier (status and retryability kept),
  * and no message ever holding the key. Only URLs and bodies are the batch service's.
  */
-import { anthropicError } from '../providers/anthropic.ts';
-import { geminiError } from '../providers/gemini.ts';
-import { DEFAULT_POLICY, type HttpDeps, HttpClient, type RetryPolicy, type WireRequest, realDeps } from '../providers/http.ts';
-import { openaiError } from '../providers/openai.ts';
-import { type WireContext, joinUrl, parseJsonBody, wireHeaders } from '../providers/wire.ts';
-import type { BatchApi } from './service.ts';
+import { DEFAULT_POLICY, HttpClient, type RetryPolicy, type WireRequest, realDeps } from './http.ts';
+import { joinUrl, parseJsonBody } from './wire.ts';
+import type { BatchCallsOptions, WireContext, WireFormat } from './wire-format.ts';
 
 /** The providers' policy, with room for a request file of a few hundred MB to upload. */
 const BATCH_POLICY: RetryPolicy = { ...DEFAULT_POLICY, timeoutMs: 10 * 60_000 };
@@ -17,20 +14,15 @@ const BATCH_POLICY: RetryPolicy = { ...DEFAULT_POLICY, timeoutMs: 10 * 60_000 };
 /** A service's calls are few and mostly one after another (submit, poll, download). */
 const CONCURRENCY = 4;
 
-const CLASSIFY = { openai: openaiError, anthropic: anthropicError, gemini: geminiError };
-
-export interface ServiceCallsOptions {
-  ctx: WireContext;
-  apiKey?: string;
-  deps?: Partial<HttpDeps>;
-}
-
 export class ServiceCalls {
   private readonly http: HttpClient;
   /** The context with the key, for error texts to scrub it from. */
   private readonly keyed: WireContext;
 
-  constructor(readonly api: BatchApi, private readonly opts: ServiceCallsOptions) {
+  constructor(
+    readonly format: Pick<WireFormat, 'headers' | 'error'>,
+    private readonly opts: BatchCallsOptions,
+  ) {
     this.http = new HttpClient(opts.ctx.preset, opts.apiKey, CONCURRENCY, BATCH_POLICY, { ...realDeps(), ...opts.deps });
     this.keyed = { ...opts.ctx, apiKey: opts.apiKey };
   }
@@ -55,8 +47,8 @@ export class ServiceCalls {
     const key = sameOrigin(url, this.opts.ctx.baseUrl) ? this.opts.apiKey : undefined;
     return {
       url, method, body,
-      headers: wireHeaders(this.api, key),
-      error: (status, _headers, text, retryAfterMs) => CLASSIFY[this.api](this.keyed, status, text, retryAfterMs),
+      headers: this.format.headers(key),
+      error: (status, _headers, text, retryAfterMs) => this.format.error(this.keyed, status, text, retryAfterMs),
     };
   }
 }
