@@ -7,12 +7,13 @@
  * (stratified by category where there are categories). Hub address: $HF_ENDPOINT; token: $HF_TOKEN.
  * Only the Parquet columns the mapping (or the layout recognised in the first rows) reads are
  * decoded, and a file declaring more rows than a dataset may have is refused before decoding.
+ * With --limit, only the Parquet row groups holding the drawn rows are decoded (hub/hub-draw.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { readDataset, type ColumnMapping, type ReadDataset } from '../src/formats/datasets.ts';
 import { drawSubset } from '../src/formats/datasets/subset.ts';
 import { CATALOGUE, DEFAULT_HUB_URL, type HubSource } from '../src/hub/catalogue.ts';
-import { hubQuestions, loadHubTable } from '../src/hub/hub-dataset.ts';
+import { loadHubQuestions } from '../src/hub/hub-dataset.ts';
 import type { Result } from '../src/model/rows.ts';
 import { HubFileFolder, hubCacheFolder } from './hub-file-folder.ts';
 
@@ -24,6 +25,8 @@ export interface DatasetSourceOptions {
   log: (line: string) => void;
   limit?: number;
   seed?: number;
+  /** Each Parquet column chunk a hub draw decoded (file, row group, column): what --limit read. */
+  onDecoded?: (file: string, group: number, column: string) => void;
 }
 
 /** The hub source a `hub:` argument names, with the mapping of its catalogue entry if it is one. */
@@ -38,7 +41,9 @@ export function parseHubSpec(spec: string): Result<{ source: HubSource; mapping?
 }
 
 export async function readDatasetSource(spec: string, options: DatasetSourceOptions): Promise<Result<ReadDataset>> {
-  const read = spec.startsWith(HUB_PREFIX) ? await readHub(spec, options) : await readLocal(spec);
+  // A hub split is drawn while it is read (only the row groups the draw needs are decoded).
+  if (spec.startsWith(HUB_PREFIX)) return readHub(spec, options);
+  const read = await readLocal(spec);
   if (!read.ok || options.limit === undefined) return read;
   const dataset = drawSubset(read.value.dataset, { n: options.limit, seed: options.seed ?? 0, stratify: true });
   return { ok: true, value: { ...read.value, dataset } };
@@ -58,7 +63,7 @@ async function readHub(spec: string, options: DatasetSourceOptions): Promise<Res
   const parsed = parseHubSpec(spec);
   if (!parsed.ok) return parsed;
   let lastShown = -1;
-  const loaded = await loadHubTable(parsed.value.source, {
+  return loadHubQuestions(parsed.value.source, {
     hubUrl: options.env.HF_ENDPOINT || DEFAULT_HUB_URL,
     token: options.env.HF_TOKEN || undefined,
     cache: new HubFileFolder(hubCacheFolder(options.env)),
@@ -70,7 +75,9 @@ async function readHub(spec: string, options: DatasetSourceOptions): Promise<Res
       lastShown = tenth;
       options.log(`downloading ${spec}: ${(p.done / 1024 / 1024).toFixed(1)} of ${(p.total / 1024 / 1024).toFixed(1)} MB`);
     },
-  }, { onlyMapped: parsed.value.mapping ?? 'layout' });
-  if (!loaded.ok) return loaded;
-  return hubQuestions(loaded.value, parsed.value.mapping);
+  }, {
+    mapping: parsed.value.mapping,
+    draw: options.limit === undefined ? undefined : { n: options.limit, seed: options.seed ?? 0, stratify: true },
+    onDecoded: options.onDecoded,
+  });
 }

@@ -7,10 +7,10 @@
  * counted over the file's data rows including skipped ones, so ids stay put when filters change.
  * A repeated id keeps its first row (as the spec joins rows) and the later ones are listed as skipped.
  */
-import { firstRowPerId, type Dataset, type Question, type Result } from '../model/rows.ts';
+import { firstRowPerId, type Dataset, type Question, type Result, type StageError } from '../model/rows.ts';
 import { keepableValue } from '../model/question-fields.ts';
 import { type ColumnMapping, type ColumnRole, type Layout, asList, categoryOf, columnPaths, detectLayout, field } from './datasets/layouts.ts';
-import { type Table, parseTable } from './datasets/table.ts';
+import { type Table, type TableRow, parseTable } from './datasets/table.ts';
 
 export type { ColumnMapping, ColumnRole, Layout } from './datasets/layouts.ts';
 export { parseTable, type Table } from './datasets/table.ts';
@@ -40,69 +40,87 @@ function text(v: unknown): string {
 }
 
 /** The refusal of a row whose question or answer is JSON structure rather than text, naming the row and the field. */
-function notText(where: string, role: 'question' | 'answer', column: string, value: object): Result<ReadDataset> {
+function notText(where: string, role: 'question' | 'answer', column: string, value: object): { error: StageError } {
   const what = Array.isArray(value) ? 'a JSON array' : 'a JSON object';
   const shown = JSON.stringify(value);
   return {
-    ok: false,
     error: { kind: 'dataset', message: `the ${role} (field ${column}) is ${what}, not text: ${shown.length > 80 ? `${shown.slice(0, 80)}…` : shown}. Map the ${role} to a text field.`, where },
   };
 }
 
 const columnFor = (mapping: ColumnMapping, role: ColumnRole) => Object.keys(mapping).find((c) => mapping[c] === role);
 
+/** The column (dotted path) a mapping gives each role. */
+export interface RoleColumns {
+  question: string;
+  answer: string;
+  id?: string;
+  aliases?: string;
+  category?: string;
+  options?: string;
+  skipIfPresent: string[];
+}
+
+/** The columns of each role in a mapping, or what it lacks (a question and an answer column). */
+export function roleColumns(mapping: ColumnMapping, name: string): Result<RoleColumns> {
+  const question = columnFor(mapping, 'question');
+  const answer = columnFor(mapping, 'answer');
+  if (!question) return { ok: false, error: { kind: 'dataset', message: 'Choose which column holds the question.', where: name } };
+  if (!answer) return { ok: false, error: { kind: 'dataset', message: 'Choose which column holds the reference answer.', where: name } };
+  const skipIfPresent = Object.keys(mapping).filter((c) => mapping[c] === 'skip-if-present');
+  return { ok: true, value: { question, answer, id: columnFor(mapping, 'id'), aliases: columnFor(mapping, 'aliases'), category: columnFor(mapping, 'category'), options: columnFor(mapping, 'options'), skipIfPresent } };
+}
+
+/** The category a row counts under when a draw is stratified ('' for none), as its question would carry it. */
+export function rowCategory(r: TableRow, cols: RoleColumns): string {
+  return (cols.category ? categoryOf(field(r.record, cols.category)) : undefined) || '';
+}
+
+/**
+ * One row as a question, or why it is skipped, or (a question or answer that is JSON structure)
+ * an error that refuses the whole file. Repeated ids are the caller's to find.
+ */
+export function rowQuestion(r: TableRow, cols: RoleColumns, keep: readonly string[] = []): { question: Question } | { skip: SkippedRow } | { error: StageError } {
+  const skipBy = cols.skipIfPresent.find((c) => text(field(r.record, c)) !== '');
+  if (skipBy) return { skip: { where: r.where, reason: `has ${skipBy} (text-only questions are used)` } };
+  const rawQuestion = field(r.record, cols.question);
+  // A list or a record is no question: written out as JSON it would be asked as one, silently.
+  if (typeof rawQuestion === 'object' && rawQuestion !== null) return notText(r.where, 'question', cols.question, rawQuestion);
+  const question = text(rawQuestion);
+  if (question === '') return { skip: { where: r.where, reason: `empty question (column ${cols.question})` } };
+  const rawAnswer = field(r.record, cols.answer);
+  // A list is an answer and its aliases (below); a record is not an answer.
+  if (typeof rawAnswer === 'object' && rawAnswer !== null && !Array.isArray(rawAnswer)) return notText(r.where, 'answer', cols.answer, rawAnswer);
+  // A list-valued answer (PopQA, NQ-open): the first item is the answer, the others aliases.
+  const answers = Array.isArray(rawAnswer) || (typeof rawAnswer === 'string' && rawAnswer.trim().startsWith('[')) ? asList(rawAnswer) : [text(rawAnswer)];
+  const answer = answers[0] ?? '';
+  if (answer === '') return { skip: { where: r.where, reason: `empty answer (column ${cols.answer})` } };
+  const id = (cols.id ? text(field(r.record, cols.id)) : '') || generatedId(r.row);
+  const aliases = [...answers.slice(1), ...(cols.aliases ? asList(field(r.record, cols.aliases)) : [])].filter((a, i, all) => a !== answer && all.indexOf(a) === i);
+  const q: Question = { id, question, answer };
+  if (aliases.length > 0) q.aliases = aliases;
+  const category = cols.category ? categoryOf(field(r.record, cols.category)) : undefined;
+  if (category) q.category = category;
+  const options = cols.options ? asList(field(r.record, cols.options)) : [];
+  if (options.length > 0) q.options = options;
+  // Columns kept for slicing the report (hub/catalogue.ts `slices`): short text or numbers only.
+  for (const c of keep) {
+    const v = field(r.record, c);
+    if (keepableValue(v)) (q.fields ??= {})[c] = v;
+  }
+  return { question: q };
+}
+
 /** Builds questions from a parsed table with an explicit column → role mapping. */
 export function applyColumnMapping(table: Table, mapping: ColumnMapping, name: string, keep: readonly string[] = []): Result<ReadDataset> {
-  const qCol = columnFor(mapping, 'question');
-  const aCol = columnFor(mapping, 'answer');
-  const where = name;
-  if (!qCol) return { ok: false, error: { kind: 'dataset', message: 'Choose which column holds the question.', where } };
-  if (!aCol) return { ok: false, error: { kind: 'dataset', message: 'Choose which column holds the reference answer.', where } };
-  const idCol = columnFor(mapping, 'id');
-  const aliasCol = columnFor(mapping, 'aliases');
-  const catCol = columnFor(mapping, 'category');
-  const optCol = columnFor(mapping, 'options');
-  const skipCols = Object.keys(mapping).filter((c) => mapping[c] === 'skip-if-present');
+  const cols = roleColumns(mapping, name);
+  if (!cols.ok) return cols;
   // Each row in order: skipped with a reason, or a question; a repeated id is skipped below.
   const read: ({ skip: SkippedRow } | { question: Question; where: string })[] = [];
   for (const r of table.rows) {
-    const skipBy = skipCols.find((c) => text(field(r.record, c)) !== '');
-    if (skipBy) {
-      read.push({ skip: { where: r.where, reason: `has ${skipBy} (text-only questions are used)` } });
-      continue;
-    }
-    const rawQuestion = field(r.record, qCol);
-    // A list or a record is no question: written out as JSON it would be asked as one, silently.
-    if (typeof rawQuestion === 'object' && rawQuestion !== null) return notText(r.where, 'question', qCol, rawQuestion);
-    const question = text(rawQuestion);
-    if (question === '') {
-      read.push({ skip: { where: r.where, reason: `empty question (column ${qCol})` } });
-      continue;
-    }
-    const rawAnswer = field(r.record, aCol);
-    // A list is an answer and its aliases (below); a record is not an answer.
-    if (typeof rawAnswer === 'object' && rawAnswer !== null && !Array.isArray(rawAnswer)) return notText(r.where, 'answer', aCol, rawAnswer);
-    // A list-valued answer (PopQA, NQ-open): the first item is the answer, the others aliases.
-    const answers = Array.isArray(rawAnswer) || (typeof rawAnswer === 'string' && rawAnswer.trim().startsWith('[')) ? asList(rawAnswer) : [text(rawAnswer)];
-    const answer = answers[0] ?? '';
-    if (answer === '') {
-      read.push({ skip: { where: r.where, reason: `empty answer (column ${aCol})` } });
-      continue;
-    }
-    const id = (idCol ? text(field(r.record, idCol)) : '') || generatedId(r.row);
-    const aliases = [...answers.slice(1), ...(aliasCol ? asList(field(r.record, aliasCol)) : [])].filter((a, i, all) => a !== answer && all.indexOf(a) === i);
-    const q: Question = { id, question, answer };
-    if (aliases.length > 0) q.aliases = aliases;
-    const category = catCol ? categoryOf(field(r.record, catCol)) : undefined;
-    if (category) q.category = category;
-    const options = optCol ? asList(field(r.record, optCol)) : [];
-    if (options.length > 0) q.options = options;
-    // Columns kept for slicing the report (hub/catalogue.ts `slices`): short text or numbers only.
-    for (const c of keep) {
-      const v = field(r.record, c);
-      if (keepableValue(v)) (q.fields ??= {})[c] = v;
-    }
-    read.push({ question: q, where: r.where });
+    const one = rowQuestion(r, cols.value, keep);
+    if ('error' in one) return { ok: false, error: one.error };
+    read.push('question' in one ? { question: one.question, where: r.where } : one);
   }
   const repeats = new Set<(typeof read)[number]>();
   firstRowPerId(read.filter((e) => 'question' in e), (e) => e.question.id, (later) => repeats.add(later));

@@ -5,9 +5,11 @@
  * mapping, the user's, or the recognised layout. A file is cached only once it parsed, so a
  * truncated download is fetched again next time rather than kept.
  */
-import { datasetFromTable, parseTable, previewTable, type ColumnMapping, type DatasetPreview, type Layout, type ReadDataset, type Table } from '../formats/datasets';
+import { datasetFromTable, parseTable, previewTable, roleColumns, type ColumnMapping, type DatasetPreview, type Layout, type ReadDataset, type Table } from '../formats/datasets';
 import { detectLayout } from '../formats/datasets/layouts';
 import { parquetTable } from '../formats/datasets/parquet';
+import { drawSubset, type SubsetChoice } from '../formats/datasets/subset';
+import { drawParquetQuestions } from './hub-draw';
 import type { Result } from '../model/rows';
 import { hubSourceName, keptSliceColumns, type HubSource } from './catalogue';
 import { downloadHubFiles, keep, listHubFiles, type DownloadedFile, type HubOptions } from './hub-files';
@@ -46,12 +48,22 @@ async function layoutOfFirstRows(files: DownloadedFile[]): Promise<Result<{ layo
   return { ok: true, value: detectLayout(look.value) };
 }
 
-/** Lists, fetches (or reads from the cache) and parses every file of a source into one table. */
-export async function loadHubTable(source: HubSource, options: HubOptions, reading: HubReadOptions = {}): Promise<Result<HubTable>> {
+/** Lists and fetches (or reads from the cache) every file of a source. */
+async function fetchHubFiles(source: HubSource, options: HubOptions): Promise<Result<DownloadedFile[]>> {
   const listed = await listHubFiles(source, options);
   if (!listed.ok) return listed;
-  const downloaded = await downloadHubFiles(source.repo, listed.value, options);
+  return downloadHubFiles(source.repo, listed.value, options);
+}
+
+/** Lists, fetches (or reads from the cache) and parses every file of a source into one table. */
+export async function loadHubTable(source: HubSource, options: HubOptions, reading: HubReadOptions = {}): Promise<Result<HubTable>> {
+  const downloaded = await fetchHubFiles(source, options);
   if (!downloaded.ok) return downloaded;
+  return readHubFiles(source, downloaded, options, reading);
+}
+
+/** Parses fetched files into one table (see loadHubTable); a file is cached once it parsed. */
+async function readHubFiles(source: HubSource, downloaded: { value: DownloadedFile[] }, options: HubOptions, reading: HubReadOptions): Promise<Result<HubTable>> {
   let detected: HubTable['detected'];
   let columns: string[] | undefined;
   if (reading.onlyMapped === 'layout') {
@@ -98,6 +110,46 @@ export function hubQuestions(loaded: HubTable, mapping?: ColumnMapping): Result<
   if (!read.ok) return read;
   const layout = !mapping && loaded.detected ? loaded.detected.layout : read.value.layout;
   return { ok: true, value: { ...read.value, layout, dataset: { ...read.value.dataset, name: loaded.name, source: loaded.source } } };
+}
+
+export interface HubDrawOptions {
+  /** A catalogue entry's mapping; else the layout recognised in the first rows. */
+  mapping?: ColumnMapping;
+  /** `--limit`/`--seed`: read only the row groups this draw needs (hub-draw.ts); every row when absent. */
+  draw?: SubsetChoice;
+  /** Each Parquet column chunk decoded for the draw's questions or strata: file, row group, column. */
+  onDecoded?: (file: string, group: number, column: string) => void;
+}
+
+/**
+ * A source's questions for `semece sample`, drawn when `draw` is given: from the row groups the
+ * draw needs when the split is Parquet (hub-draw.ts), else from every row, as drawSubset draws.
+ * Only the mapped columns are decoded either way.
+ */
+export async function loadHubQuestions(source: HubSource, options: HubOptions, reading: HubDrawOptions = {}): Promise<Result<ReadDataset>> {
+  const downloaded = await fetchHubFiles(source, options);
+  if (!downloaded.ok) return downloaded;
+  const files = downloaded.value;
+  if (reading.draw && files.length > 0 && files.every((f) => f.path.toLowerCase().endsWith('.parquet'))) {
+    const look = reading.mapping ? undefined : await layoutOfFirstRows(files);
+    if (look && !look.ok) return look;
+    const found = reading.mapping ? { layout: 'mapped' as const, mapping: reading.mapping } : look?.value;
+    const cols = found && roleColumns(found.mapping, hubSourceName(source));
+    if (found && cols?.ok) {
+      const drawn = await drawParquetQuestions({ files, cols: cols.value, columns: mappedColumns(found.mapping), keep: keptSliceColumns(hubSourceName(source)), choice: reading.draw, onDecoded: reading.onDecoded });
+      if (drawn && !drawn.ok) return drawn;
+      if (drawn) {
+        for (const f of files) await keep(f.url, f, options.cache);
+        const { questions, skipped, subset } = drawn.value;
+        return { ok: true, value: { dataset: { name: source.repo.split('/')[1], source: hubSourceName(source), questions, subset }, layout: found.layout, mapping: found.mapping, skipped } };
+      }
+    }
+  }
+  const loaded = await readHubFiles(source, downloaded, options, { onlyMapped: reading.mapping ?? 'layout' });
+  if (!loaded.ok) return loaded;
+  const read = hubQuestions(loaded.value, reading.mapping);
+  if (!read.ok || !reading.draw) return read;
+  return { ok: true, value: { ...read.value, dataset: drawSubset(read.value.dataset, reading.draw) } };
 }
 
 export function hubPreview(loaded: HubTable, limit = 5): DatasetPreview {

@@ -12,7 +12,7 @@
  * columns it needs decodes only those.
  */
 import { parquetMetadata, parquetReadObjects, parquetSchema, type FileMetaData } from 'hyparquet';
-import type { Result } from '../../model/rows.ts';
+import type { Result, StageError } from '../../model/rows.ts';
 import { MAX_REPORT_QUESTIONS } from '../../model/scoring-limits.ts';
 import { MAX_DATASET_BYTES } from './encoding.ts';
 import type { Table, TableRow } from './table.ts';
@@ -31,7 +31,7 @@ export interface ParquetReadOptions {
   rowEnd?: number;
 }
 
-const fail = (message: string, where: string): Result<Table> => ({ ok: false, error: { kind: 'dataset', message, where } });
+const fail = (message: string, where: string): { ok: false; error: StageError } => ({ ok: false, error: { kind: 'dataset', message, where } });
 
 /** A Parquet value as plain JSON-like data. */
 function plain(v: unknown): unknown {
@@ -58,9 +58,9 @@ const count = (n: bigint | number) => n.toLocaleString('en-US');
 /**
  * Why the file is not decoded: its declared rows (with `rowsBefore` from earlier shards of the
  * same split), or (unless `rowsOnly`) the uncompressed bytes or values of the columns to read
- * (`columns`, else all), past the bounds.
+ * (`columns`, else all) in the row groups to read (`groups`, else all), past the bounds.
  */
-export function parquetBoundProblem(metadata: FileMetaData, fileName: string, rowsBefore: number, columns?: ReadonlySet<string>, rowsOnly = false): string | undefined {
+export function parquetBoundProblem(metadata: FileMetaData, fileName: string, rowsBefore: number, columns?: ReadonlySet<string>, rowsOnly = false, groups?: ReadonlySet<number>): string | undefined {
   // The file's count and its row groups' sum may disagree in a forged footer: the larger is believed.
   const groupRows = metadata.row_groups.reduce((sum, g) => sum + g.num_rows, 0n);
   const declared = metadata.num_rows > groupRows ? metadata.num_rows : groupRows;
@@ -72,7 +72,8 @@ export function parquetBoundProblem(metadata: FileMetaData, fileName: string, ro
   if (rowsOnly) return undefined;
   let bytes = 0n;
   let values = 0n;
-  for (const group of metadata.row_groups) {
+  for (const [index, group] of metadata.row_groups.entries()) {
+    if (groups && !groups.has(index)) continue;
     for (const chunk of group.columns) {
       const meta = chunk.meta_data;
       if (!meta || (columns && !columns.has(meta.path_in_schema[0]))) continue;
@@ -135,4 +136,54 @@ export async function parquetTable(bytes: Uint8Array, fileName: string, rowOffse
   }));
   // With some columns read, the table still names them all (a mapping's complaint lists them).
   return { ok: true, value: { format: 'parquet', columns: rows.length > 0 && !wanted ? Object.keys(rows[0].record) : columns, rows } };
+}
+
+/** A Parquet file whose footer has been read, and none of its rows. */
+export interface OpenedParquet {
+  name: string;
+  file: ArrayBuffer;
+  metadata: FileMetaData;
+  /** Its top-level columns. */
+  columns: string[];
+  /** The first row of each row group, and the rows in all (the groups' sum). */
+  groupStarts: number[];
+  rows: number;
+}
+
+/** Reads a Parquet file's footer (the rows bound is the caller's: it knows the earlier shards). */
+export function openParquet(bytes: Uint8Array, fileName: string): Result<OpenedParquet> {
+  if (!looksLikeParquet(bytes)) return fail(`Not a complete Parquet file (${bytes.length.toLocaleString('en-US')} bytes without the PAR1 markers at both ends): it may have been cut short while downloading. Load it again.`, fileName);
+  const file = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+  try {
+    const metadata = parquetMetadata(file);
+    const groupStarts: number[] = [];
+    let rows = 0;
+    for (const g of metadata.row_groups) {
+      groupStarts.push(rows);
+      rows += Number(g.num_rows);
+    }
+    return { ok: true, value: { name: fileName, file, metadata, columns: parquetSchema(metadata).children.map((c) => c.element.name), groupStarts, rows } };
+  } catch (e) {
+    return fail(`Could not read this Parquet file: ${e instanceof Error ? e.message : String(e)}.`, fileName);
+  }
+}
+
+/**
+ * The rows of one row group, only `columns` decoded, numbered after `rowOffset` rows of earlier
+ * shards as parquetTable numbers them. `onChunk` hears of every column chunk the reader decodes
+ * (hyparquet's own callback), so a caller can tell which row groups were read.
+ */
+export async function parquetGroupRows(p: OpenedParquet, group: number, columns: readonly string[], rowOffset: number, onChunk?: (column: string, rowStart: number) => void): Promise<Result<TableRow[]>> {
+  const rowStart = p.groupStarts[group];
+  const rowEnd = rowStart + Number(p.metadata.row_groups[group].num_rows);
+  let records: Record<string, unknown>[];
+  try {
+    records = (await parquetReadObjects({
+      file: p.file, metadata: p.metadata, columns: [...columns], rowStart, rowEnd,
+      ...(onChunk ? { onChunk: (c: { columnName: string; rowStart: number }) => onChunk(c.columnName, c.rowStart) } : {}),
+    })) as Record<string, unknown>[];
+  } catch (e) {
+    return fail(`Could not read this Parquet file: ${e instanceof Error ? e.message : String(e)}.`, p.name);
+  }
+  return { ok: true, value: records.map((record, k) => ({ row: rowOffset + rowStart + k + 1, where: `${p.name} row ${rowStart + k + 1}`, record: plain(record) as Record<string, unknown> })) };
 }
