@@ -6,32 +6,11 @@
 import { describe, expect, test } from 'vitest';
 import { restoreDraft, saveDraft, snapshotDraft } from '../../../../src/ui/run/draft-storage';
 import { RunDraft } from '../../../../src/ui/run/draft.svelte';
-import { datasetWorkerApi } from '../../../../src/workers/dataset-api';
-import { NO_HUB_CACHE } from '../../../../src/model/hub-file-cache';
+import { memoryStorage, noHub } from './draft-fixtures';
 import { draftSpecSchema, runSpecSchema } from '../../../../src/formats/run-spec-schema';
 import { SCORING_DEFAULTS } from '../../../../src/model/run-spec';
 import { readStoredRun, toStoredRun } from '../../../../src/store/run-records';
 import { runRecord } from '../../store/run-record-fixture';
-
-function memoryStorage(): Storage & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    get length() {
-      return data.size;
-    },
-    clear: () => data.clear(),
-    getItem: (k) => data.get(k) ?? null,
-    key: (i) => [...data.keys()][i] ?? null,
-    removeItem: (k) => void data.delete(k),
-    setItem: (k, v) => void data.set(k, String(v)),
-  };
-}
-
-const noHub = () => {
-  const api = datasetWorkerApi(async () => NO_HUB_CACHE);
-  return async () => api;
-};
 
 /** A draft with every kind of setting changed from its default. */
 function changedDraft(): RunDraft {

@@ -1,31 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { DROPPED_NOTE, MAX_KEPT_FILE_CHARS, forgetDraft, restoreDraft, saveDraft, snapshotDraft } from '../../../../src/ui/run/draft-storage';
 import { RunDraft } from '../../../../src/ui/run/draft.svelte';
-import { datasetWorkerApi } from '../../../../src/workers/dataset-api';
-import { NO_HUB_CACHE } from '../../../../src/model/hub-file-cache';
+import { memoryStorage, noHub } from './draft-fixtures';
 import { KeyRing } from '../../../../src/ui/state/keys.svelte';
-
-/** A Storage over a Map, as session storage is. */
-function memoryStorage(): Storage & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    get length() {
-      return data.size;
-    },
-    clear: () => data.clear(),
-    getItem: (k) => data.get(k) ?? null,
-    key: (i) => [...data.keys()][i] ?? null,
-    removeItem: (k) => void data.delete(k),
-    setItem: (k, v) => void data.set(k, String(v)),
-  };
-}
-
-/** Each draft with its own dataset API, run in-process (the page runs it in the dataset worker). */
-const noHub = () => {
-  const api = datasetWorkerApi(async () => NO_HUB_CACHE);
-  return async () => api;
-};
 
 describe('the wizard draft in session storage', () => {
   test('every choice comes back after a reload: step, file and mapping, subset, models, settings', async () => {
