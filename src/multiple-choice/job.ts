@@ -58,7 +58,7 @@ export function mcRequestsPerModel(questions: number, mc: { runs: number; sample
 }
 
 export function executeMultipleChoiceRun(runId: string, keys: RunKeys, deps: MultipleChoiceRunDeps, signal: AbortSignal): Promise<RunRecord> {
-  return runPhases(runId, keys, deps, signal, (ctx) => mcPhases(ctx, deps), {}, (run) => run.spec.mc !== undefined);
+  return runPhases(runId, keys, deps, signal, (ctx) => mcPhases(ctx, deps), { accepts: (run) => run.spec.mc !== undefined });
 }
 
 /** The multiple-choice run as its list of phases. */
@@ -142,7 +142,7 @@ async function samplePhase(ctx: PhaseContext, deps: MultipleChoiceRunDeps, quest
     if (base.value.logprob.absence) meter.note(`${label}: logprob signal: ${base.value.logprob.absence}`);
     let sem: McSemResult | undefined;
     if (mc.samples > 0) {
-      const s = await runMcSemEce(provider, questions, { ...settings, samples: mc.samples, model: label, B: scoringOf(spec).bootstrap.B });
+      const s = await runMcSemEce(provider, questions, { ...settings, samples: mc.samples, model: label });
       if (watched.stopped) return { status: 'failed', error: atModel(label, watched.stopped) };
       if (!s.ok) return { status: 'failed', error: atModel(label, s.error) };
       if (signal.aborted) return DONE;

@@ -32,6 +32,8 @@ export interface LifecycleOptions {
    * happens (a phase that fails says why in `partialError`), and its phases read what is stored.
    */
   partial?: boolean;
+  /** Whether the stored run is of the kind these phases run (a multiple-choice run's phases need `spec.mc`). */
+  accepts?(run: RunRecord): boolean;
 }
 
 /** What a phase sees of the run it is part of. */
@@ -80,10 +82,9 @@ export async function runPhases(
   signal: AbortSignal,
   plan: (ctx: PhaseContext) => Phase[],
   options: LifecycleOptions = {},
-  accept: (run: RunRecord) => boolean = () => true,
 ): Promise<RunRecord> {
   const stored = await deps.runs.getRun(runId);
-  if (!stored || !accept(stored)) throw new Error(`no run with id ${runId}${stored ? ' of this kind' : ''}`);
+  if (!stored || (options.accepts && !options.accepts(stored))) throw new Error(`no run with id ${runId}${stored ? ' of this kind' : ''}`);
   const run: RunRecord = stored;
   const partial = options.partial === true;
   const prior = { status: stored.status, error: stored.error };
