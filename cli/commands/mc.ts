@@ -218,13 +218,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
         const lines = s.questions.map((q) => json({ ...q.clustered, grade: q.graded.grade, Y: q.graded.Y, signals: q.signals })).join('\n') + '\n';
         await writeFileAtomic(a['sem-out'], lines);
       }
+      // The signal comparison the score stage made once for the run's report (not a second bootstrap here).
+      const comparison = (await runs.getReport(record.id))?.models[0]?.metrics.comparison;
       semEce = {
         samples: settings.samples,
         accuracy: s.accuracy,
         noOption: s.noOption,
         failedSamples: s.failedSamples,
-        verdict: summarizeComparison(s.comparison, SIGNAL_LABEL).headline,
-        comparison: s.comparison,
+        verdict: comparison ? summarizeComparison(comparison, SIGNAL_LABEL).headline : null,
+        comparison: comparison ?? null,
         logprobAbsent: s.logprobAbsent,
       };
     }

@@ -6,6 +6,7 @@
  */
 import { scoreAuthorsRows, type ScoreOptions } from '../pipeline/score';
 import type { ModelReport } from '../model/report';
+import { SIGNAL_NAMES } from '../model/signals';
 import type { McSemQuestion } from './sem-ece-question';
 
 export function mcSemEceReport(rows: readonly McSemQuestion[], model: string, options: ScoreOptions = {}): ModelReport {
@@ -17,7 +18,8 @@ export function mcSemEceReport(rows: readonly McSemQuestion[], model: string, op
       duplicates: [],
       unmatchedGraded: [],
     },
-    { ...options, extraSignals: Object.fromEntries(scored.map((r) => [r.clustered.id, r.signals])) },
+    // Every signal a multiple-choice run can give is compared, a logprob that never came listed as left out.
+    { ...options, extraSignals: Object.fromEntries(scored.map((r) => [r.clustered.id, r.signals])), comparedSignals: SIGNAL_NAMES },
     model,
   );
 }

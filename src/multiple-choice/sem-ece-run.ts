@@ -2,17 +2,15 @@
  * Sampling for Sem-ECE on multiple-choice questions: n replies per question to the same
  * multiple-choice prompt at the sampling temperature, plus, when logprobs are wanted, one greedy
  * (temperature 0) reply whose token distribution gives the logprob signal. The rows it returns are
- * the authors' clustered and graded rows with the extra signals (sem-ece-question.ts), and a comparison
- * of every signal's calibration on these questions (compare-signals.ts).
+ * the authors' clustered and graded rows with the extra signals (sem-ece-question.ts). The rows are
+ * scored, with every signal compared, once, by the score stage (sem-ece-report.ts): the run's report
+ * holds that comparison, and `semece mc` prints it from there.
  */
 import type { Result, StageError } from '../model/rows';
 import type { ChatProvider, ProviderErrorInfo, TokenLogprob } from '../model/provider';
 import type { McQuestion } from './prompt';
 import { askReplies, type ReplyCache } from './reply-cache';
 import { mcSemEceQuestion, type McSemQuestion } from './sem-ece-question';
-import { compareSignals, type SignalComparison } from '../pipeline/signal-comparison';
-import type { SignalName } from '../model/report';
-import { entropyConfidence } from '../model/signals';
 import { pairwiseMean } from '../core/pairwise';
 import { logprobAbsence } from './logprob-absence';
 
@@ -25,13 +23,10 @@ export interface McSemOptions {
   signal?: AbortSignal;
   /** Where replies are kept between runs: stored samples and greedy replies are read back instead of requested. */
   cache?: ReplyCache;
-  /** Bootstrap of the signal comparison (defaults: the core's B = 1000, seed 7). */
-  B?: number;
 }
 
 export interface McSemResult {
   questions: McSemQuestion[];
-  comparison: SignalComparison;
   accuracy: number;
   /** Samples with no readable option, over all questions. */
   noOption: number;
@@ -74,23 +69,13 @@ export async function runMcSemEce(provider: ChatProvider & { notes?: () => strin
   };
   const rows = await Promise.all(questions.map(one));
   if (fatal) return { ok: false, error: fatal };
-  // A question whose every sample failed has no classes: excluded from the comparison, counted.
+  // A question whose every sample failed has no classes: not scored, counted.
   const scored = rows.filter((r) => r.estimates.n > 0);
   const y = scored.map((r) => r.graded.Y as number);
-  const column = (get: (r: McSemQuestion) => number | undefined) => Float64Array.from(scored, (r) => get(r) ?? NaN);
-  const columns: Partial<Record<SignalName, Float64Array>> = {
-    sem1: column((r) => r.estimates.sem1),
-    sem2: column((r) => r.estimates.sem2),
-    verbalized: column((r) => r.estimates.verbalized),
-    stated: column((r) => r.signals.stated),
-    logprob: column((r) => r.signals.logprob),
-    entropyConfidence: column((r) => entropyConfidence(r.estimates.entropy)),
-  };
   return {
     ok: true,
     value: {
       questions: rows,
-      comparison: compareSignals(columns, y, { B: opts.B }),
       accuracy: pairwiseMean(y),
       noOption: rows.reduce((t, r) => t + r.noOption, 0),
       failedSamples,

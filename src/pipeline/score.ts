@@ -67,6 +67,11 @@ export interface ScoreOptions {
   viewExtras?: boolean;
   /** Signals other than the paper's three, by question id (a multiple-choice run's stated probability, logprob). */
   extraSignals?: Readonly<Record<string, Partial<Record<SignalName, number>>>>;
+  /**
+   * Signals the run offers (a multiple-choice run: every one): the signal comparison lists each,
+   * as left out when no question has it (a logprob the provider never returned), not silently.
+   */
+  comparedSignals?: readonly SignalName[];
 }
 
 /** The scoring settings these options mean: the ones given, the defaults for the rest. */
@@ -231,7 +236,7 @@ export function modelMetrics(
     meanClasses: meanClassCount(questions.map((q) => ({ n: q.n, nonEmptyClasses: q.nClasses }))),
     ...(extras
       ? {
-          comparison: compareScoredSignals(comparedColumns(questions, signals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
+          comparison: compareScoredSignals(comparedColumns(questions, signals, options.comparedSignals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
           // Chosen once here, so the selective view reads it rather than recomputing it on the page.
           abstention: abstentionMetrics(questions, signals),
         }

@@ -189,14 +189,19 @@ export function compareDocumentColumns(columns: Columns, y: ArrayLike<number>, o
 }
 
 /**
- * The columns the score stage compares: the signals it scored and every other signal some
+ * The columns the score stage compares: the signals it scored, every other signal some
  * question carries (a logprob present on only some questions is compared on those, or listed
- * as left out).
+ * as left out), and each signal the run `offered` (a multiple-choice run's stated probability and
+ * logprob), listed as left out when no question has it.
  */
-export function comparedColumns(questions: readonly SignalCarrier[], scored: readonly SignalName[]): Partial<Record<SignalName, Float64Array>> {
+export function comparedColumns(
+  questions: readonly SignalCarrier[],
+  scored: readonly SignalName[],
+  offered: readonly SignalName[] = [],
+): Partial<Record<SignalName, Float64Array>> {
   const out: Partial<Record<SignalName, Float64Array>> = {};
   for (const name of SIGNAL_NAMES) {
-    const carried = scored.includes(name) || (!isPaperSignal(name) && questions.some((q) => Number.isFinite(q.signals?.[name])));
+    const carried = scored.includes(name) || offered.includes(name) || (!isPaperSignal(name) && questions.some((q) => Number.isFinite(q.signals?.[name])));
     if (carried) out[name] = Float64Array.from(questions, (q) => signalValue(q, name));
   }
   return out;

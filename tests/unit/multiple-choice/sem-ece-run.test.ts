@@ -3,6 +3,7 @@ import { MockProviderServer } from '../../mock/provider-server';
 import { createProvider } from '../../../src/providers/index';
 import { toMcQuestion, type McQuestion } from '../../../src/multiple-choice/prompt';
 import { runMcSemEce } from '../../../src/multiple-choice/sem-ece-run';
+import { mcSemEceReport } from '../../../src/multiple-choice/sem-ece-report';
 
 const QUESTIONS: McQuestion[] = Array.from({ length: 40 }, (_, i) => {
   const r = toMcQuestion({ id: `q${i}`, question: `Item number ${i}?`, answer: 'A', options: ['a', 'b', 'c', 'd'] });
@@ -41,9 +42,11 @@ describe('Sem-ECE on multiple-choice questions against the loopback mock', () =>
       return `{"answer": "${j < aCount ? 'A' : 'B'}", "probability": 90}`;
     };
     const provider = createProvider({ kind: 'openai', preset: 'vllm', baseUrl: `${mock.url}/v1`, model: 'm', apiKey: 'mock-key', maxRetries: 0 });
-    const r = await runMcSemEce(provider, QUESTIONS, { samples: 10, temperature: 1, maxTokens: 50, logprobs: true, model: 'm', B: 200 });
+    const r = await runMcSemEce(provider, QUESTIONS, { samples: 10, temperature: 1, maxTokens: 50, logprobs: true, model: 'm' });
     if (!r.ok) throw new Error(r.error.message);
-    const { questions, comparison } = r.value;
+    const { questions } = r.value;
+    // The comparison is made once, when the rows are scored for the run's report.
+    const comparison = mcSemEceReport(questions, 'm', { B: 200 }).metrics.comparison!;
     expect(questions).toHaveLength(40);
     const q7 = questions.find((q) => q.clustered.id === 'q7')!; // 8 A of 10
     expect(q7.clustered.cluster_sizes).toEqual([8, 2]);
