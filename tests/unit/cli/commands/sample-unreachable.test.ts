@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closedPort } from '../../../mock/closed-port.ts';
 import run from '../../../../cli/commands/sample.ts';
 import { MockProviderServer } from '../../../mock/provider-server.ts';
-import { DEFAULT_POLICY, abortableSleep } from '../../../../src/providers/http.ts';
+import { DEFAULT_POLICY } from '../../../../src/providers/http.ts';
+import { countedCliIo } from '../../../mock/counted-cli-io.ts';
 import { CONNECTION_FAILURES_BEFORE_STOP } from '../../../../src/pipeline/unreachable.ts';
 
 const KEY = 'sk-cli-unreachable-key-1234567890';
@@ -35,22 +36,8 @@ afterEach(async () => {
 
 /** Runs the command in-process with the real fetch, counted, and no wait between retries. */
 function sample(baseUrl: string, onResponse: (n: number) => Promise<void> | void = () => {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const counts = { attempts: 0, responses: 0 };
-  const fetchCounted: typeof fetch = async (input, init) => {
-    counts.attempts++;
-    const res = await fetch(input, init);
-    await onResponse(++counts.responses);
-    return res;
-  };
+  const { io, out, err, counts } = countedCliIo({ OPENAI_API_KEY: KEY }, onResponse);
   const args = ['--provider', 'openai', '--base-url', baseUrl, '--model', 'gpt-4o-mini', '--dataset', join(dir, 'qs.jsonl'), '--out', join(dir, 'rows.jsonl'), '--samples', '2', '--concurrency', String(CONCURRENCY)];
-  const io = {
-    out: (s: string) => out.push(s),
-    err: (s: string) => err.push(s),
-    env: { OPENAI_API_KEY: KEY },
-    providerDeps: { http: { fetch: fetchCounted, sleep: (_ms: number, signal?: AbortSignal) => abortableSleep(0, signal) } },
-  };
   return run(args, io).then((code) => ({ code, out, err: err.join('\n'), counts }));
 }
 
