@@ -19,6 +19,7 @@ import { inParts } from './split-by-limits.ts';
 import { type PollOptions, pollUntilEnded } from './poll.ts';
 import type { SampleRequestSet } from './request-set.ts';
 import type { FailedRequest } from './outcomes.ts';
+import { errorMessage } from '../model/app-error.ts';
 
 export type BatchEvent =
   | { type: 'round'; round: number }
@@ -63,7 +64,7 @@ export interface SubmitBatchResult {
 
 function stageError(e: unknown, where: string): StageError {
   if (e instanceof ProviderError) return { kind: e.kind, message: e.message, status: e.status ?? undefined, retryable: e.retryable, where };
-  return { kind: 'batch', message: e instanceof Error ? e.message : String(e), where };
+  return { kind: 'batch', message: errorMessage(e), where };
 }
 
 /** Samples the cache still lacks for this request set. */

@@ -12,7 +12,20 @@ export type SemeceDatabase = IDBPDatabase<SemeceDB>;
 /** A store of an earlier version that the typed schema no longer names. */
 const DROPPED_IN_2 = 'datasets';
 
-export async function openSemeceDb(name: string = DB_NAME): Promise<SemeceDatabase> {
+/**
+ * What another connection does to this one, for the one connection of a realm (connection.ts) to
+ * handle: `blocked`, this open waits for an older version's connection elsewhere to close;
+ * `versionChange`, another tab wants a newer version (or deletes the database; `newVersion`
+ * null) and this connection has been closed so as not to block it; `terminated`, the browser
+ * closed it (storage cleared, a disk error).
+ */
+export interface ConnectionHandlers {
+  blocked?: (currentVersion: number) => void;
+  versionChange?: (newVersion: number | null) => void;
+  terminated?: () => void;
+}
+
+export async function openSemeceDb(name: string = DB_NAME, handlers: ConnectionHandlers = {}): Promise<SemeceDatabase> {
   if (!globalThis.indexedDB) throw new Error('IndexedDB is not available here: samples cannot be stored');
   let opened: SemeceDatabase | undefined;
   let migrationFailed: unknown;
@@ -73,9 +86,16 @@ export async function openSemeceDb(name: string = DB_NAME): Promise<SemeceDataba
           db.createObjectStore('runQuestions', { keyPath: 'runId' });
         }
       },
-      blocking() {
+      blocked(currentVersion) {
+        handlers.blocked?.(currentVersion);
+      },
+      blocking(_currentVersion, newVersion) {
         // Another tab (or worker) wants a newer schema: step aside rather than block its upgrade.
         opened?.close();
+        handlers.versionChange?.(newVersion);
+      },
+      terminated() {
+        handlers.terminated?.();
       },
     });
   } catch (e) {

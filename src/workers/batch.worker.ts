@@ -8,7 +8,7 @@ import type { RunSpec } from '../model/run-spec.ts';
 import type { Result, StageError } from '../model/rows.ts';
 import { createProvider } from '../providers/index.ts';
 import { ProviderError } from '../providers/errors.ts';
-import { openStores, type Stores } from '../store/index.ts';
+import { realmStores } from '../store/connection.ts';
 import { batchServiceFor } from '../batch/service-for-model.ts';
 import { describeIngest, ingestSampleResults } from '../batch/ingest.ts';
 import { toJsonl } from '../batch/jsonl.ts';
@@ -19,6 +19,7 @@ import { type JudgeStoreReport, planRunJudge, storeRunJudgeResults, submitRunJud
 import { errorInfo } from '../model/app-error.ts';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub.ts';
 import { exposeApi } from './worker-connection.ts';
+import { postStorageNotices } from './storage-notices.ts';
 import type { Progress } from '../model/progress.ts';
 
 /** The model's one progress shape: the phase, bytes read of a result file, and the batch's own words. */
@@ -61,8 +62,8 @@ function judgeLines(r: JudgeStoreReport, name: string): string[] {
   return [`${name}: ${r.stored} question(s) grouped, ${r.failed} left for the interactive judge, ${r.problems.length} problem line(s)`, ...r.problems.slice(0, 20).map((p) => `  ${p.file}:${p.line}: ${p.message}`)];
 }
 
-let storesValue: Promise<Stores> | undefined;
-const stores = () => (storesValue ??= openStores());
+/** This realm's one connection (store/connection.ts). */
+const stores = () => realmStores();
 
 /** A failure as a value, with its kind, status and retryability where the error has them ('batch' otherwise). */
 function fail(e: unknown, where: string, apiKey?: string): { ok: false; error: StageError } {
@@ -205,4 +206,5 @@ const api: BatchWorkerApi = {
   },
 };
 
+postStorageNotices();
 exposeApi(api);

@@ -3,13 +3,14 @@
  * Parquet split never blocks the page. The database is opened on first use.
  */
 import { NO_HUB_CACHE, type HubFileCache } from '../model/hub-file-cache';
-import { openStores } from '../store';
+import { realmStores } from '../store/connection';
 import { datasetWorkerApi } from './dataset-api';
 import { exposeApi } from './worker-connection';
+import { postStorageNotices } from './storage-notices';
 
-let cache: Promise<HubFileCache> | undefined;
-
+// This realm's one connection (store/connection.ts), asked each time so a reopened one is used.
 // Without IndexedDB (a private window that refuses it) datasets still load, only not offline.
-const openCache = () => (cache ??= openStores().then((s) => s.hubFiles as HubFileCache, () => NO_HUB_CACHE));
+const openCache = () => realmStores().then((s) => s.hubFiles as HubFileCache, () => NO_HUB_CACHE);
 
+postStorageNotices();
 exposeApi(datasetWorkerApi(openCache));

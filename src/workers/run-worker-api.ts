@@ -7,7 +7,8 @@ import { executeRun, newRun, type ExecuteOptions } from '../pipeline/runner';
 import { keysNotGiven, runModels, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
 import { keyNotRememberedMessage } from '../providers/errors';
 import { unpackRunSpec } from './run-spec-transfer';
-import { flushWrites, openStores, type Stores } from '../store';
+import { flushWrites } from '../store';
+import { realmStores } from '../store/connection';
 import { DEFAULT_PRICES, type PriceTable } from '../model/cost';
 import { checkConnection, runnerStages } from './real-stages';
 import { PROGRESS_INTERVAL_MS, RUN_ELSEWHERE, RUNS_CHANNEL, runLockName, type ProgressListener, type RunListing, type RunsMessage, type RunUpdate, type RunWorkerApi } from './protocol';
@@ -46,7 +47,7 @@ function browserCrossTab(): RunWorkerOptions['crossTab'] {
 export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi {
   const jobs = new Map<string, Job>();
   const launching = new Map<string, Promise<'running' | 'elsewhere'>>();
-  let storesPromise: Promise<Stores> | undefined;
+  let storesUsed = false;
   let prices: PriceTable | undefined;
   let appBase = options.appBase ?? '';
   const crossTab = options.crossTab === undefined ? browserCrossTab() : options.crossTab;
@@ -55,7 +56,8 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
     if (e.data?.type === 'control') jobs.get(e.data.runId)?.controller.abort(e.data.action);
   });
 
-  const stores = () => (storesPromise ??= openStores(options.dbName));
+  // This realm's one connection (store/connection.ts), shared with every other API of this worker.
+  const stores = () => ((storesUsed = true), realmStores(options.dbName));
   const fail = (e: unknown, where: string) => ({ ok: false as const, error: errorInfo(e, where) });
 
   function toUpdate(run: RunRecord): RunUpdate {
@@ -268,7 +270,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
     async flushWrites() {
       try {
         // Only when stores are open: a page going away must not open the database for nothing.
-        if (storesPromise) await flushWrites(await storesPromise);
+        if (storesUsed) await flushWrites(await stores());
         return { ok: true, value: true };
       } catch (e) {
         return fail(e, 'storing samples');

@@ -4,6 +4,8 @@
  */
 import { createRunWorkerApi } from './run-worker-api';
 import { exposeApi } from './worker-connection';
+import { postStorageNotices } from './storage-notices';
 
+postStorageNotices();
 // Until the page says otherwise (setAppBase): the folder above the worker's own bundle (assets/).
 exposeApi(createRunWorkerApi({ appBase: new URL('../', self.location.href).href }));

@@ -10,6 +10,7 @@
  */
 import * as Comlink from 'comlink';
 import { registerErrorTransfer, WorkerError } from './transfer';
+import { heardNotice, isStorageNotice, STORAGE_NOTICE } from './storage-notice-channel';
 
 /** Posted by exposeApi once the API listens; Comlink's own listener ignores messages without an id. */
 const STARTED = 'semece-worker-started';
@@ -71,7 +72,9 @@ export function connectApi<T>(start: () => WorkerEndpoint, options: ConnectOptio
     let started = false;
     const failure = new Promise<never>((_, reject) => {
       endpoint.addEventListener('message', (e) => {
-        if (isStarted((e as MessageEvent).data)) started = true;
+        const data = (e as MessageEvent).data;
+        if (isStarted(data)) started = true;
+        else if (isStorageNotice(data)) heardNotice(data[STORAGE_NOTICE]);
       });
       endpoint.addEventListener('error', (e) => {
         // After the start, an uncaught error inside the worker is the browser's to report, as before.
