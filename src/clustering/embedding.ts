@@ -11,6 +11,7 @@ import { normalizeAnswer } from './normalize';
 import { HUB_UNREACHABLE } from '../model/model-hub';
 import { isHubUnreachable } from '../providers/in-browser/model-load-error';
 import type { ClusterOutcome, Clusterer } from './types';
+import { errorMessage } from '../model/app-error';
 
 /** Text → vector, for one model. Implemented by the worker client and by the Node embedder. */
 export interface Embedder {
@@ -104,7 +105,7 @@ export function createEmbeddingClusterer(options: EmbeddingClustererOptions): Cl
         if (signal?.aborted) return { ok: false, error: { kind: 'aborted', message: 'clustering was cancelled', where } };
         // Said as it is: the stage stops on it rather than failing every question alike.
         if (isHubUnreachable(err)) return { ok: false, error: { kind: HUB_UNREACHABLE, message: (err as Error).message, where } };
-        return { ok: false, error: { kind: 'embedding', message: `embedding failed: ${(err as Error)?.message ?? String(err)}`, where } };
+        return { ok: false, error: { kind: 'embedding', message: `embedding failed: ${errorMessage(err)}`, where } };
       }
     },
   };
