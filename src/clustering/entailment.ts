@@ -38,6 +38,7 @@ import { chosenOption } from './exact';
 import { HUB_UNREACHABLE } from '../model/model-hub';
 import { isHubUnreachable } from '../providers/in-browser/model-load-error';
 import type { ClusterOutcome, Clusterer } from './types';
+import { errorMessage } from '../model/app-error';
 
 /** Bumped when the rule (context, strictness, comparison order) changes, so stored clusterings are not reused. */
 export const ENTAILMENT_RULE_VERSION = 1;
@@ -159,7 +160,7 @@ export function createEntailmentClusterer(options: EntailmentClustererOptions): 
         if (signal?.aborted) return aborted();
         // Said as it is: the stage stops on it rather than failing every question alike.
         if (isHubUnreachable(err)) return { ok: false, error: { kind: HUB_UNREACHABLE, message: (err as Error).message, where } };
-        return { ok: false, error: { kind: 'entailment', message: `entailment failed: ${(err as Error)?.message ?? String(err)}`, where } };
+        return { ok: false, error: { kind: 'entailment', message: `entailment failed: ${errorMessage(err)}`, where } };
       }
     },
   };
