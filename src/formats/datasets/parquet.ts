@@ -16,6 +16,7 @@ import type { Result, StageError } from '../../model/rows.ts';
 import { MAX_REPORT_QUESTIONS } from '../../model/scoring-limits.ts';
 import { MAX_DATASET_BYTES } from './encoding.ts';
 import type { Table, TableRow } from './table.ts';
+import { errorMessage } from '../../model/app-error.ts';
 
 /** Rows of a dataset, over all its files: no report holds more questions than this. */
 export const MAX_DATASET_ROWS = MAX_REPORT_QUESTIONS;
@@ -112,7 +113,7 @@ export async function parquetTable(bytes: Uint8Array, fileName: string, rowOffse
     metadata = parquetMetadata(file);
     columns = parquetSchema(metadata).children.map((c) => c.element.name);
   } catch (e) {
-    return fail(`Could not read this Parquet file: ${e instanceof Error ? e.message : String(e)}.`, fileName);
+    return fail(`Could not read this Parquet file: ${errorMessage(e)}.`, fileName);
   }
   if (options.columns) {
     const asked = new Set(options.columns);
@@ -127,7 +128,7 @@ export async function parquetTable(bytes: Uint8Array, fileName: string, rowOffse
   try {
     records = (await parquetReadObjects({ file, metadata, ...(wanted ? { columns: wanted } : {}), ...(options.rowEnd !== undefined ? { rowStart: 0, rowEnd: options.rowEnd } : {}) })) as Record<string, unknown>[];
   } catch (e) {
-    return fail(`Could not read this Parquet file: ${e instanceof Error ? e.message : String(e)}.`, fileName);
+    return fail(`Could not read this Parquet file: ${errorMessage(e)}.`, fileName);
   }
   const rows: TableRow[] = records.map((record, i) => ({
     row: rowOffset + i + 1,
@@ -164,7 +165,7 @@ export function openParquet(bytes: Uint8Array, fileName: string): Result<OpenedP
     }
     return { ok: true, value: { name: fileName, file, metadata, columns: parquetSchema(metadata).children.map((c) => c.element.name), groupStarts, rows } };
   } catch (e) {
-    return fail(`Could not read this Parquet file: ${e instanceof Error ? e.message : String(e)}.`, fileName);
+    return fail(`Could not read this Parquet file: ${errorMessage(e)}.`, fileName);
   }
 }
 
@@ -183,7 +184,7 @@ export async function parquetGroupRows(p: OpenedParquet, group: number, columns:
       ...(onChunk ? { onChunk: (c: { columnName: string; rowStart: number }) => onChunk(c.columnName, c.rowStart) } : {}),
     })) as Record<string, unknown>[];
   } catch (e) {
-    return fail(`Could not read this Parquet file: ${e instanceof Error ? e.message : String(e)}.`, p.name);
+    return fail(`Could not read this Parquet file: ${errorMessage(e)}.`, p.name);
   }
   return { ok: true, value: records.map((record, k) => ({ row: rowOffset + rowStart + k + 1, where: `${p.name} row ${rowStart + k + 1}`, record: plain(record) as Record<string, unknown> })) };
 }
