@@ -12,6 +12,7 @@
 import { firstRowPerId, type Result, type StageError } from '../model/rows';
 import { FieldError, describe, type Obj } from './authors-fields';
 import { looksLikeMisreadUtf16 } from './datasets/encoding';
+import { errorMessage } from '../model/app-error';
 
 export interface Located<T> {
   row: T;
@@ -54,7 +55,7 @@ function readLine<T>(raw: string, file: string, line: number, readRow: (obj: Obj
   } catch (e) {
     if (e instanceof FieldError) return { ok: false, error: badInput(file, line, e.message) };
     // Not a field the reader checks (a limit of the engine, a bug): still say which row caused it.
-    throw new Error(`${file}, line ${line}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    throw new Error(`${file}, line ${line}: ${errorMessage(e)}`, { cause: e });
   }
 }
 
