@@ -13,6 +13,7 @@ import type { HubFileCache } from '../model/hub-file-cache';
 import type { Progress } from '../model/progress';
 import type { Result, StageError } from '../model/rows';
 import { DEFAULT_HUB_URL, type HubSource } from './catalogue';
+import { errorMessage } from '../model/app-error';
 
 export const PARQUET_REVISION = 'refs/convert/parquet';
 
@@ -114,7 +115,7 @@ async function fetchBytes(url: string, what: string, repo: string, base: string,
     response = await (options.fetch ?? fetch)(url, { headers, signal: options.signal });
   } catch (e) {
     if (options.signal?.aborted) return fail('Loading was cancelled.', what);
-    return fail(`Could not reach the hub at ${base} (${e instanceof Error ? e.message : String(e)}): check the connection, or the hub address.`, what);
+    return fail(`Could not reach the hub at ${base} (${errorMessage(e)}): check the connection, or the hub address.`, what);
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
@@ -143,7 +144,7 @@ async function fetchBytes(url: string, what: string, repo: string, base: string,
     }
   } catch (e) {
     if (options.signal?.aborted) return fail('Loading was cancelled.', what);
-    return fail(`The download of ${what} broke off after ${mb(length)} (${e instanceof Error ? e.message : String(e)}): load again.`, what);
+    return fail(`The download of ${what} broke off after ${mb(length)} (${errorMessage(e)}): load again.`, what);
   }
   const bytes = new Uint8Array(length);
   let at = 0;
