@@ -15,6 +15,7 @@ import type { RunKeys, RunProgress, RunRecord, RunSpec, StageName } from '../mod
 import type { StageError } from '../model/rows';
 import { secretScrubber, type Scrub } from '../providers/secret-scrub';
 import { RunMeter, type PhaseEvent } from './run-meter';
+import { errorMessage } from '../model/app-error';
 
 export interface LifecycleDeps {
   runs: RunRepository;
@@ -113,7 +114,7 @@ export async function runPhases(
     } catch (e) {
       // The record could not be stored (a full storage, say): the page still learns how the run
       // ended and why; the stored record keeps its last checkpoint, which resumes like a reload.
-      const why = e instanceof Error ? e.message : String(e);
+      const why = errorMessage(e);
       if (run.error) meter.note(`This outcome could not be stored: ${why}`);
       else run.error = meter.error({ kind: 'storage', message: why });
     }
@@ -159,6 +160,6 @@ export async function runPhases(
     return await stop('done');
   } catch (e) {
     if (signal.aborted) return await stopped();
-    return await stop('failed', { kind: 'internal', message: e instanceof Error ? e.message : String(e), where: `stage ${meter.progress.stage}` });
+    return await stop('failed', { kind: 'internal', message: errorMessage(e), where: `stage ${meter.progress.stage}` });
   }
 }
