@@ -22,6 +22,7 @@ import { BatchWriter } from '../model/write-batcher.ts';
 import { UnreachableWatch } from './unreachable.ts';
 import { KEY_PASS_CHUNK, questionKeyBase } from './sample-keys.ts';
 import type { SamplingOptions, SamplingResult, StoredReply } from './sampling-options.ts';
+import { errorMessage } from '../model/app-error.ts';
 
 export { questionKeyBase, questionKeys, readSamples } from './sample-keys.ts';
 
@@ -32,7 +33,7 @@ const STORED_SLICE = 4096;
 
 function toStageError(e: unknown, where?: string): StageError {
   if (e instanceof ProviderError) return { ...e.toInfo(), status: e.status ?? undefined, where };
-  return { kind: 'internal', message: e instanceof Error ? e.message : String(e), where };
+  return { kind: 'internal', message: errorMessage(e), where };
 }
 
 interface Pending {
