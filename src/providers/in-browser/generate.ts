@@ -27,6 +27,7 @@ import {
   type PreTrainedTokenizer,
   type Tensor,
 } from '@huggingface/transformers';
+import { errorMessage } from '../../model/app-error.ts';
 import type { ModelProgress } from '../../clustering/embedding-models.ts';
 import { applyEnv, loadOptions, type TransformersSource } from '../../clustering/transformers-env.ts';
 import type { ChatMessage } from '../../model/provider.ts';
@@ -70,7 +71,7 @@ export async function loadGenerator(source: GenerationSource, onProgress?: (p: G
     return await load(source, onProgress);
   } catch (e) {
     if (e instanceof ModelLoadError) throw e;
-    const why = e instanceof Error ? e.message : String(e);
+    const why = errorMessage(e);
     // The library reads tokenizer_config.json first; a model that is not there fails on its fields.
     const missing = /reading 'tokenizer_class'|could not locate|not found|404/i.test(why);
     // The Hugging Face hub answers 401 for a repository that does not exist, as for a gated one.
