@@ -10,6 +10,7 @@ import type { Completion, CompletionRequest, GenerationSettings, ProviderConfig,
 import { IN_BROWSER_PRESET, MAX_REPLIES_PER_CALL } from './models.ts';
 import type { GenerateRequest, GenerateResult } from './generate.ts';
 import { isHubUnreachable } from './model-load-error.ts';
+import { errorMessage } from '../../model/app-error.ts';
 
 /** Turns a request into replies: the model is loaded on first use. */
 export interface ReplyGenerator {
@@ -34,7 +35,7 @@ const aborted = () => new ProviderError({ kind: 'aborted', retryable: false, mes
 function asProviderError(e: unknown, model: string): ProviderError {
   if (e instanceof ProviderError) return e;
   if ((e as { name?: string })?.name === 'AbortError') return aborted();
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorMessage(e);
   // A model that cannot be loaded fails every request the same way: 'not-found' stops the run.
   // (The name survives a worker boundary, where the class does not.)
   // The hub unreachable: its own kind, said in its own words (model/model-hub.ts); it stops the run like a missing model.
