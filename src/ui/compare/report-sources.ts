@@ -8,6 +8,7 @@ import type { Result } from '../../model/rows';
 import type { LabelledReport } from '../../workers/compare-api';
 import { importClient } from '../../workers/import-client';
 import { runClient, storageClient } from '../run-client';
+import { errorText } from '../error-text';
 
 /** A report stored in this browser that can be chosen. */
 export interface StoredChoice {
@@ -47,7 +48,7 @@ export async function loadFile(file: File): Promise<Result<LabelledReport>> {
   try {
     opened = await importClient.openReportFile(file);
   } catch (err) {
-    opened = { ok: false, error: { kind: 'report-import', message: `${file.name}: the file could not be opened: ${err instanceof Error ? err.message : String(err)}` } };
+    opened = { ok: false, error: { kind: 'report-import', message: `${file.name}: the file could not be opened: ${errorText(err)}` } };
   }
   return opened.ok ? { ok: true, value: { source: file.name, document: opened.value } } : opened;
 }
