@@ -7,6 +7,7 @@
 import { DEMO_REPORT_FILE, decodeDemoReport } from '../../demo/demo-report-file';
 import type { ReportDocument } from '../../model/report';
 import type { Result, StageError } from '../../model/rows';
+import { errorText } from '../error-text';
 
 function fail(message: string, where: string): { ok: false; error: StageError } {
   return { ok: false, error: { kind: 'demo', message, where } };
@@ -21,7 +22,7 @@ export async function fetchDemoReport(base: string | URL, fetchImpl: typeof fetc
     if (!res.ok) return fail(`HTTP ${res.status} for the demo report ${DEMO_REPORT_FILE}`, url.href);
     text = await res.text();
   } catch (err) {
-    return fail(`The demo report ${DEMO_REPORT_FILE} could not be fetched: ${err instanceof Error ? err.message : String(err)}`, url.href);
+    return fail(`The demo report ${DEMO_REPORT_FILE} could not be fetched: ${errorText(err)}`, url.href);
   }
   return decodeDemoReport(text);
 }
