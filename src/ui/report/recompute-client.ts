@@ -11,6 +11,7 @@ import type { EceInferenceMetrics, InferenceSettings } from '../../pipeline/ece-
 import type { Result } from '../../model/rows';
 import { connectApi, WORKER_UNAVAILABLE } from '../../workers/worker-connection';
 import { packComparison, packRows, transferables, type PackedRows } from './recompute-rows';
+import { errorText } from '../error-text';
 
 export interface RecomputeRequest {
   rows: PackedRows;
@@ -43,7 +44,7 @@ export interface RecomputeWorkerApi {
 const connection = connectApi<RecomputeWorkerApi>(() => new Worker(new URL('./recompute.worker.ts', import.meta.url), { type: 'module' }), { name: 'recompute' });
 let mainThreadOnly = false;
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const message = (err: unknown) => (errorText(err));
 const failed = (why: string): Result<ModelMetrics> => ({ ok: false, error: { kind: 'override', message: `The metrics could not be recomputed: ${why}` } });
 
 /**
