@@ -9,27 +9,28 @@ import { eceInferenceOfRows } from '../../pipeline/ece-inference-metrics';
 import { exposeApi } from '../../workers/worker-connection';
 import { unpackRows } from './recompute-rows';
 import type { RecomputeWorkerApi } from './recompute-client';
+import { errorText } from '../error-text';
 
 const api: RecomputeWorkerApi = {
   recompute({ rows, excluded, signals, options }) {
     try {
       return { ok: true, value: boundedModelMetrics(unpackRows(rows), { excluded, signals }, options) };
     } catch (err) {
-      return { ok: false, error: { kind: 'override', message: err instanceof Error ? err.message : String(err), where: 'recompute worker' } };
+      return { ok: false, error: { kind: 'override', message: errorText(err), where: 'recompute worker' } };
     }
   },
   compare({ columns, correct, options }) {
     try {
       return { ok: true, value: compareDocumentColumns(columns, correct, options) };
     } catch (err) {
-      return { ok: false, error: { kind: 'compare', message: err instanceof Error ? err.message : String(err), where: 'recompute worker' } };
+      return { ok: false, error: { kind: 'compare', message: errorText(err), where: 'recompute worker' } };
     }
   },
   infer({ rows, signals, settings }) {
     try {
       return { ok: true, value: eceInferenceOfRows(unpackRows(rows), signals, settings) };
     } catch (err) {
-      return { ok: false, error: { kind: 'infer', message: err instanceof Error ? err.message : String(err), where: 'recompute worker' } };
+      return { ok: false, error: { kind: 'infer', message: errorText(err), where: 'recompute worker' } };
     }
   },
 };
