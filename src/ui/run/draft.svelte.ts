@@ -21,6 +21,7 @@ import { HubDraft } from './hub-draft.svelte';
 import { embeddingProblems } from './embedding-choice';
 import { nliProblems } from './nli-choice';
 import type { Dataset, Result, StageError } from '../../model/rows';
+import { errorText } from '../error-text';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
 
@@ -147,7 +148,7 @@ export class RunDraft {
     } catch (e) {
       this.file = null;
       this.preview = null;
-      this.take({ ok: false, error: { kind: 'dataset', message: e instanceof Error ? e.message : String(e), where: name } });
+      this.take({ ok: false, error: { kind: 'dataset', message: errorText(e), where: name } });
     } finally {
       this.fileReading = false;
     }
