@@ -10,6 +10,7 @@ import { catalogueEntry, DEFAULT_HUB_URL, type CatalogueEntry, type HubSource } 
 import type { HubProgress } from '../../hub/hub-files';
 import type { Dataset, Result, StageError } from '../../model/rows';
 import type { DatasetWorkerApi, HubLoadResult } from '../../workers/dataset-api';
+import { errorText } from '../error-text';
 
 /** The key ring's name for the hub token (a provider of its own). */
 export const HUB_TOKEN_PRESET = 'huggingface';
@@ -90,7 +91,7 @@ export class HubDraft {
       this.take(result.value.read);
     } catch (e) {
       this.clear();
-      this.error = { kind: 'dataset', message: e instanceof Error ? e.message : String(e), where: 'hub dataset' };
+      this.error = { kind: 'dataset', message: errorText(e), where: 'hub dataset' };
     } finally {
       this.loading = false;
     }
