@@ -14,6 +14,7 @@ import { hubFileUrl } from '../../model/model-hub';
 import type { ModelLoadProgress } from '../../model/run-spec';
 import type { Result } from '../../model/rows';
 import { IN_BROWSER_PRESET, isShippedGenerationModel } from '../../providers/in-browser/models';
+import { errorText } from '../error-text';
 
 /** The Cache API cache Transformers.js keeps hub files in. */
 const TRANSFORMERS_CACHE = 'transformers-cache';
@@ -71,7 +72,7 @@ export async function hubAnswers(hub: string, model: string, timeoutMs = HUB_CHE
     return { ok: true, value: response.status };
   } catch (e) {
     const timedOut = (e as { name?: string })?.name === 'TimeoutError';
-    const cause = timedOut ? `no answer within ${timeoutMs / 1000} s` : `${(e as Error)?.message ?? String(e)} (no connection)`;
+    const cause = timedOut ? `no answer within ${timeoutMs / 1000} s` : `${errorText(e)} (no connection)`;
     return { ok: false, error: { kind: 'hub-unreachable', message: cause } };
   }
 }
