@@ -8,6 +8,7 @@ import { keyId, type ModelSpec, type RunKeys } from '../../model/run-spec';
 import type { Result } from '../../model/rows';
 import type { StorageApi } from '../../workers/protocol';
 import { storageClient } from '../run-client';
+import { errorText } from '../error-text';
 
 /** Where remembered keys are kept: the run worker's storage. */
 export type RememberedKeyStore = Pick<StorageApi, 'rememberedKeys' | 'rememberKey' | 'forgetKey'>;
@@ -45,7 +46,7 @@ export class KeyRing {
       this.keys = { ...stored, ...this.keys };
       this.remembered = Object.keys(stored);
     } catch (e) {
-      this.error = `Remembered keys could not be read: ${e instanceof Error ? e.message : String(e)}`;
+      this.error = `Remembered keys could not be read: ${errorText(e)}`;
     } finally {
       this.loaded = true;
     }
