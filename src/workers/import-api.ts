@@ -21,6 +21,7 @@ import { agreementOfClusterings, type ReportAgreement } from '../pipeline/report
 import { unpackClusterings, type PackedClusterings } from '../pipeline/report-clusterings';
 import { compareDocuments, leaderboardOf } from './compare-api';
 import { decodeCompareLink } from '../share/compare-link';
+import { errorMessage } from '../model/app-error';
 
 export interface ImportWorkerApi {
   /** A share link's payload (the part after `#/shared/`), inflated, parsed and checked. */
@@ -75,7 +76,7 @@ export async function compareClusterings(own: PackedClusterings, excluded: Exclu
   try {
     parts = await textParts(file);
   } catch (e) {
-    return { ok: false, error: { kind: 'bad-input', message: `${name} could not be read: ${e instanceof Error ? e.message : String(e)}`, where: name } };
+    return { ok: false, error: { kind: 'bad-input', message: `${name} could not be read: ${errorMessage(e)}`, where: name } };
   }
   return agreementOfClusterings(unpackClusterings(own), excluded, parts, name);
 }
