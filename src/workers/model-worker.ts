@@ -11,6 +11,7 @@
 import type { ModelProgress } from '../clustering/embedding-models';
 import type { Result, StageError } from '../model/rows';
 import { DEFAULT_MODEL_HUB, hubUnreachableError, isNetworkFailure } from '../model/model-hub';
+import { errorMessage } from '../model/app-error';
 
 export interface ModelWorkerConfig<Dtype extends string = string> {
   model: string;
@@ -42,7 +43,7 @@ export interface LoadedModel<M> {
 
 type OnProgress = (p: ModelProgress) => void;
 
-export const errorMessage = (err: unknown): string => (err as Error)?.message ?? String(err);
+export const errorMessage = (err: unknown): string => errorMessage(err);
 
 export function hasWebGpu(): boolean {
   return Boolean((globalThis.navigator as (Navigator & { gpu?: unknown }) | undefined)?.gpu);
