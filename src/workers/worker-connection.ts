@@ -11,6 +11,7 @@
 import * as Comlink from 'comlink';
 import { registerErrorTransfer, WorkerError } from './transfer';
 import { heardNotice, isStorageNotice, STORAGE_NOTICE } from './storage-notice-channel';
+import { errorMessage } from '../model/app-error';
 
 /** Posted by exposeApi once the API listens; Comlink's own listener ignores messages without an id. */
 const STARTED = 'semece-worker-started';
@@ -65,7 +66,7 @@ export function connectApi<T>(start: () => WorkerEndpoint, options: ConnectOptio
     try {
       endpoint = start();
     } catch (e) {
-      const failure = Promise.reject(unavailable(e instanceof Error ? e.message : String(e)));
+      const failure = Promise.reject(unavailable(errorMessage(e)));
       failure.catch(() => undefined);
       return { remote: undefined as never, endpoint: undefined, failure };
     }
