@@ -9,8 +9,8 @@
  *
  * Messages never echo the URL's credentials: they show the URL with them masked.
  */
-import { modelLabel, type ModelSpec, type RunSpec } from '../model/run-spec.ts';
-import { getPreset } from './presets.ts';
+import type { ModelSpec, RunSpec } from '../model/run-spec.ts';
+import { getPreset, modelOnProvider } from './presets.ts';
 
 /** The URL as a message may show it: any user name and password replaced by ***. */
 export function redactedUrl(url: string): string {
@@ -54,9 +54,11 @@ export function baseUrlProblem(url: string, name = 'The base URL'): string | nul
  * Sem-ECE run), naming whose it is; null when all can be used.
  */
 export function runBaseUrlProblem(spec: Pick<RunSpec, 'models' | 'clustering' | 'grading' | 'mc'>): string | null {
-  const named: [string, Pick<ModelSpec, 'preset' | 'model' | 'baseUrl'>][] = spec.models.map((m) => [modelLabel(m), m]);
-  if (!spec.mc && spec.clustering.method === 'judge') named.push([`the clustering judge ${modelLabel(spec.clustering.judge)}`, spec.clustering.judge]);
-  if (!spec.mc && spec.grading.method === 'judge') named.push([`the grading judge ${modelLabel(spec.grading.judge)}`, spec.grading.judge]);
+  // Named as people read them ("my-model on the OpenAI-compatible server"), never by a preset id.
+  const name = (m: Pick<ModelSpec, 'preset' | 'model'>) => modelOnProvider(m.preset, m.model);
+  const named: [string, Pick<ModelSpec, 'preset' | 'model' | 'baseUrl'>][] = spec.models.map((m) => [name(m), m]);
+  if (!spec.mc && spec.clustering.method === 'judge') named.push([`the clustering judge ${name(spec.clustering.judge)}`, spec.clustering.judge]);
+  if (!spec.mc && spec.grading.method === 'judge') named.push([`the grading judge ${name(spec.grading.judge)}`, spec.grading.judge]);
   for (const [name, model] of named) {
     // A model run in the page has no address to check.
     if (getPreset(model.preset)?.kind === 'in-browser') continue;

@@ -9,7 +9,7 @@ import { type Capabilities, capabilitiesFor, effectiveSettings } from './capabil
 import { ProviderError } from './errors.ts';
 import { DEFAULT_POLICY, type HttpDeps, HttpClient, type RetryPolicy, realDeps } from './http.ts';
 import { probeFirstRequest } from './n-probe.ts';
-import { getPreset } from './presets.ts';
+import { getPreset, providerName } from './presets.ts';
 import { secretScrubber } from './secret-scrub.ts';
 import type { Completion, CompletionRequest, GenerationSettings, ProviderConfig, RequestEvent, SamplingProvider } from '../model/provider.ts';
 import { badShape } from './wire.ts';
@@ -45,7 +45,7 @@ export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}):
   const preset = getPreset(config.preset);
   const baseUrl = config.baseUrl || preset?.baseUrl || '';
   // Refused before any request: a URL with credentials would only fail, retried, and be stored.
-  const problem = baseUrlProblem(baseUrl, `The base URL for ${config.preset}`);
+  const problem = baseUrlProblem(baseUrl, `The base URL for ${providerName(config.preset)}`);
   if (problem) throw new ProviderError({ kind: 'bad-request', retryable: false, message: problem });
   const caps: Capabilities = capabilitiesFor(config.preset, config.model, config.kind, formats);
   const policy: RetryPolicy = {

@@ -4,10 +4,11 @@
  * is a range, from a typical short reply to every reply using the whole token budget.
  */
 import { capabilitiesFor } from '../../providers/capabilities';
-import { getPreset } from '../../providers/presets';
+// Rows name models as people read them; prices stay keyed by preset/model (priceFor).
+import { getPreset, modelOnProvider } from '../../providers/presets';
 import { priceFor, type PriceTable } from '../../model/cost';
 import { fillPrompt } from '../../pipeline/prompts';
-import { modelLabel, type ModelSpec, type RunSpec } from '../../model/run-spec';
+import type { ModelSpec, RunSpec } from '../../model/run-spec';
 import { estimateMultipleChoiceRows } from './multiple-choice-estimate';
 import { estimateRow, promptTokens, type Estimate } from './estimate-row';
 
@@ -29,7 +30,7 @@ function sampling(spec: RunSpec, model: ModelSpec, prices: PriceTable): Estimate
   // n per request is probed at run time on a server the table does not know: from n per request to one.
   const upTo = caps.unknown && perQuestion < n ? { requests: questions * n, inputTokens: prompts * n } : undefined;
   return estimateRow(
-    modelLabel(model),
+    modelOnProvider(model.preset, model.model),
     { requests: questions * perQuestion, samples, inputTokens: prompts * perQuestion, outputTokens: out, ...(upTo ? { upTo } : {}), local: isLocal(model) },
     priceFor(prices, model.preset, model.model),
   );
@@ -46,8 +47,8 @@ export function estimateRun(spec: RunSpec, prices: PriceTable): { rows: Estimate
   // A multiple-choice run has no judges: its requests are counted by multiple-choice-estimate.ts.
   const rows = spec.mc ? estimateMultipleChoiceRows({ ...spec, mc: spec.mc }, prices) : spec.models.map((m) => sampling(spec, m, prices));
   const perModelQuestions = spec.dataset.questions.length * spec.models.length;
-  if (!spec.mc && spec.clustering.method === 'judge') rows.push(judge(`clustering judge ${modelLabel(spec.clustering.judge)}`, spec.clustering.judge, perModelQuestions, prices));
-  if (!spec.mc && spec.grading.method === 'judge') rows.push(judge(`grading judge ${modelLabel(spec.grading.judge)}`, spec.grading.judge, perModelQuestions, prices));
+  if (!spec.mc && spec.clustering.method === 'judge') rows.push(judge(`clustering judge ${modelOnProvider(spec.clustering.judge.preset, spec.clustering.judge.model)}`, spec.clustering.judge, perModelQuestions, prices));
+  if (!spec.mc && spec.grading.method === 'judge') rows.push(judge(`grading judge ${modelOnProvider(spec.grading.judge.preset, spec.grading.judge.model)}`, spec.grading.judge, perModelQuestions, prices));
   const sum = (f: (e: Estimate) => number) => rows.reduce((s, e) => s + f(e), 0);
   const sumCost = (f: (e: Estimate) => number | null) => (rows.some((e) => f(e) === null) ? null : rows.reduce((s, e) => s + (f(e) ?? 0), 0));
   const probed = rows.some((e) => e.upTo);

@@ -4,11 +4,11 @@
  * most choices per request, and one greedy request per question for the logprob signal.
  */
 import { capabilitiesFor } from '../../providers/capabilities';
-import { getPreset } from '../../providers/presets';
+import { getPreset, modelOnProvider } from '../../providers/presets';
 import { priceFor, type PriceTable } from '../../model/cost';
 import { buildMcMessages } from '../../multiple-choice/prompt';
 import { toMcQuestions } from '../../multiple-choice/questions';
-import { modelLabel, type McJobSpec, type RunSpec } from '../../model/run-spec';
+import type { McJobSpec, RunSpec } from '../../model/run-spec';
 import { estimateRow, promptTokens, type Estimate } from './estimate-row';
 
 /** Tokens of a typical `{"answer": "B", "probability": 70}` reply. */
@@ -29,7 +29,7 @@ export function estimateMultipleChoiceRows(spec: RunSpec & { mc: McJobSpec }, pr
     const mostSem = samples > 0 ? samples + (logprobs ? 1 : 0) : 0;
     const upTo = caps.unknown && mostSem > semRequests ? { requests: questions.length * (runs + mostSem), inputTokens: prompts * (runs + mostSem) } : undefined;
     return estimateRow(
-      modelLabel(model),
+      modelOnProvider(model.preset, model.model),
       { requests: questions.length * (runs + semRequests), samples: replies, inputTokens: prompts * (runs + semRequests), outputTokens: out, ...(upTo ? { upTo } : {}), local: getPreset(model.preset)?.local === true },
       priceFor(prices, model.preset, model.model),
     );

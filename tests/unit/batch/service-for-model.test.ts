@@ -10,7 +10,7 @@ describe('batchServiceFor', () => {
         fetch: async () => (requests++, new Response('{}')),
       });
     expect(make).toThrow(ProviderError);
-    expect(make).toThrow(/^The base URL for openai contains a user name and password \(https:\/\/\*\*\*@api\.example\.com\/v1\)/);
+    expect(make).toThrow(/^The base URL for OpenAI contains a user name and password \(https:\/\/\*\*\*@api\.example\.com\/v1\)/);
     expect(requests).toBe(0);
   });
 

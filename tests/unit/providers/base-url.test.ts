@@ -35,12 +35,26 @@ describe('baseUrlProblem', () => {
     const ok = { kind: 'openai' as const, preset: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'm' };
     const bad = { ...ok, preset: 'vllm', baseUrl: 'http://u:p@gpu:8000/v1', model: 'judge' };
     const base = { models: [ok], clustering: { method: 'exact' as const }, grading: { method: 'judge' as const, judge: bad } };
-    expect(runBaseUrlProblem(base)).toMatch(/^The base URL of the grading judge vllm\/judge contains a user name and password \(http:\/\/\*\*\*@gpu:8000\/v1\)/);
+    expect(runBaseUrlProblem(base)).toMatch(/^The base URL of the grading judge judge on vLLM contains a user name and password \(http:\/\/\*\*\*@gpu:8000\/v1\)/);
     expect(runBaseUrlProblem({ ...base, grading: { method: 'alias' } })).toBeNull();
     // A preset's own URL stands in for an empty one.
     expect(runBaseUrlProblem({ ...base, models: [{ ...ok, baseUrl: '' }], grading: { method: 'alias' } })).toBeNull();
     // A model run in the page has no address at all.
     expect(runBaseUrlProblem({ ...base, models: [{ kind: 'in-browser', preset: 'in-browser', baseUrl: '', model: 'tiny-causal-lm' }], grading: { method: 'alias' } })).toBeNull();
+  });
+
+  test('a custom server is named by its display name, never by the preset id "custom"', () => {
+    const custom = { kind: 'openai' as const, preset: 'custom', baseUrl: 'http://me:pw@127.0.0.1:8000/v1', model: 'my-model' };
+    const message = runBaseUrlProblem({ models: [custom], clustering: { method: 'exact' }, grading: { method: 'alias' } });
+    expect(message).toMatch(/^The base URL of my-model on the OpenAI-compatible server contains a user name and password/);
+    expect(message).not.toMatch(/custom/);
+    let thrown = '';
+    try {
+      createProvider({ ...custom, apiKey: undefined });
+    } catch (e) {
+      thrown = (e as Error).message;
+    }
+    expect(thrown).toMatch(/^The base URL for the OpenAI-compatible server contains a user name and password/);
   });
 });
 

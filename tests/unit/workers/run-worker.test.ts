@@ -94,7 +94,7 @@ test('a base URL with a password in it is refused at start: nothing stored, noth
   const started = await remote.start({ ...spec(), models: [withCredentials] }, { [keyId(withCredentials)]: KEY });
   expect(started.ok).toBe(false);
   const message = started.ok ? '' : started.error.message;
-  expect(message).toMatch(/^The base URL of openai\/gpt-4o-mini contains a user name and password \(http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1\)\. /);
+  expect(message).toMatch(/^The base URL of gpt-4o-mini on OpenAI contains a user name and password \(http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1\)\. /);
   expect(message).not.toContain('hunter2pass');
   expect(message).not.toContain('alice');
   const after = await remote.listRuns();
@@ -103,7 +103,7 @@ test('a base URL with a password in it is refused at start: nothing stored, noth
   // The connection check says the same, at once.
   const check = await remote.testConnection(withCredentials, KEY);
   expect(check.ok).toBe(false);
-  expect(check.ok ? '' : check.error.message).toMatch(/^The base URL for openai contains a user name and password/);
+  expect(check.ok ? '' : check.error.message).toMatch(/^The base URL for OpenAI contains a user name and password/);
 });
 
 test('a run started with a key is not resumed without it: refused before anything is sent, in words that name the provider', async () => {
