@@ -12,12 +12,12 @@
  * (docs/ARCHITECTURE.md).
  */
 import { z } from 'zod';
-import type { ProviderConfig } from './provider';
+import { PROVIDER_KINDS, type ProviderConfig } from './provider';
 
 const text = z.string();
 
 /** A model as a run records it (ModelSpec: where to reach it, never how to authenticate). */
-export const modelSpecSchema = z.looseObject({ kind: z.enum(['openai', 'anthropic', 'gemini', 'in-browser']), preset: text, baseUrl: text, model: text }) as unknown as z.ZodType<
+export const modelSpecSchema = z.looseObject({ kind: z.enum(PROVIDER_KINDS), preset: text, baseUrl: text, model: text }) as unknown as z.ZodType<
   Omit<ProviderConfig, 'apiKey'>
 >;
 

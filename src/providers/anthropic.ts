@@ -20,9 +20,9 @@ function anthropicHeaders(apiKey: string | undefined): Record<string, string> {
   return headers;
 }
 
-export const DEFAULT_ANTHROPIC_MAX_TOKENS = 1024;
+const DEFAULT_ANTHROPIC_MAX_TOKENS = 1024;
 
-export function anthropicBody(ctx: WireContext, input: WireInput): Record<string, unknown> {
+function anthropicBody(ctx: WireContext, input: WireInput): Record<string, unknown> {
   const e = input.effective;
   const system = input.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
   const body: Record<string, unknown> = {
@@ -36,7 +36,7 @@ export function anthropicBody(ctx: WireContext, input: WireInput): Record<string
   return body;
 }
 
-export function parseAnthropicResponse(ctx: WireContext, text: string, status: number): ParsedCompletion {
+function parseAnthropicResponse(ctx: WireContext, text: string, status: number): ParsedCompletion {
   const json = parseJsonBody(text, ctx, status);
   if (!isRecord(json) || !Array.isArray(json.content)) throw badShape(ctx, status, 'The reply has no "content" list.');
   const reply = json.content
@@ -52,7 +52,7 @@ export function parseAnthropicResponse(ctx: WireContext, text: string, status: n
 
 const SPEND = /enforced_spend_limit|spend_limit|billing|credit balance/i;
 
-export function anthropicError(ctx: WireContext, status: number, text: string, retryAfterMs: number | null): ProviderError {
+function anthropicError(ctx: WireContext, status: number, text: string, retryAfterMs: number | null): ProviderError {
   const { err, detail } = errorBody(text);
   const details = err && isRecord(err.details) ? String(err.details.error_code ?? '') : '';
   const signature = `${String(err?.type ?? '')} ${details} ${detail}`;

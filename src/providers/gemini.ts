@@ -16,7 +16,7 @@ function geminiHeaders(apiKey: string | undefined): Record<string, string> {
   return headers;
 }
 
-export function geminiBody(_ctx: WireContext, input: WireInput): Record<string, unknown> {
+function geminiBody(_ctx: WireContext, input: WireInput): Record<string, unknown> {
   const e = input.effective;
   const system = input.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
   const generationConfig: Record<string, unknown> = {};
@@ -44,7 +44,7 @@ function geminiUrl(ctx: WireContext): string {
   return joinUrl(ctx.baseUrl, `models/${encodeURIComponent(model)}:generateContent`);
 }
 
-export function parseGeminiResponse(ctx: WireContext, text: string, status: number): ParsedCompletion {
+function parseGeminiResponse(ctx: WireContext, text: string, status: number): ParsedCompletion {
   const json = parseJsonBody(text, ctx, status);
   if (!isRecord(json)) throw badShape(ctx, status, 'The reply was not a JSON object.');
   if (!Array.isArray(json.candidates)) {
@@ -78,7 +78,7 @@ function retryDelayMs(details: unknown[]): number | null {
   return null;
 }
 
-export function geminiError(ctx: WireContext, status: number, text: string, retryAfterMs: number | null): ProviderError {
+function geminiError(ctx: WireContext, status: number, text: string, retryAfterMs: number | null): ProviderError {
   const { err, detail } = errorBody(text);
   const details = err && Array.isArray(err.details) ? err.details : [];
   const reasons = JSON.stringify(details);

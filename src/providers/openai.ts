@@ -16,7 +16,7 @@ function openaiHeaders(apiKey: string | undefined): Record<string, string> {
   return headers;
 }
 
-export function openaiBody(ctx: WireContext, input: WireInput): Record<string, unknown> {
+function openaiBody(ctx: WireContext, input: WireInput): Record<string, unknown> {
   const e = input.effective;
   const body: Record<string, unknown> = { model: ctx.model, messages: input.messages };
   // llama.cpp rejects any n ≠ 1, even n: 1 is better left to the default.
@@ -43,7 +43,7 @@ function parseLogprobs(v: unknown): TokenLogprob[] | undefined {
   }));
 }
 
-export function parseOpenaiResponse(ctx: WireContext, text: string, status: number): ParsedCompletion {
+function parseOpenaiResponse(ctx: WireContext, text: string, status: number): ParsedCompletion {
   const json = parseJsonBody(text, ctx, status);
   if (!isRecord(json)) throw badShape(ctx, status, 'The reply was not a JSON object.');
   // OpenRouter reports failures that happen after streaming began as a 200 with an error body.
@@ -68,7 +68,7 @@ export function parseOpenaiResponse(ctx: WireContext, text: string, status: numb
 
 const QUOTA_CODES = /insufficient_quota|billing_hard_limit|insufficient_balance|quota_exceeded/;
 
-export function openaiError(ctx: WireContext, status: number, text: string, retryAfterMs: number | null): ProviderError {
+function openaiError(ctx: WireContext, status: number, text: string, retryAfterMs: number | null): ProviderError {
   const { err, detail } = errorBody(text);
   const code = err ? `${String(err.code ?? '')} ${String(err.type ?? '')}` : '';
   let kind = kindFromStatus(status);
@@ -86,7 +86,7 @@ export function openaiError(ctx: WireContext, status: number, text: string, retr
  *   result line   {"id", "custom_id", "response": {"status_code": 200, "body": {chat.completion}}, "error": null}
  *   error file    {"custom_id", "response": null | {status_code ≥ 400, body: {error}}, "error": {code, message}}
  */
-export const OPENAI_BATCH_ENDPOINT = '/v1/chat/completions';
+const OPENAI_BATCH_ENDPOINT = '/v1/chat/completions';
 
 const PHASE: Record<string, BatchPhase> = {
   validating: 'validating', in_progress: 'running', finalizing: 'finalizing', completed: 'completed',
