@@ -1,7 +1,8 @@
 /**
  * The importer every way in uses (Open report, a share link, the offline HTML viewer, stored
  * reports): the size limit before anything is parsed, the envelope (format and version) before
- * the fields, then the document schema (report-schema.ts); a refusal names the first bad field.
+ * the fields, an older version upgraded step by step (report-versions.ts), then the document
+ * schema (report-schema.ts); a refusal names the first bad field.
  * Progress is reported by phase for the import worker.
  */
 import { REPORT_FORMAT, REPORT_VERSION, type ReportDocument } from '../model/report';
@@ -10,6 +11,8 @@ import type { OnImportProgress } from './import-progress';
 import { MAX_REPORT_BYTES } from './report-limits';
 import { reportDocumentSchema } from './report-schema';
 import { formatPath } from './field-path';
+import { REPORT_VERSIONS } from './report-versions';
+import { upgradeDocument } from '../model/document-versions';
 
 function refuse(message: string, where?: string): Result<ReportDocument> {
   const error: StageError = { kind: 'report-import', message, ...(where ? { where } : {}) };
@@ -20,24 +23,32 @@ function describeSize(chars: number): string {
   return `${(chars / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Checks the envelope first, so an unknown version gets its own message rather than a list of field errors. */
-function checkEnvelope(value: unknown): Result<ReportDocument> | null {
+/**
+ * Checks the envelope first, so an unknown version gets its own message rather than a list of
+ * field errors, then brings an older document up to REPORT_VERSION (report-versions.ts).
+ */
+function checkEnvelope(value: unknown): { ok: true; value: unknown } | { ok: false; refusal: Result<ReportDocument> } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return refuse('Not a Sem-ECE report: expected a JSON object at the top level.');
+    return { ok: false, refusal: refuse('Not a Sem-ECE report: expected a JSON object at the top level.') };
   }
   const { format, version } = value as Record<string, unknown>;
   if (format !== REPORT_FORMAT) {
-    return refuse(`Not a Sem-ECE report: "format" must be "${REPORT_FORMAT}".`, 'format');
+    return { ok: false, refusal: refuse(`Not a Sem-ECE report: "format" must be "${REPORT_FORMAT}".`, 'format') };
   }
-  if (version !== REPORT_VERSION) {
-    const shown = typeof version === 'number' || typeof version === 'string' ? JSON.stringify(version) : 'missing';
-    return refuse(
-      `Unsupported report version ${shown}: this app reads version ${REPORT_VERSION}. ` +
-        (typeof version === 'number' && version > REPORT_VERSION ? 'The file was made by a newer version of the app.' : ''),
-      'version',
-    );
+  const upgraded = upgradeDocument(value, version, REPORT_VERSIONS);
+  if (upgraded.ok) return upgraded;
+  const p = upgraded.problem;
+  if (p.kind === 'newer') {
+    return {
+      ok: false,
+      refusal: refuse(
+        `This report was made by a newer version of the app (report version ${p.version}; this app reads versions 1 to ${p.current}): open it in an up-to-date Sem-ECE.`,
+        'version',
+      ),
+    };
   }
-  return null;
+  const shown = typeof version === 'number' || typeof version === 'string' ? JSON.stringify(version) : 'missing';
+  return { ok: false, refusal: refuse(`Unsupported report version ${shown}: this app reads versions 1 to ${REPORT_VERSION}.`, 'version') };
 }
 
 /** The question rows of a not yet validated document, for the progress line (0 where it has none). */
@@ -71,7 +82,8 @@ export function parseReport(input: string | unknown, onProgress?: OnImportProgre
     }
   }
   const envelope = checkEnvelope(value);
-  if (envelope) return envelope;
+  if (!envelope.ok) return envelope.refusal;
+  value = envelope.value;
   onProgress?.({ phase: 'validating', total: rowCount(value), unit: 'rows' });
   let parsed;
   try {

@@ -13,7 +13,12 @@ import type { SignalName } from './signals';
 export type { SignalName } from './signals';
 
 export const REPORT_FORMAT = 'semece-report';
-export const REPORT_VERSION = 1;
+/**
+ * The shape of the document: raised with every change a reader must know of (a new field or
+ * value, a changed meaning), with a step from the previous version in formats/report-versions.ts,
+ * so older files and links are upgraded on import (history: docs/REPORT-FORMAT.md).
+ */
+export const REPORT_VERSION = 2;
 
 export interface ReportSample {
   /** Raw reply text (optional: dropped when a report must be small). */

@@ -7,11 +7,10 @@
 import { z } from 'zod';
 import { formatPath } from '../formats/field-path';
 import { parseReport } from '../formats/report-import';
-import { REPORT_VERSION, type ReportDocument } from '../model/report';
-import { isRecord, StoredRecordError, upgradeToCurrent, type DocumentVersions } from './stored-records';
-
-/** Report document versions; a step per version once the document's shape changes. */
-export const REPORT_VERSIONS: DocumentVersions = { current: REPORT_VERSION, steps: {} };
+import type { ReportDocument } from '../model/report';
+// The same versions and steps as a report file or a share link (formats/report-versions.ts).
+import { REPORT_VERSIONS } from '../formats/report-versions';
+import { isRecord, StoredRecordError, upgradeToCurrent } from './stored-records';
 
 /** What a list of saved reports shows, without the report's rows. */
 export interface SavedReportSummary {

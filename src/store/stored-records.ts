@@ -4,6 +4,7 @@
  * corrupt, or was saved by a newer app, becomes a StoredRecordError naming the record and what
  * is wrong with it, never a crash further on.
  */
+import { upgradeDocument, type DocumentVersions } from '../model/document-versions';
 import type { StageError } from '../model/rows';
 
 export const STORED_RECORD = 'stored-record';
@@ -20,31 +21,17 @@ export class StoredRecordError extends Error implements StageError {
   }
 }
 
-/**
- * The versions of one kind of document: the one this app writes, and `steps[v]`, which turns a
- * version-v document into a version-(v + 1) one. A document shape change raises `current` and
- * adds the step from the previous version, so what older apps saved still opens.
- */
-export interface DocumentVersions {
-  current: number;
-  steps: Readonly<Record<number, (document: unknown) => unknown>>;
-}
+// The versions table and its stepping are shared with report files and links (model/document-versions.ts).
+export type { DocumentVersions };
 
 /** The document brought up to `versions.current`; throws a StoredRecordError if that cannot be done. */
 export function upgradeToCurrent(document: unknown, version: unknown, versions: DocumentVersions, where: string, what: string): unknown {
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new StoredRecordError(where, `The stored ${what} has no valid version (found ${JSON.stringify(version) ?? 'nothing'}).`);
-  }
-  if (version > versions.current) {
-    throw new StoredRecordError(where, `The stored ${what} was saved by a newer version of this app (version ${version}; this app reads up to ${versions.current}).`);
-  }
-  let upgraded = document;
-  for (let v = version; v < versions.current; v++) {
-    const step = versions.steps[v];
-    if (!step) throw new StoredRecordError(where, `The stored ${what} is at version ${v}, which this app cannot upgrade.`);
-    upgraded = step(upgraded);
-  }
-  return upgraded;
+  const upgraded = upgradeDocument(document, version, versions);
+  if (upgraded.ok) return upgraded.value;
+  const p = upgraded.problem;
+  if (p.kind === 'no-version') throw new StoredRecordError(where, `The stored ${what} has no valid version (found ${JSON.stringify(p.found) ?? 'nothing'}).`);
+  if (p.kind === 'newer') throw new StoredRecordError(where, `The stored ${what} was saved by a newer version of this app (version ${p.version}; this app reads up to ${p.current}).`);
+  throw new StoredRecordError(where, `The stored ${what} is at version ${p.version}, which this app cannot upgrade.`);
 }
 
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

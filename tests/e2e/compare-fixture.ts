@@ -5,7 +5,7 @@
  * so the population ECE is exactly the overconfidence (every bin is off by it, in one direction)
  * and the population accuracy is 0.3 for every model.
  */
-import type { ModelReport, ReportDocument, ReportQuestion } from '../../src/model/report';
+import { REPORT_VERSION, type ModelReport, type ReportDocument, type ReportQuestion } from '../../src/model/report';
 import { modelMetrics } from '../../src/pipeline/score';
 import { reportToJson } from '../../src/formats/report-export';
 
@@ -41,7 +41,7 @@ export function syntheticReport(model: string, overconfidence: number, seed: num
   const m: ModelReport = { model, metrics: modelMetrics(qs, { excluded: 0 }, { B: 200, bootstrapSeed: 7 }), questions: qs, excludedQuestions: [] };
   return {
     format: 'semece-report',
-    version: 1,
+    version: REPORT_VERSION,
     title: `Synthetic ${model}`,
     createdAt: '2026-12-04T12:00:00.000Z',
     dataset: { name: 'synthetic', questions: count },

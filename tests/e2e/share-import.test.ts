@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { sampleReport } from '../unit/share/report-fixture';
+import { REPORT_VERSION } from '../../src/model/report';
 import { expectHeadlineNumbers } from './share-report-checks';
 
 let browser: Browser;
@@ -23,7 +24,7 @@ const json = () => JSON.parse(JSON.stringify(sampleReport({ questions: 5 })));
 test('bad files are refused with a message naming the problem; the page stays usable', async () => {
   const { context, page, consoleErrors } = await openPage(browser);
   const cases: [string, string, RegExp][] = [
-    ['newer.json', JSON.stringify({ ...json(), version: 2 }), /newer.json: Unsupported report version 2/],
+    ['newer.json', JSON.stringify({ ...json(), version: REPORT_VERSION + 1 }), /newer.json: This report was made by a newer version of the app/],
     ['nan.json', JSON.stringify(json()).replace('"sem1":0.5', '"sem1":NaN'), /not valid JSON/],
     ['inf.json', JSON.stringify(json()).replace('"stdMargin":', '"stdMargin":1e999,"x":'), /models\[0\]\.questions\[0\]\.stdMargin: expected a finite number/],
     ['missing.json', JSON.stringify({ ...json(), settings: undefined }), /settings: missing/],

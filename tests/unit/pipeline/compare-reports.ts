@@ -5,7 +5,7 @@
  */
 import { accuracy, signalMetrics } from '../../../src/core/calibration';
 import { eceInference } from '../../../src/core/ece-inference';
-import type { ModelReport, ReportDocument, ReportQuestion } from '../../../src/model/report';
+import { REPORT_VERSION, type ModelReport, type ReportDocument, type ReportQuestion } from '../../../src/model/report';
 import { SCORING_DEFAULTS } from '../../../src/model/run-spec';
 import { defaultRng } from '../../../src/core/rng';
 
@@ -66,7 +66,7 @@ export function modelOf(name: string, rows: Rows): ModelReport {
 export function documentOf(models: ModelReport[], clustering: ReportDocument['settings']['clustering']['method'] = 'exact'): ReportDocument {
   return {
     format: 'semece-report',
-    version: 1,
+    version: REPORT_VERSION,
     title: 't',
     createdAt: new Date(0).toISOString(),
     dataset: { name: 'd', questions: models[0].questions.length },

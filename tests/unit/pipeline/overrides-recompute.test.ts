@@ -4,7 +4,7 @@ import { MAX_BOOTSTRAP_B } from '../../../src/model/scoring-limits';
 import { eceEqualWidth } from '../../../src/core/calibration';
 import { eceInference } from '../../../src/core/ece-inference';
 import { defaultRng } from '../../../src/core/rng';
-import type { ModelReport, ReportDocument, ReportQuestion } from '../../../src/model/report';
+import { REPORT_VERSION, type ModelReport, type ReportDocument, type ReportQuestion } from '../../../src/model/report';
 
 /** A document whose rows come from a seeded generator and whose metrics come from the core. */
 function doc(): ReportDocument {
@@ -32,7 +32,7 @@ function doc(): ReportDocument {
     excludedQuestions: [],
   };
   model.metrics = recomputeMetrics(model, settings);
-  return { format: 'semece-report', version: 1, title: 't', createdAt: '2026-01-01T00:00:00Z', dataset: { name: 'd', questions: 122 }, settings, models: [model] };
+  return { format: 'semece-report', version: REPORT_VERSION, title: 't', createdAt: '2026-01-01T00:00:00Z', dataset: { name: 'd', questions: 122 }, settings, models: [model] };
 }
 
 describe('applyGradeOverride', () => {

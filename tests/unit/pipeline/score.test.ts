@@ -191,7 +191,7 @@ describe('modelMetrics, buildReport and pooled ECE', () => {
   it('buildReport wraps models in a versioned document', () => {
     const doc = buildReport([a], { title: 't', dataset: { name: 'sample' }, settings: importedSettings({ B: 60 }) });
     expect(doc.format).toBe('semece-report');
-    expect(doc.version).toBe(1);
+    expect(doc.version).toBe(2);
     expect(doc.dataset.questions).toBe(120);
     expect(doc.settings.bootstrap).toEqual({ B: 60, seed: 7 });
     expect(doc.models[0]).toBe(a);

@@ -2,7 +2,7 @@
  * A small, valid report document built by hand for codec and schema tests: two models, a few
  * questions with samples and classes, NaN where the core leaves statistics undefined.
  */
-import type { ModelReport, ReportDocument, ReportQuestion } from '../../../src/model/report';
+import { REPORT_VERSION, type ModelReport, type ReportDocument, type ReportQuestion } from '../../../src/model/report';
 import type { ReliabilityBin, SignalMetrics } from '../../../src/core/types';
 
 function bins(): ReliabilityBin[] {
@@ -97,7 +97,7 @@ export function sampleReport(opts: { questions?: number; samples?: boolean } = {
   const withSamples = opts.samples ?? true;
   return {
     format: 'semece-report',
-    version: 1,
+    version: REPORT_VERSION,
     title: 'Fixture report <script>alert(1)</script>',
     createdAt: '2026-11-29T12:00:00.000Z',
     dataset: { name: 'fixture', questions: n + 1, source: 'test' },

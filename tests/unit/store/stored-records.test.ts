@@ -4,6 +4,7 @@ import { openStores } from '../../../src/store';
 import { StoredRecordError, upgradeToCurrent, type DocumentVersions } from '../../../src/store/stored-records';
 import { reportToJson } from '../../../src/formats/report-export';
 import type { RunRecord } from '../../../src/model/run-spec';
+import { REPORT_VERSION } from '../../../src/model/report';
 import { runRecord } from './run-record-fixture';
 import { createRunWorkerApi } from '../../../src/workers/run-worker-api';
 import type { RunWorkerApi } from '../../../src/workers/protocol';
@@ -53,7 +54,7 @@ test('a report saved by a newer app says so instead of failing on its fields', a
   const { stores, worker } = await fresh();
   await stores.db.put('reports', { runId: 'future', document: { ...doc, version: 9 } as never, savedAt: '2026-01-02T00:00:00.000Z' });
   const read = await worker.getReport('future');
-  expect(!read.ok && read.error.message).toBe('The stored report "future" was saved by a newer version of this app (version 9; this app reads up to 1).');
+  expect(!read.ok && read.error.message).toBe(`The stored report "future" was saved by a newer version of this app (version 9; this app reads up to ${REPORT_VERSION}).`);
 });
 
 test('a report stored in its JSON shape (null for an undefined statistic) opens as the document', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { openReportFile, openSharedLink } from '../../../src/workers/import-api';
 import { ROWS_PER_PART, rowCollector } from '../../../src/workers/import-rows';
-import type { ReportQuestion } from '../../../src/model/report';
+import { REPORT_VERSION, type ReportQuestion } from '../../../src/model/report';
 import { decodePayload, encodePayload } from '../../../src/share/codec';
 import { parseReportFile } from '../../../src/formats/report-import';
 import { reportToJson } from '../../../src/formats/report-export';
@@ -54,7 +54,7 @@ describe('openReportFile', () => {
     const good = JSON.parse(reportToJson(sampleReport({ questions: 3 })));
     const cases = [
       new File(['<html></html>'], 'page.html'),
-      new File([JSON.stringify({ ...good, version: 2 })], 'newer.json'),
+      new File([JSON.stringify({ ...good, version: REPORT_VERSION + 1 })], 'newer.json'),
       new File([JSON.stringify(good).replace('"n":6', '"n":"six"')], 'wrong.json'),
     ];
     for (const file of cases) {
