@@ -1,8 +1,9 @@
 /**
- * createProvider: the one entry point from a ProviderConfig to a working ChatProvider. It picks the
- * wire format, applies the capability table, sends through the shared retry policy (http.ts), and
- * learns at run time: fewer choices than asked lowers the n limit for the rest of the run; a request
- * rejected for `n`/`candidateCount`, temperature or logprobs is re-sent once without it, and noted.
+ * createProvider: the one entry point from a ProviderConfig to a working ChatProvider. It takes the
+ * config's wire format from the formats' table (wire-formats.ts), applies the capability table,
+ * sends through the shared retry policy (http.ts), and learns at run time: fewer choices than asked
+ * lowers the n limit for the rest of the run; a request rejected for `n`/`candidateCount`,
+ * temperature or logprobs is re-sent once without it, and noted.
  */
 import { baseUrlProblem } from './base-url.ts';
 import { type Capabilities, capabilitiesFor, effectiveSettings } from './capabilities.ts';
