@@ -28,7 +28,8 @@ import {
 import type { GenerationDtype } from '../providers/in-browser/models';
 import type { Result } from '../model/rows';
 import { WEBGPU_CHECK_GENERATION } from './model-load';
-import { chooseBackend, createModelHost, errorMessage, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
+import { chooseBackend, createModelHost, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
+import { errorMessage } from '../model/app-error';
 import { exposeApi } from './worker-connection';
 import { workerModelSource } from './worker-model-source';
 

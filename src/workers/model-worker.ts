@@ -43,8 +43,6 @@ export interface LoadedModel<M> {
 
 type OnProgress = (p: ModelProgress) => void;
 
-export const errorMessage = (err: unknown): string => errorMessage(err);
-
 export function hasWebGpu(): boolean {
   return Boolean((globalThis.navigator as (Navigator & { gpu?: unknown }) | undefined)?.gpu);
 }

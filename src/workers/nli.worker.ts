@@ -16,7 +16,8 @@ import type { NliLabel } from '../model/entailment-cache';
 import type { Result } from '../model/rows';
 import { modelIdentity } from '../clustering/model-identity';
 import { WEBGPU_CHECK_DECISIONS } from './model-load';
-import { chooseBackend, createModelHost, errorMessage, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
+import { chooseBackend, createModelHost, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
+import { errorMessage } from '../model/app-error';
 import { exposeApi } from './worker-connection';
 import { workerModelSource } from './worker-model-source';
 
