@@ -26,18 +26,14 @@
 import { modelsFolder } from '../models-folder.ts';
 import { readModelFile } from '../model-files.ts';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SIMILARITY_THRESHOLD } from '../../src/clustering/agglomerative.ts';
 import { clusterRow, readSampledRow } from '../../src/clustering/cluster-rows.ts';
-import { createEmbeddingClusterer } from '../../src/clustering/embedding.ts';
 import { MemoryEmbeddingCache } from '../../src/model/embedding-cache.ts';
-import { DEFAULT_EMBEDDING_MODEL } from '../../src/clustering/embedding-models.ts';
-import { createExactClusterer } from '../../src/clustering/exact.ts';
-import { createEntailmentClusterer } from '../../src/clustering/entailment.ts';
-import { DEFAULT_NLI_MODEL, OFFERED_NLI_MODELS, SHIPPED_NLI_MODELS } from '../../src/clustering/nli-models.ts';
+import type { EntailmentCache } from '../../src/model/entailment-cache.ts';
+import { CLUSTERING_METHOD_NAMES, CLUSTERING_METHODS, isClusteringMethod, type ClusteringSpec } from '../../src/model/clustering-methods.ts';
+import { CLUSTERERS, clusteringFromFlags, createClusterer, type CliFlags, type OwnModelSource } from '../../src/clustering/methods.ts';
 import { createTransformersDecider } from '../../src/clustering/text-pair-classification.ts';
 import { entailmentRecords, JsonlEntailmentCache } from '../entailment-cache.ts';
 import { createTransformersEmbedder } from '../../src/clustering/feature-extraction.ts';
-import { createJudgeClusterer } from '../../src/clustering/judge.ts';
 import type { Clusterer } from '../../src/clustering/types.ts';
 import { presetIds } from '../../src/providers/index.ts';
 import { type Io, resolveIo } from '../command-io.ts';
@@ -51,30 +47,37 @@ import { StopOnFatal } from '../provider-stop.ts';
 import { clusteringSetting } from '../../src/pipeline/runner-report.ts';
 import { rowMethodFields } from '../../src/formats/row-methods.ts';
 
-export const USAGE = `usage: semece cluster --method judge|embedding|entailment|exact --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
-  judge:      --provider PRESET --model MODEL [--base-url URL] [--concurrency N] [--retries N]
-  embedding:  [--embedding-model ID] (default ${DEFAULT_EMBEDDING_MODEL}) [--threshold T] (default ${DEFAULT_SIMILARITY_THRESHOLD})
-              [--model-dir DIR] (default: the repository's public/models) [--allow-remote-models]
-  entailment: [--model ID] (default ${DEFAULT_NLI_MODEL}) [--model-dir DIR] (default: the repository's public/models) [--allow-remote-models]
-              two answers share a class when the NLI model says each entails the other, the question
-              as context; each answer is compared with each class's first member (docs/CLUSTERING.md);
-              the model's pair decisions are kept in OUT.cache.jsonl, so a repeated command asks none twice.
-              Shipped with the repository (no download): ${SHIPPED_NLI_MODELS.join(', ')}. From the hub (q8):
-${OFFERED_NLI_MODELS.filter((m) => m.approxMb > 0).map((m) => `                ${m.id} (about ${m.approxMb} MB)`).join('\n')}
+const METHODS = CLUSTERING_METHOD_NAMES;
+const width = Math.max(...METHODS.map((m) => m.length)) + 2;
+/** The methods in words: "a, b, c or d". */
+const methodsInWords = `${METHODS.slice(0, -1).join(', ')} or ${METHODS[METHODS.length - 1]}`;
+
+/** Every method's own flags (clustering/methods.ts), beside the command's. */
+const METHOD_FLAGS = Object.fromEntries(Object.values(CLUSTERERS).flatMap((row) => Object.entries(row.cli.flags).map(([flag, type]) => [flag, { type }])));
+
+export const USAGE = `usage: semece cluster --method ${METHODS.join('|')} --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]
+${METHODS.map((m) => `  ${`${m}:`.padEnd(width)}${CLUSTERERS[m].cli.help}`).join('\n')}
 Presets: ${presetIds().join(', ')}.
 The judge's key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
 The judge's partitions are cached in OUT.cache.jsonl as they arrive; repeat the same command to
 resume without paying twice. A refused key or an exhausted quota stops the judge at once.
 ${EXIT_CODES_HELP}`;
 
+const text = (v: string | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A model the clusterer runs in this process, as the command loads it (a bad one is said once, before anything is written). */
+interface OwnModel {
+  model: string;
+  ready(): Promise<unknown>;
+}
+
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const { out, err, env } = resolveIo(io);
-  let a;
-  let clusterer: Clusterer;
+  let a: CliFlags;
+  let spec: ClusteringSpec;
+  let retries: number | undefined;
   let concurrency: number;
   let judge: StopOnFatal | undefined;
-  let nli: ReturnType<typeof createTransformersDecider> | undefined;
-  let nliPairs = 0;
   // Written into every row (clustering_method, clustering_detail), so a report scored from them says how they were clustered.
   let recorded: Record<string, string>;
   try {
@@ -82,59 +85,32 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       args: argv,
       options: {
         method: { type: 'string' }, in: { type: 'string' }, out: { type: 'string' },
-        provider: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' },
-        concurrency: { type: 'string' }, retries: { type: 'string' },
-        threshold: { type: 'string' }, 'embedding-model': { type: 'string' }, 'model-dir': { type: 'string' },
-        'allow-remote-models': { type: 'boolean' }, help: { type: 'boolean' },
+        concurrency: { type: 'string' }, help: { type: 'boolean' },
+        ...(METHOD_FLAGS as Record<string, { type: 'string' | 'boolean' }>),
       },
       strict: true,
-    }).values;
+    }).values as CliFlags;
     if (a.help) {
       out(USAGE);
       return EXIT.ok;
     }
     if (!a.in || !a.out) throw new Error('--in and --out are required');
-    concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
-    if (a.method === 'exact') clusterer = createExactClusterer();
-    else if (a.method === 'judge') {
-      judge = new StopOnFatal(providerFromArgs(a, env, concurrency));
-      clusterer = createJudgeClusterer({ provider: judge, retries: intOption(a.retries, 'retries', 2, 0) });
-    }
-    else if (a.method === 'embedding') {
-      const threshold = a.threshold === undefined ? DEFAULT_SIMILARITY_THRESHOLD : Number(a.threshold);
-      if (!Number.isFinite(threshold) || threshold < -1 || threshold > 1) throw new Error(`--threshold must be a cosine similarity in [-1, 1], got ${JSON.stringify(a.threshold)}`);
-      const embedder = createTransformersEmbedder({
-        model: a['embedding-model'] ?? DEFAULT_EMBEDDING_MODEL,
-        localModelPath: modelsFolder(a['model-dir']),
-        readFile: readModelFile,
-        allowRemoteModels: a['allow-remote-models'] ?? false,
-      });
-      clusterer = createEmbeddingClusterer({ embedder, threshold, cache: new MemoryEmbeddingCache() });
-      concurrency = 1;
-    } else if (a.method === 'entailment') {
-      nli = createTransformersDecider({
-        model: a.model ?? DEFAULT_NLI_MODEL,
-        localModelPath: modelsFolder(a['model-dir']),
-        readFile: readModelFile,
-        allowRemoteModels: a['allow-remote-models'] ?? false,
-      });
-      // The clusterer itself is built once its cache file is loaded, beside the input (below).
-      concurrency = 1;
-    } else throw new Error(`--method must be judge, embedding, entailment or exact, got ${JSON.stringify(a.method ?? '')}`);
-    recorded = rowMethodFields(
-      'clustering',
-      a.method === 'judge' ? clusteringSetting({ method: 'judge', judge: judge!.config })
-      : a.method === 'embedding' ? clusteringSetting({ method: 'embedding', model: a['embedding-model'] ?? DEFAULT_EMBEDDING_MODEL, threshold: a.threshold === undefined ? DEFAULT_SIMILARITY_THRESHOLD : Number(a.threshold) })
-      : a.method === 'entailment' ? clusteringSetting({ method: 'entailment', model: nli!.model })
-      : clusteringSetting({ method: 'exact' }),
-    );
+    concurrency = intOption(text(a.concurrency), 'concurrency', 8, 1);
+    const method = typeof a.method === 'string' ? a.method : '';
+    if (!isClusteringMethod(method)) throw new Error(`--method must be ${methodsInWords}, got ${JSON.stringify(a.method ?? '')}`);
+    // The judge's provider flags are read only when the method asks for its judge.
+    spec = clusteringFromFlags(method, a, () => judgeSpec((judge = new StopOnFatal(providerFromArgs({ provider: text(a.provider), model: text(a.model), 'base-url': text(a['base-url']) }, env, concurrency))).config));
+    if (judge) retries = intOption(text(a.retries), 'retries', 2, 0);
+    // A model run in this process takes one question at a time.
+    if (CLUSTERING_METHODS[method].ownModel) concurrency = 1;
+    recorded = rowMethodFields('clustering', clusteringSetting(spec));
   } catch (e) {
     err(`semece cluster: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
   }
 
-  const inFile = a.in;
-  const outFile = a.out;
+  const inFile = a.in as string;
+  const outFile = a.out as string;
   const files = { outputs: [{ flag: '--out', file: outFile }], inputs: [{ flag: '--in', file: inFile }] };
   return withOutputs('cluster', files, err, async () => {
     // First every row is checked, so a bad line is reported before anything is sent or written.
@@ -142,13 +118,38 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     const total = await countRows('cluster', rows, err);
     if (total === undefined) return EXIT.badInput;
 
-    if (nli) {
-      // A model that cannot load fails every question alike: say so once, before writing anything.
+    // The models the clusterer runs itself, read from --model-dir (the hub only when allowed).
+    const own: (OwnModel & { role: string })[] = [];
+    const source = (s: OwnModelSource) => ({ model: s.model, localModelPath: modelsFolder(text(a['model-dir'])), readFile: readModelFile, allowRemoteModels: s.allowRemote });
+    let nliPairs = 0;
+    // Its pair decisions are kept in the cache file beside --out; loaded below, once the model is known to load.
+    let pairs: EntailmentCache | undefined;
+    const clusterer: Clusterer = createClusterer(spec, {
+      provider: () => judge!,
+      retries,
+      embedder: (s) => {
+        const embedder = createTransformersEmbedder(source(s));
+        own.push({ model: embedder.model, ready: embedder.ready, role: 'embedding' });
+        return embedder;
+      },
+      embeddingCache: new MemoryEmbeddingCache(),
+      decider: (s) => {
+        const decider = createTransformersDecider(source(s));
+        own.push({ model: decider.model, ready: decider.ready, role: 'NLI' });
+        return decider;
+      },
+      entailmentCache: { get: (keys) => pairs!.get(keys), put: (entries) => pairs!.put(entries) },
+      onDecided: (n) => (nliPairs += n),
+    });
+    const nli = own.find((m) => m.role === 'NLI');
+
+    // A model that cannot load fails every question alike: say so once, before writing anything.
+    for (const m of own) {
       try {
-        await nli.ready();
+        await m.ready();
       } catch (e) {
         const remote = a['allow-remote-models'] ? '' : ' (pass --allow-remote-models to fetch a hub model)';
-        err(`semece cluster: could not load the NLI model "${nli.model}" from ${modelsFolder(a['model-dir'])}${remote}: ${(e as Error).message}`);
+        err(`semece cluster: could not load the ${m.role} model "${m.model}" from ${modelsFolder(text(a['model-dir']))}${remote}: ${(e as Error).message}`);
         return EXIT.badInput;
       }
     }
@@ -156,14 +157,11 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     // The judge's partitions are kept as they arrive, so a repeated command pays for none twice.
     const cachePath = `${outFile}.cache.jsonl`;
     const counts = { cached: 0 };
-    if (nli) {
-      const records = await loadJudgeCache(entailmentRecords(cachePath), 'NLI decision(s)', 'decided', err);
-      clusterer = createEntailmentClusterer({ decider: nli, cache: new JsonlEntailmentCache(records), onDecided: (n) => (nliPairs += n) });
-    }
+    if (nli) pairs = new JsonlEntailmentCache(await loadJudgeCache(entailmentRecords(cachePath), 'NLI decision(s)', 'decided', err));
     let stage = clusterer;
     if (judge) {
       const cache = await loadJudgeCache(clusteringCache(cachePath), 'clustering(s)', 'judged', err);
-      stage = cachingClusterer(clusterer, { method: 'judge', judge: judgeSpec(judge.config) }, cache, counts);
+      stage = cachingClusterer(clusterer, spec, cache, counts);
     }
 
     // Then the rows again, a window at a time, each written as its window finishes.

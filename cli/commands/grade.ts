@@ -21,9 +21,9 @@ import type { Obj } from '../../src/formats/authors-fields.ts';
 import { gradingSetting } from '../../src/pipeline/runner-report.ts';
 import { rowMethodFields } from '../../src/formats/row-methods.ts';
 import { readClusteredRow } from '../../src/formats/authors-rows.ts';
-import { createAliasGrader } from '../../src/grading/alias.ts';
 import { gradeRow, type ClusteredRowIn } from '../../src/grading/graded-rows.ts';
-import { createJudgeGrader } from '../../src/grading/judge.ts';
+import { createGrader } from '../../src/grading/methods.ts';
+import type { GradingSpec } from '../../src/model/run-spec.ts';
 import type { Grader } from '../../src/grading/types.ts';
 import { type Io, resolveIo } from '../command-io.ts';
 import { jsonlRows } from '../jsonl-rows.ts';
@@ -55,6 +55,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   const { out, err, env } = resolveIo(io);
   let a;
   let grader: Grader;
+  let spec: GradingSpec;
   let concurrency: number;
   let judge: StopOnFatal | undefined;
   let recorded: Record<string, string>;
@@ -74,14 +75,16 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     }
     if (!a.in || !a.out) throw new Error('--in and --out are required');
     concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
-    if (a.method === 'alias') grader = createAliasGrader();
+    if (a.method === 'alias') spec = { method: 'alias' };
     else if (a.method === 'judge') {
       judge = new StopOnFatal(providerFromArgs(a, env, concurrency));
-      grader = createJudgeGrader({ provider: judge, retries: intOption(a.retries, 'retries', 1, 0) });
+      spec = { method: 'judge', judge: judgeSpec(judge.config) };
     }
     else throw new Error(`--method must be judge or alias, got ${JSON.stringify(a.method ?? '')}`);
+    const retries = judge ? intOption(a.retries, 'retries', 1, 0) : undefined;
+    grader = createGrader(spec, { provider: () => judge!, retries });
     // Written into every row (grading_method, grading_detail), so a report scored from them says how they were graded.
-    recorded = rowMethodFields('grading', gradingSetting(judge ? { method: 'judge', judge: judge.config } : { method: 'alias' }));
+    recorded = rowMethodFields('grading', gradingSetting(spec));
   } catch (e) {
     err(`semece grade: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
@@ -103,7 +106,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     let stage = grader;
     if (judge) {
       const cache = await loadJudgeCache(gradeCache(cachePath), 'grade(s)', 'graded', err);
-      stage = cachingGrader(grader, { method: 'judge', judge: judgeSpec(judge.config) }, cache, cachedCount);
+      stage = cachingGrader(grader, spec, cache, cachedCount);
     }
 
     // Then the rows again, a window at a time, each written as its window finishes.

@@ -1,20 +1,11 @@
 /** The settings a report records about the run that produced it: effective values, no secrets. */
 import type { ReportSettings } from '../model/report';
+import { clusteringDetail } from '../model/clustering-methods';
 import { modelLabel, scoringOf, type ClusteringSpec, type GradingSpec, type ModelSpec, type RunSpec } from '../model/run-spec';
 
-/** What a report says of a clustering: its method and, in words, its model or rule (also written into the CLI's rows). */
-export function clusteringSetting(c: Pick<ClusteringSpec, 'method'> & Partial<{ judge: Pick<ModelSpec, 'preset' | 'model'>; model: string; threshold: number }>): ReportSettings['clustering'] {
-  return {
-    method: c.method,
-    detail:
-      c.method === 'judge' && c.judge
-        ? `judge ${modelLabel(c.judge)}`
-        : c.method === 'embedding'
-          ? `${c.model}, cosine threshold ${c.threshold}`
-          : c.method === 'entailment'
-            ? `${c.model}, mutual entailment with each class's first member, the question as context`
-            : 'normalized exact match',
-  };
+/** What a report says of a clustering: its method and, in words, its model or rule (its row's `detail`; also written into the CLI's rows). */
+export function clusteringSetting(c: ClusteringSpec): ReportSettings['clustering'] {
+  return { method: c.method, detail: clusteringDetail(c) };
 }
 
 export function gradingSetting(g: Pick<GradingSpec, 'method'> & { judge?: Pick<ModelSpec, 'preset' | 'model'> }): ReportSettings['grading'] {

@@ -12,8 +12,7 @@ import type { EntailmentCache } from '../model/entailment-cache';
 import { createNliClient, type NliClient } from './nli-client';
 import { createClusterer } from '../clustering/methods';
 import type { Clusterer } from '../clustering/types';
-import { createAliasGrader } from '../grading/alias';
-import { createJudgeGrader } from '../grading/judge';
+import { createGrader } from '../grading/methods';
 import type { Grader } from '../grading/types';
 import { createProvider } from '../providers';
 import { isProviderError } from '../providers/errors';
@@ -66,7 +65,7 @@ export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: Stage
 }
 
 export function graderFor(spec: GradingSpec, keys: RunKeys): Grader {
-  return spec.method === 'alias' ? createAliasGrader() : createJudgeGrader({ provider: createProvider(withItsKey(spec.judge, keys)), prompt: spec.prompt });
+  return createGrader(spec, { provider: (judge) => createProvider(withItsKey(judge, keys)) });
 }
 
 export function realStages(options: StageOptions): RunnerStages {
