@@ -158,9 +158,13 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
     modal_cluster: modal,
     modal_cluster_label: str(obj, 'modal_cluster_label'),
   };
+  // Optional keys set only when present (a spread of an empty object per row costs a runtime call).
+  const entry: { ok: true; id: string; row: ClusteredRow; method?: ClusteringMethod; fields?: QuestionFields } = { ok: true, id: rowId, row };
   const method = readRowMethod(obj, 'clustering');
+  if (method) entry.method = method;
   const fields = keptFields(obj, CLUSTERED_ROW_KEYS);
-  return { ok: true, id: rowId, row, ...(method ? { method } : {}), ...(fields ? { fields } : {}) };
+  if (fields) entry.fields = fields;
+  return entry;
 }
 
 export function readGradedRow(obj: Obj): AuthorsGradedRow {
@@ -173,7 +177,7 @@ export function readGradedRow(obj: Obj): AuthorsGradedRow {
     throw new FieldError(`"grade" must be a string or null, got ${describe(obj.grade)}`);
   }
   const method = readRowMethod(obj, 'grading');
-  return {
+  const row: AuthorsGradedRow = {
     id: rowId,
     model: optionalStr(obj, 'model'),
     question: optionalStr(obj, 'question'),
@@ -181,8 +185,9 @@ export function readGradedRow(obj: Obj): AuthorsGradedRow {
     modal_cluster_label: optionalStr(obj, 'modal_cluster_label'),
     grade: obj.grade as string | null,
     Y,
-    ...(method ? { method } : {}),
   };
+  if (method) row.method = method;
+  return row;
 }
 
 export function parseClusteredJsonl(text: string | Iterable<string>, file: string, options: ReadOptions = {}) {
@@ -212,14 +217,20 @@ export function joinAuthorsRows(
     } else if (g.row.Y === null) {
       excluded.push({ id: entry.id, reason: `grading failed (grade: ${g.row.grade ?? 'null'}, Y null)` });
     } else {
-      questions.push({
-        clustered: entry.row,
-        ...(entry.method ? { clusteringMethod: entry.method } : {}),
-        ...(entry.fields ? { fields: entry.fields } : {}),
-        graded: g.row as AuthorsGradedRow & { Y: 0 | 1 },
-        clusteredLine: line,
-        gradedLine: g.line,
-      });
+      const graded = g.row as AuthorsGradedRow & { Y: 0 | 1 };
+      // The common row (no method, no kept fields) as a plain literal; the keys keep one order either way.
+      questions.push(
+        entry.method || entry.fields
+          ? {
+              clustered: entry.row,
+              ...(entry.method ? { clusteringMethod: entry.method } : {}),
+              ...(entry.fields ? { fields: entry.fields } : {}),
+              graded,
+              clusteredLine: line,
+              gradedLine: g.line,
+            }
+          : { clustered: entry.row, graded, clusteredLine: line, gradedLine: g.line },
+      );
     }
   }
   return {
