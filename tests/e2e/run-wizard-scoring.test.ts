@@ -109,6 +109,8 @@ test('scoring set in the wizard\'s fold-out is checked, kept across a reload, an
   expect(await chart.locator('rect.hist-bar').count()).toBe(5);
   expect(await page.locator('[data-control="binning"] option[value="width"]').textContent()).toBe('5 equal-width');
   expect(await page.getByText(/^Sem1 ECE .* \(5 equal-width bins, 6 questions\)$/).count()).toBe(1);
+  expect(await page.getByText(/over 5 equal-width confidence bins/).count()).toBeGreaterThan(0);
+  expect(await page.getByText(/the paper's 10 confidence bins/).count()).toBe(0);
   await screenshot(page, 'wizard-scoring-report');
   expect(offLoopback).toEqual([]);
   expect(consoleErrors).toEqual([]);
