@@ -60,6 +60,8 @@ test('submit: the paused run\'s missing samples go through the batch API, then t
   await pausedRun(page);
   const panel = page.getByRole('group', { name: 'Batch mode' });
   await panel.waitFor();
+  // The model as people read it; its preset/model identity stays in the data attribute.
+  expect(await panel.locator('[data-model="openai/gpt-4o-mini"] strong').textContent()).toBe('gpt-4o-mini on OpenAI');
   await screenshot(page, 'batch-panel');
   // On a phone this page scrolls no sideways.
   expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);

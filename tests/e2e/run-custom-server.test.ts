@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { openPage, screenshot } from './chromium';
+import { openPage, screenshot, widthAt } from './chromium';
 import { capitalsCsv, capitalsMockQuestions, closeWithMock, launchWithMock, type Capital } from './wizard-helpers';
 import type { MockProviderServer } from '../mock/provider-server';
 
@@ -78,15 +78,31 @@ test('another OpenAI-compatible server: its capabilities and estimate in the wiz
   const row = page.locator('table tbody tr').first();
   await row.waitFor();
   const cells = await row.locator('th, td').allTextContents();
-  expect(cells[0]).toBe('custom/my-model');
+  // Named as people read it, never "custom/my-model" (the preset id stays the report's and the prices' key).
+  const shown = 'my-model on the OpenAI-compatible server';
+  expect(cells[0]).toBe(shown);
   expect(cells[1]).toBe(`${CAPITALS.length} – ${CAPITALS.length * N}`);
   expect(cells[4]).toMatch(/^unknown/);
   await page.getByTestId('probed-estimate').waitFor();
+  await page.getByText('Prices used for the cost (USD per million tokens)').click();
+  const prices = page.locator('details', { hasText: 'Prices used for the cost' });
+  expect(await prices.locator('tbody th').allTextContents()).toEqual([shown]);
+  expect(await prices.getByLabel(`Input price of ${shown}`).count()).toBe(1);
+  expect(await prices.getByLabel(`Output price of ${shown}`).count()).toBe(1);
+  expect(await page.locator('main').innerText()).not.toContain('custom/');
   await screenshot(page, 'run-custom-server-review');
+  // The longer names wrap: on a phone, in the dark theme too, the Review scrolls no sideways.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const reviewWidth = await widthAt(page, 390);
+  await screenshot(page, 'run-custom-server-review-390-dark');
+  expect(reviewWidth).toBeLessThanOrEqual(390);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   mock.resetStats();
   await page.getByRole('button', { name: 'Start run' }).click();
   await page.waitForURL(/#\/run\//);
+  const runId = decodeURIComponent(new URL(page.url()).hash.replace(/^#\/run\//, ''));
   // No batch service for this server: a paused run offers no batch mode.
   await page.getByRole('button', { name: 'Pause' }).click();
   await page.locator('[data-status="paused"]').waitFor({ timeout: 60_000 });
@@ -101,6 +117,17 @@ test('another OpenAI-compatible server: its capabilities and estimate in the wiz
   for (let i = 1; i <= CAPITALS.length; i++) expect(served[`c${i}`]).toBe(N);
   expect(mock.stats().requests).toBe(CAPITALS.length * N);
   expect(mock.stats().lastRequest?.headers).not.toContain('authorization');
+
+  // The Runs list names the model the same way.
+  await page.goto(`${inject('appUrl')}#/runs`);
+  const listed = page.locator(`tr[data-run-id="${runId}"]`);
+  await listed.waitFor();
+  expect(await listed.innerText()).toContain(shown);
+  expect(await listed.innerText()).not.toContain('custom/');
+  await screenshot(page, 'runs-list-custom-server');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
+  await screenshot(page, 'runs-list-custom-server-390-dark');
 
   expect(offLoopback).toEqual([]);
   expect(consoleErrors).toEqual([]);
