@@ -5,6 +5,9 @@ import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
 import { DB_NAME } from '../../src/store/schema';
 import { modelMetrics } from '../../src/pipeline/score';
+import { readFileSync } from 'node:fs';
+import { parseReport } from '../../src/formats/report-import';
+import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -37,6 +40,23 @@ test('#/open renders a report file the same as the home page, and text stays tex
   await screenshot(page, 'open-report-loaded');
   expect(consoleErrors).toEqual([]);
   expect(offLoopback).toEqual([]);
+  await context.close();
+});
+
+test('#/open opens a report file written by the first version-1 build, upgraded, with its numbers as written', async () => {
+  // tests/fixtures/report-versions/README.md: what `semece score --report` wrote on 2026-11-29.
+  const text = readFileSync('tests/fixtures/report-versions/v1-first.json', 'utf8');
+  expect(JSON.parse(text).version).toBe(1);
+  const written = parseReport(text);
+  if (!written.ok) throw new Error(written.error.message);
+  const { page, context, consoleErrors } = await openPage(browser);
+  await page.goto(`${inject('appUrl')}#/open`);
+  await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'v1-first.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.locator('[data-report]').waitFor({ timeout: 60_000 });
+  expect(await page.locator('[data-open-error]').count()).toBe(0);
+  await expectHeadlineNumbers(page, written.value);
+  await expectQuestionRows(page, written.value);
+  expect(consoleErrors).toEqual([]);
   await context.close();
 });
 

@@ -10,6 +10,7 @@ import { parseReport } from '../../src/formats/report-import';
 import { eceInferenceOfRows } from '../../src/pipeline/ece-inference-metrics';
 import { withEceInference } from '../../src/pipeline/ece-inference-merge';
 import type { SignalName } from '../../src/model/signals';
+import type { ReportDocument } from '../../src/model/report';
 import { sampleReport } from '../unit/share/report-fixture';
 import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';
 
@@ -29,6 +30,21 @@ function hostile() {
   doc.models[1].questions[0].question = '<script>window.__pwned=2</script>';
   return doc;
 }
+
+test('a share link made by a version-1 build opens, upgraded, with its numbers as written', async () => {
+  // The payload a version-1 build made of its report (tests/fixtures/report-versions/v1-last.json).
+  const v1 = JSON.parse(readFileSync('tests/fixtures/report-versions/v1-last.json', 'utf8')) as ReportDocument;
+  expect(v1.version).toBe(1);
+  const written = parseReport(v1);
+  if (!written.ok) throw new Error(written.error.message);
+  const { context, page, consoleErrors } = await openPage(browser);
+  await page.goto(`${inject('appUrl')}${SHARE_ROUTE}${encodePayload(v1, 'full')}`);
+  await page.locator('[data-shared-banner]').waitFor({ timeout: 60_000 });
+  await expectHeadlineNumbers(page, written.value);
+  await expectQuestionRows(page, written.value);
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
 
 test('report → share link → open shows the same numbers, read-only, and nothing leaves loopback', async () => {
   const doc = hostile();
