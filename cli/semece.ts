@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { envScrubber } from './command-io.ts';
+import { errorInfo, errorMessage, INTERNAL } from '../src/model/app-error.ts';
 
 type Command = (argv: string[]) => Promise<number> | number;
 
@@ -94,17 +95,21 @@ export async function main(argv: string[], dispatch: Dispatch = fromSource): Pro
     if (typeof mod.default !== 'function') throw new Error(`cli/commands/${name}.ts has no default export`);
     run = mod.default;
   } catch (e) {
-    process.stderr.write(envScrubber(process.env)(`semece ${name}: could not load the command: ${(e as Error).message}`) + '\n');
+    process.stderr.write(envScrubber(process.env)(`semece ${name}: could not load the command: ${errorMessage(e)}`) + '\n');
     return EXIT.failed;
   }
   try {
     return await run(rest);
   } catch (e) {
-    const err = e as Error;
-    // An unexpected error can quote a request: it is printed through the one scrubber too.
+    // The one error shape: its kind and where are printed when it has them, its detail and stack
+    // with SEMECE_DEBUG=1. An unexpected error can quote a request: it is printed through the one scrubber too.
+    const info = errorInfo(e);
     const scrub = envScrubber(process.env);
-    process.stderr.write(scrub(`semece ${name}: unexpected error: ${err?.message ?? String(e)}`) + '\n');
-    if (process.env.SEMECE_DEBUG === '1' && err?.stack) process.stderr.write(scrub(err.stack) + '\n');
+    const kind = info.kind === INTERNAL ? '' : ` (${info.kind}${info.where ? `, ${info.where}` : ''})`;
+    process.stderr.write(scrub(`semece ${name}: unexpected error: ${info.message}${kind}`) + '\n');
+    const stack = (e as Error | undefined)?.stack;
+    if (process.env.SEMECE_DEBUG === '1' && info.detail) process.stderr.write(scrub(`detail: ${info.detail}`) + '\n');
+    if (process.env.SEMECE_DEBUG === '1' && stack) process.stderr.write(scrub(stack) + '\n');
     return EXIT.failed;
   }
 }
