@@ -10,6 +10,7 @@ import type { ChatProvider, Usage } from '../model/provider';
 import { readJudgeReply } from './judge-parse';
 import { buildJudgeMessages, buildRetryMessages, DEFAULT_JUDGE_PROMPT, type JudgePrompt } from './judge-prompt';
 import type { ClusterOutcome, Clusterer } from './types';
+import { errorMessage } from '../model/app-error';
 
 export interface JudgeClustererOptions {
   provider: ChatProvider;
@@ -51,7 +52,7 @@ function describeThrown(err: unknown): StageError {
   if (e?.name === 'AbortError' || e?.kind === 'aborted') return { kind: 'aborted', message: 'clustering was cancelled', where: 'judge clusterer' };
   return {
     kind: typeof e?.kind === 'string' ? e.kind : 'provider',
-    message: `the judge request failed: ${e?.message ?? String(err)}`,
+    message: `the judge request failed: ${errorMessage(err)}`,
     where: 'judge clusterer',
     status: typeof e?.status === 'number' ? e.status : undefined,
     retryable: typeof e?.retryable === 'boolean' ? e.retryable : undefined,
