@@ -9,6 +9,7 @@ import type { Grade, StageError } from '../model/rows';
 import type { ChatProvider, Usage } from '../model/provider';
 import { buildGraderMessages, DEFAULT_GRADER_PROMPT, type GraderPrompt } from './judge-prompt';
 import type { GradeItem, GradeOutcome, Grader } from './types';
+import { errorMessage } from '../model/app-error';
 
 export interface JudgeGraderOptions {
   provider: ChatProvider;
@@ -54,7 +55,7 @@ export function createJudgeGrader(options: JudgeGraderOptions): Grader {
         } catch (err) {
           const e = err as { name?: string; kind?: string; message?: string; status?: number | null; retryable?: boolean };
           if (e?.name === 'AbortError' || e?.kind === 'aborted') return { ok: false, error: { kind: 'aborted', message: 'grading was cancelled', where }, usage, calls };
-          lastError = { kind: e?.kind ?? 'provider', message: `the grading request failed: ${e?.message ?? String(err)}`, where, ...(typeof e?.status === 'number' ? { status: e.status } : {}), ...(typeof e?.retryable === 'boolean' ? { retryable: e.retryable } : {}) };
+          lastError = { kind: e?.kind ?? 'provider', message: `the grading request failed: ${errorMessage(err)}`, where, ...(typeof e?.status === 'number' ? { status: e.status } : {}), ...(typeof e?.retryable === 'boolean' ? { retryable: e.retryable } : {}) };
           if (e?.retryable === false) break;
           messages = base;
         }
