@@ -14,6 +14,7 @@ import type { SampleCache } from '../model/sample-cache';
 import type { StageCache } from '../model/stage-cache';
 import { modelLabel, withItsKey, type ModelSpec, type ProgressCounters } from '../model/run-spec';
 import { questionFieldsById } from '../model/question-fields';
+import { reportManifest } from '../model/report-manifest';
 import type { RunRepository } from '../model/run-repository';
 import { clusterStage, gradeStage, type ClusterResult, type GradeResult } from './cluster-grade-stages';
 import { DONE, type Phase, type PhaseContext, type PhaseEnd } from './run-lifecycle';
@@ -189,6 +190,8 @@ async function scorePhase(ctx: PhaseContext, deps: AnswerPhaseDeps, state: Answe
     const unsampled = Math.max(...state.sampled.map((r) => r.unsampled ?? 0));
     document.partial = { questions: questions.length - unsampled, of: questions.length, status: ctx.prior };
   }
+  // The same manifest `semece score --report` writes, so an app run's report can be verified too.
+  document.manifest = await reportManifest(document);
   state.document = document;
   return DONE;
 }
