@@ -13,7 +13,7 @@ import { MANIFEST_METHOD, questionHash, reportManifest, settingsHash } from '../
 import { MockProviderServer } from '../../mock/provider-server';
 
 const KEY = 'sk-manifest-test-0123456789';
-const QUESTIONS = [
+const QUESTIONS: { id: string; question: string; answer: string; answers: Record<string, number> }[] = [
   { id: 'q0', question: 'What is the capital of France?', answer: 'Paris', answers: { Paris: 1 } },
   { id: 'q1', question: 'What is the capital of Spain?', answer: 'Madrid', answers: { Madrid: 0.5, Barcelona: 0.5 } },
 ];
