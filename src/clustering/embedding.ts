@@ -93,6 +93,7 @@ export function createEmbeddingClusterer(options: EmbeddingClustererOptions): Cl
   const threshold = options.threshold ?? DEFAULT_SIMILARITY_THRESHOLD;
   return {
     method: 'embedding',
+    identity: (signal) => options.embedder.identity(signal),
     async cluster(_question, answers, signal): Promise<ClusterOutcome> {
       const where = `embedding clusterer (${options.embedder.model})`;
       if (signal?.aborted) return { ok: false, error: { kind: 'aborted', message: 'clustering was cancelled', where } };

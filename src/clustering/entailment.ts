@@ -144,6 +144,7 @@ export function readAsOptions(answers: string[], choices: string[] | undefined):
 export function createEntailmentClusterer(options: EntailmentClustererOptions): Clusterer {
   return {
     method: 'entailment',
+    identity: (signal) => options.decider.identity(signal),
     async cluster(question, answers, signal, context): Promise<ClusterOutcome> {
       const where = `entailment clusterer (${options.decider.model})`;
       const aborted = (): ClusterOutcome => ({ ok: false, error: { kind: 'aborted', message: 'clustering was cancelled', where } });

@@ -11,6 +11,12 @@ export interface StoredClustering {
   key: string;
   result: { ok: true; classes: SemanticClass[] } | { ok: false; error: StageError };
   storedAt: number;
+  /**
+   * The identity of the model that made it (clustering/model-identity.ts), for a clusterer that runs
+   * a model of its own: a model updated under the same id does not reuse it. Absent in entries
+   * stored before it was recorded, and for clusterers without a model of their own.
+   */
+  identity?: string;
 }
 
 /** The computed grade of one modal label against one gold answer under one grader's settings. */

@@ -56,7 +56,21 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
   const cacheable = cachesClustering(spec.clustering);
   const keys = cacheable ? await Promise.all(rows.map((r) => clusteringKey(byId.get(r.id) ?? { id: r.id, question: r.question, answer: r.gold_answer }, r.answer_extracted, spec.clustering))) : [];
   const cached = cacheable ? await cache.getClusterings(keys) : [];
+  // A clusterer with a model of its own reuses only what that very model made (issue 25): the key
+  // names the model's id, and each clustering records the loaded model's identity (a hash of its
+  // config and weights), so a hub model updated under the same id clusters again. Read once, and
+  // only when needed: to judge a hit that records one, or to store new clusterings. A model whose
+  // identity cannot be read has its clusterings neither reused nor stored; its clusterer says why.
+  const ownModel = cacheable ? clusterer.identity?.bind(clusterer) : undefined;
+  let identityRead: Promise<string | undefined> | undefined;
+  const identity = () => (identityRead ??= ownModel ? ownModel(signal).catch(() => undefined) : Promise.resolve(undefined));
+  const current = cached.some((hit) => hit?.identity !== undefined) ? await identity() : undefined;
+  // An entry stored before identities were recorded is still reused.
+  const reusable = (hit: StoredClustering | undefined) => hit?.result.ok && (hit.identity === undefined || hit.identity === current);
   const writer = batchedPut<StoredClustering>((items) => cache.putClusterings(items));
+  // A model's clusterings are stored at the stage's end, under its identity: read then, once, unless
+  // the stage stopped on the model (so a model that cannot be had is not asked for it again).
+  const awaitingIdentity: StoredClustering[] = [];
   const limit = pLimit(Math.max(1, spec.sampling.concurrency));
   const out: (ClusteredRow | null)[] = new Array(rows.length).fill(null);
   const excluded: ClusterResult['excluded'] = [];
@@ -75,7 +89,7 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
   await Promise.all(
     rows.map((row, i) => {
       const hit = cached[i];
-      if (hit?.result.ok) {
+      if (reusable(hit) && hit?.result.ok) {
         finish(i, hit.result.classes);
         meter.progress.stages.cluster.cached += 1;
         meter.advance();
@@ -91,7 +105,9 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
         const outcome = await clusterer.cluster(row.question, row.answer_extracted, signal, { options: q?.options });
         if (outcome.usage && judge) meter.addUsage(judge, outcome.usage);
         if (outcome.ok) {
-          if (cacheable) writer.add({ key: keys[i], result: { ok: true, classes: outcome.value }, storedAt: Date.now() });
+          const made: StoredClustering = { key: keys[i], result: { ok: true, classes: outcome.value }, storedAt: Date.now() };
+          if (ownModel) awaitingIdentity.push(made);
+          else if (cacheable) writer.add(made);
           finish(i, outcome.value);
         } else if (!signal.aborted) {
           excluded.push({ id: row.id, reason: outcome.error.message });
@@ -104,6 +120,8 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
       });
     }),
   );
+  const made = awaitingIdentity.length > 0 && !stopped ? await identity() : undefined;
+  if (made) for (const item of awaitingIdentity) writer.add({ ...item, identity: made });
   await writer.flush();
   return { rows: out.filter((r): r is ClusteredRow => r !== null), excluded, ...(stopped ? { stopped } : {}) };
 }
