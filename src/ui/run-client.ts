@@ -57,6 +57,7 @@ export const storageClient: StorageApi = {
   deleteReport: (id: string) => worker.deleteReport(id),
   saveGradeOverride: (override: GradeOverride, document: ReportDocument) => worker.saveGradeOverride(override, document),
   questionSamples: (reportId: string, model: string, questionId: string) => worker.questionSamples(reportId, model, questionId),
+  verifyFromCache: (reportId: string) => worker.verifyFromCache(reportId),
   rememberedKeys: () => worker.rememberedKeys(),
   rememberKey: (keyId: string, key: string) => worker.rememberKey(keyId, key),
   forgetKey: (keyId: string) => worker.forgetKey(keyId),

@@ -5,6 +5,7 @@
  * callback the page passes in. The run worker owns the database: the page reads and writes
  * saved reports, remembered keys and settings through it (StorageApi), never opening IndexedDB.
  */
+import type { CacheVerifyOutcome } from '../pipeline/cache-verify';
 import type { PriceTable } from '../model/cost';
 import type { ReportDocument } from '../model/report';
 import type { RunKeys, RunProgress, RunRecord, RunSpec, RunStatus, ModelSpec } from '../model/run-spec';
@@ -72,6 +73,8 @@ export interface StorageApi {
    * browser's caches under the run `reportId` belongs to (pipeline/question-samples.ts).
    */
   questionSamples(reportId: string, model: string, questionId: string): Promise<Result<QuestionSamples>>;
+  /** The saved report `reportId` checked against the samples this browser's caches hold for its run (pipeline/cache-verify.ts). */
+  verifyFromCache(reportId: string): Promise<Result<CacheVerifyOutcome>>;
   /** Keys the user chose to remember on this device, by keyId. */
   rememberedKeys(): Promise<Result<Record<string, string>>>;
   /** Stores a key; only called once the user has ticked "remember on this device". */

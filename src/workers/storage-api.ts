@@ -9,6 +9,7 @@ import type { StorageApi } from './protocol';
 import { errorInfo } from '../model/app-error';
 import type { Result } from '../model/rows';
 import { questionSamples, type QuestionSamples } from '../pipeline/question-samples';
+import { verifyFromCaches, type CacheVerifyOutcome } from '../pipeline/cache-verify';
 import { DEFAULT_MODEL_HUB } from '../model/model-hub';
 
 export function createStorageApi(stores: () => Promise<Stores>): StorageApi {
@@ -38,6 +39,12 @@ export function createStorageApi(stores: () => Promise<Stores>): StorageApi {
         const run = await s.runs.getRun(reportId);
         if (!run) return { found: false, why: 'the run that made this report is not in this browser (a report file or share link keeps only what it holds)' };
         return questionSamples(run.spec, model, questionId, { samples: s.samples, clusterings: s.stages });
+      }),
+    verifyFromCache: (reportId) =>
+      attempt("checking the report against this browser's cache", async (s): Promise<CacheVerifyOutcome> => {
+        const [run, report] = await Promise.all([s.runs.getRun(reportId), s.runs.getReport(reportId)]);
+        if (!run || !report) return { kind: 'error', message: 'The run that made this report is not in this browser, so there is no cache to check it against.' };
+        return verifyFromCaches(report, run.spec, { samples: s.samples, clusterings: s.stages });
       }),
     rememberedKeys: () => attempt('reading remembered keys', (s) => s.settings.rememberedKeys()),
     rememberKey: (keyId, key) => attempt('remembering the key', (s) => done(s.settings.rememberKey(keyId, key))),
