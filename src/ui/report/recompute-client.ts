@@ -4,7 +4,9 @@
  * forbids workers), the same computation runs on the main thread from then on.
  */
 import * as Comlink from 'comlink';
-import type { ModelMetrics, ModelReport, ReportSettings, SignalComparison, SignalName } from '../../model/report';
+import type { ModelMetrics, ModelReport, ReportQuestion, ReportSettings, SignalComparison, SignalName } from '../../model/report';
+import type { SliceAnalysis } from '../../pipeline/slices';
+import type { SliceRequest } from './slices-client';
 import type { ScoreOptions } from '../../pipeline/score';
 import type { CompareOptions } from '../../pipeline/signal-comparison';
 import type { EceInferenceMetrics, InferenceSettings } from '../../pipeline/ece-inference-metrics';
@@ -39,7 +41,15 @@ export interface RecomputeWorkerApi {
   recompute(request: RecomputeRequest): Result<ModelMetrics>;
   compare(request: CompareRequest): Result<SignalComparison>;
   infer(request: InferRequest): Result<EceInferenceMetrics>;
+  slices(request: SliceRequest): Result<SliceAnalysis>;
 }
+
+/** The worker's API for callers in their own lazily loaded module (slices-client.ts); null once no worker can start. */
+export const recomputeWorker = () => (mainThreadOnly ? null : connection.api);
+/** Where no worker can start, every later call runs on the main thread. */
+export const noRecomputeWorker = () => void (mainThreadOnly = true);
+
+
 
 const connection = connectApi<RecomputeWorkerApi>(() => new Worker(new URL('./recompute.worker.ts', import.meta.url), { type: 'module' }), { name: 'recompute' });
 let mainThreadOnly = false;

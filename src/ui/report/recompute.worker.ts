@@ -6,6 +6,7 @@
 import { boundedModelMetrics } from '../../pipeline/overrides-recompute';
 import { compareDocumentColumns } from '../../pipeline/signal-comparison';
 import { eceInferenceOfRows } from '../../pipeline/ece-inference-metrics';
+import { sliceReport } from '../../pipeline/slices';
 import { exposeApi } from '../../workers/worker-connection';
 import { unpackRows } from './recompute-rows';
 import type { RecomputeWorkerApi } from './recompute-client';
@@ -31,6 +32,13 @@ const api: RecomputeWorkerApi = {
       return { ok: true, value: eceInferenceOfRows(unpackRows(rows), signals, settings) };
     } catch (err) {
       return { ok: false, error: { kind: 'infer', message: errorText(err), where: 'recompute worker' } };
+    }
+  },
+  slices({ questions, column, signals, options }) {
+    try {
+      return { ok: true, value: sliceReport(questions, column, signals, options) };
+    } catch (err) {
+      return { ok: false, error: { kind: 'slices', message: errorText(err), where: 'recompute worker' } };
     }
   },
 };
