@@ -6,7 +6,6 @@
 import * as Comlink from 'comlink';
 import type { ModelMetrics, ModelReport, ReportQuestion, ReportSettings, SignalComparison, SignalName } from '../../model/report';
 import type { SliceAnalysis } from '../../pipeline/slices';
-import type { SliceRequest } from './slices-client';
 import type { ScoreOptions } from '../../pipeline/score';
 import type { CompareOptions } from '../../pipeline/signal-comparison';
 import type { EceInferenceMetrics, InferenceSettings } from '../../pipeline/ece-inference-metrics';
@@ -42,6 +41,14 @@ export interface RecomputeWorkerApi {
   compare(request: CompareRequest): Result<SignalComparison>;
   infer(request: InferRequest): Result<EceInferenceMetrics>;
   slices(request: SliceRequest): Result<SliceAnalysis>;
+}
+
+/** The Slices tab's request (slices-client.ts). */
+export interface SliceRequest {
+  questions: ReportQuestion[];
+  column: string;
+  signals: SignalName[];
+  options: { bins: number; seed: number };
 }
 
 /** The worker's API for callers in their own lazily loaded module (slices-client.ts); null once no worker can start. */

@@ -2,20 +2,13 @@
  * The Slices tab's computation in the recompute worker, in its own module so that it loads with
  * the lazily loaded tab and not with the first page.
  */
-import type { ReportQuestion, SignalName } from '../../model/report';
 import type { Result } from '../../model/rows';
 import type { SliceAnalysis } from '../../pipeline/slices';
 import { WORKER_UNAVAILABLE } from '../../workers/worker-connection';
 import { errorText } from '../error-text';
-import { noRecomputeWorker, recomputeWorker } from './recompute-client';
+import { noRecomputeWorker, recomputeWorker, type SliceRequest } from './recompute-client';
 
 const message = (err: unknown) => errorText(err);
-export interface SliceRequest {
-  questions: ReportQuestion[];
-  column: string;
-  signals: SignalName[];
-  options: { bins: number; seed: number };
-}
 
 const slicesFailed = (why: string): Result<SliceAnalysis> => ({ ok: false, error: { kind: 'slices', message: `The slices could not be computed: ${why}` } });
 
