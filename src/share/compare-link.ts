@@ -11,7 +11,8 @@ import { deflateSync, strFromU8, strToU8 } from 'fflate';
 import { z } from 'zod';
 import { METRICS, type MetricCliKey } from '../model/metrics';
 import type { Result } from '../model/rows';
-import { SIGNAL_NAMES } from '../model/signals';
+import { SIGNAL_NAMES, type SignalName } from '../model/signals';
+import type { ReliabilityBin } from '../core/types';
 import type { Leaderboard } from '../pipeline/leaderboard';
 import { COMPARISON_CORRECTION, COMPARISON_METHOD, ECE_COMPARISON_METHOD, type ReportComparison } from '../pipeline/report-comparison';
 import { base64urlDecode, base64urlEncode, formatKB, inflateLimited, MAX_SHARE_PAYLOAD_CHARS, MAX_SHARE_URL_LENGTH } from './codec';
@@ -20,7 +21,21 @@ export const COMPARE_SHARE_ROUTE = '#/shared-compare/';
 /** A comparison's JSON is small (names, numbers, the questions not shared): 4 MB bounds a deflate bomb. */
 export const MAX_COMPARE_JSON_BYTES = 4 * 1024 * 1024;
 
-export type SharedCompare = { kind: 'comparison'; value: ReportComparison } | { kind: 'leaderboard'; value: Leaderboard };
+/**
+ * What the overlaid charts of a comparison need of one model, small enough for a link: its
+ * reliability bins and a thinned risk–coverage curve per signal, and its Sem1 − Sem2 gap
+ * ([difference, lo, hi], as the report stores it). Built by ui/compare/chart-models.ts.
+ */
+export interface CompareChartModel {
+  name: string;
+  questions: number;
+  gap: [number, number, number] | null;
+  signals: Partial<Record<SignalName, { bins: ReliabilityBin[]; points: { k: number; coverage: number; risk: number }[] }>>;
+}
+
+export type SharedCompare =
+  | { kind: 'comparison'; value: ReportComparison; charts?: CompareChartModel[] }
+  | { kind: 'leaderboard'; value: Leaderboard };
 
 // JSON writes NaN (an undefined statistic) as null; it comes back as NaN.
 const num = z.number().nullable().transform((v) => v ?? NaN);
@@ -69,16 +84,38 @@ const leaderboard = z.object({
   B: int,
   seed: int,
 });
+const bin = z.object({ lo: num, hi: num, count: int, meanConfidence: num, accuracy: num });
+const chartModel = z.object({
+  name: text(),
+  questions: int,
+  gap: z.tuple([num, num, num]).nullable(),
+  signals: z.partialRecord(signal, z.object({
+    bins: z.array(bin).max(1000),
+    points: z.array(z.object({ k: int, coverage: num, risk: num })).max(2000),
+  })),
+});
 const envelope = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('comparison'), value: comparison }),
+  z.object({ kind: z.literal('comparison'), value: comparison, charts: z.array(chartModel).max(50).optional() }),
   z.object({ kind: z.literal('leaderboard'), value: leaderboard }),
 ]);
 
-/** The link, or why there is none (too long: the HTML page is the way to send it). */
-export function makeCompareLink(shared: SharedCompare, base: string, limit = MAX_SHARE_URL_LENGTH): Result<{ url: string; length: number }> {
-  const payload = base64urlEncode(deflateSync(strToU8(JSON.stringify(shared)), { level: 9 }));
-  const url = base.split('#')[0] + COMPARE_SHARE_ROUTE + payload;
-  if (url.length <= limit) return { ok: true, value: { url, length: url.length } };
+const linkOf = (shared: SharedCompare, base: string) =>
+  base.split('#')[0] + COMPARE_SHARE_ROUTE + base64urlEncode(deflateSync(strToU8(JSON.stringify(shared)), { level: 9 }));
+
+/**
+ * The link, or why there is none (too long: the HTML page is the way to send it). A comparison's
+ * charts go in when they fit; when only the numbers fit, the link carries those and says so
+ * (`charts: false`).
+ */
+export function makeCompareLink(shared: SharedCompare, base: string, limit = MAX_SHARE_URL_LENGTH): Result<{ url: string; length: number; charts: boolean }> {
+  const withCharts = shared.kind === 'comparison' && (shared.charts?.length ?? 0) > 0;
+  let url = linkOf(shared, base);
+  if (withCharts && url.length > limit) {
+    const numbersOnly = linkOf({ kind: 'comparison', value: shared.value }, base);
+    if (numbersOnly.length <= limit) return { ok: true, value: { url: numbersOnly, length: numbersOnly.length, charts: false } };
+    url = numbersOnly;
+  }
+  if (url.length <= limit) return { ok: true, value: { url, length: url.length, charts: withCharts } };
   const what = shared.kind === 'comparison' ? 'comparison' : 'leaderboard';
   return { ok: false, error: { kind: 'share-too-large', message: `This ${what} is too large for a link (${formatKB(url.length)}; a link may be at most ${formatKB(limit)}). Download its HTML page and send the file instead.` } };
 }

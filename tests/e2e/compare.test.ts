@@ -82,10 +82,19 @@ test('two reports compare with the right sign, an interval covering the known di
   await page.locator('[data-action="share-compare"]').click();
   const url = await page.locator('input[data-share-link]').inputValue();
   expect(url).toContain('#/shared-compare/');
+  expect(await page.locator('[data-share-message]').textContent()).toMatch(/carries the numbers and the charts/);
   await page.goto(url);
   await page.locator('[data-shared-compare-banner]').waitFor({ timeout: 60_000 });
   expect(await page.locator('[data-table="differences"] tr[data-metric="ece"][data-signal="sem2"]').getAttribute('data-difference')).toBe(sem2);
-  expect(await page.locator('[data-compare-charts]').count()).toBe(0);
+  // The charts came in the link: the same layers, drawn from its bins and thinned curves, every colour keyed.
+  expect(await page.locator('[data-shared-compare-banner]').textContent()).toMatch(/charts drawn from the bins and curves it carries/);
+  const sharedReliability = page.locator('[data-compare-charts] [data-chart="reliability"]');
+  expect(await sharedReliability.locator('g.series').count()).toBe(2);
+  for (const chart of ['reliability', 'risk-coverage']) {
+    const c = await chartColours(page.locator(`[data-compare-charts] [data-chart="${chart}"]`).first());
+    expect(missingFromLegend(c), `shared ${chart}: legend ${c.legend.join(' ')}; drawn ${JSON.stringify(c.drawn)}`).toEqual([]);
+  }
+  expect(await page.locator('[data-table="sem-gap"] tbody tr').count()).toBe(2);
   expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
   await screenshot(page, 'compare-shared-390-dark');
   expect(consoleErrors).toEqual([]);

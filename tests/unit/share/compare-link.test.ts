@@ -6,6 +6,7 @@ import { compareEntries } from '../../../src/pipeline/report-alignment';
 import { compareReports } from '../../../src/pipeline/report-comparison';
 import { leaderboard } from '../../../src/pipeline/leaderboard';
 import { sampleReport } from './report-fixture';
+import { chartModels } from '../../../src/ui/compare/chart-models';
 
 const BASE = 'http://127.0.0.1:5173/';
 const payloadOf = (url: string) => url.slice(url.indexOf(COMPARE_SHARE_ROUTE) + COMPARE_SHARE_ROUTE.length);
@@ -27,6 +28,40 @@ describe('comparison and leaderboard links', () => {
       expect(link.value.url.startsWith(`${BASE}${COMPARE_SHARE_ROUTE}`)).toBe(true);
       expect(decodeCompareLink(payloadOf(link.value.url))).toEqual({ ok: true, value: shared });
     }
+  });
+
+  test("a comparison's charts travel in its link, rounded and thinned, and come back as they went", () => {
+    const big = compareEntries([{ source: 'big.json', document: sampleReport({ questions: 400, samples: false }) }]);
+    const charts = chartModels(big, true);
+    const full = chartModels(big);
+    const signals = Object.keys(full[0].signals);
+    expect(signals.length).toBeGreaterThan(0);
+    for (const s of signals as (keyof typeof full[0]['signals'])[]) {
+      // At most four points per column of the 25 a link keeps; every point of the full curve on the page.
+      expect(charts[0].signals[s]!.points.length).toBeLessThanOrEqual(100);
+      expect(full[0].signals[s]!.points.length).toBe(400);
+      expect(charts[0].signals[s]!.bins.map((b) => b.count)).toEqual(full[0].signals[s]!.bins.map((b) => b.count));
+    }
+    const shared = { kind: 'comparison' as const, value: compareReports(big, { B: 30 }), charts };
+    const link = makeCompareLink(shared, BASE);
+    expect(link.ok && link.value.charts).toBe(true);
+    if (link.ok) expect(decodeCompareLink(payloadOf(link.value.url))).toEqual({ ok: true, value: shared });
+  });
+
+  test('when the charts do not fit, the link carries the numbers alone and says so', () => {
+    const shared = { kind: 'comparison' as const, value: comparison, charts: chartModels(entries, true) };
+    const numbersOnly = makeCompareLink({ kind: 'comparison', value: comparison }, BASE);
+    const withCharts = makeCompareLink(shared, BASE);
+    expect(numbersOnly.ok && withCharts.ok).toBe(true);
+    if (!numbersOnly.ok || !withCharts.ok) return;
+    expect(withCharts.value.length).toBeGreaterThan(numbersOnly.value.length);
+    const squeezed = makeCompareLink(shared, BASE, numbersOnly.value.length);
+    expect(squeezed).toEqual({ ok: true, value: { url: numbersOnly.value.url, length: numbersOnly.value.length, charts: false } });
+    const bad = structuredClone(shared);
+    bad.charts[0].signals = { sem1: { bins: [{ lo: 0, hi: 0.1, count: -3, meanConfidence: 0.05, accuracy: 0 }], points: [] } };
+    const r = decodeCompareLink(pack(bad));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/at charts\.0\.signals\.sem1\.bins\.0\.count/);
   });
 
   test('a link over the limit is refused with the way out named', () => {
