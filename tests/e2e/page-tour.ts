@@ -80,6 +80,8 @@ export async function tourPages(page: Page, appUrl: string, visit: (name: string
   await page.locator('[data-chart="reliability"] rect.bar').first().waitFor({ state: 'attached', timeout: 60_000 });
   // The table for a paper opened, so its choices and preview are measured and audited too.
   await page.locator('[data-paper-table] summary').click();
+  // Its inside is loaded when first opened.
+  await page.locator('[data-paper-table] [data-table="paper"]').waitFor({ timeout: 60_000 });
   await eachReportView(page, 'home', at);
   // A question's drill-down: its classes, samples and raw replies.
   await page.locator('[role="tab"][data-view="questions"]').click();

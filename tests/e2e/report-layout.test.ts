@@ -108,6 +108,7 @@ test('at 390 px a one-model report with six signals scrolls no sideways: headlin
   expect(await page.locator('[data-signal]').count()).toBeGreaterThanOrEqual(6);
   expect(await page.evaluate(() => document.documentElement.scrollWidth), 'calibration').toBeLessThanOrEqual(390);
   await page.locator('[data-paper-table] summary').click();
+  await page.locator('[data-paper-table] [data-table="paper"]').waitFor({ timeout: 60_000 });
   await afterLayout(page);
   expect(await page.evaluate(() => document.documentElement.scrollWidth), 'table for a paper').toBeLessThanOrEqual(390);
   await screenshot(page, 'report-six-signals-390');

@@ -7,7 +7,6 @@
 import { DEMO_REPORT_FILE, decodeDemoReport } from '../../demo/demo-report-file';
 import type { ReportDocument } from '../../model/report';
 import type { Result, StageError } from '../../model/rows';
-import { errorText } from '../error-text';
 
 function fail(message: string, where: string): { ok: false; error: StageError } {
   return { ok: false, error: { kind: 'demo', message, where } };
@@ -21,8 +20,10 @@ export async function fetchDemoReport(base: string | URL, fetchImpl: typeof fetc
     const res = await fetchImpl(url);
     if (!res.ok) return fail(`HTTP ${res.status} for the demo report ${DEMO_REPORT_FILE}`, url.href);
     text = await res.text();
-  } catch (err) {
-    return fail(`The demo report ${DEMO_REPORT_FILE} could not be fetched: ${errorText(err)}`, url.href);
+  } catch {
+    // fetch rejects only for a network failure or an abort, whose own words ("Failed to fetch")
+    // add nothing; wording it here keeps the error module out of the first page's JavaScript.
+    return fail(`The demo report ${DEMO_REPORT_FILE} could not be fetched: the network or the app's server did not answer. Reload the page to try again.`, url.href);
   }
   return decodeDemoReport(text);
 }

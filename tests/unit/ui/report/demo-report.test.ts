@@ -24,7 +24,7 @@ test('a missing, unreachable or broken file is a typed error naming it', async (
   const missing = await fetchDemoReport('http://127.0.0.1/', (async () => new Response('gone', { status: 404 })) as typeof fetch);
   expect(missing).toEqual({ ok: false, error: { kind: 'demo', message: `HTTP 404 for the demo report ${DEMO_REPORT_FILE}`, where: `http://127.0.0.1/${DEMO_REPORT_FILE}` } });
   const offline = await fetchDemoReport('http://127.0.0.1/', (async () => { throw new TypeError('Failed to fetch'); }) as typeof fetch);
-  expect(!offline.ok && offline.error.message).toBe(`The demo report ${DEMO_REPORT_FILE} could not be fetched: Failed to fetch`);
+  expect(!offline.ok && offline.error.message).toBe(`The demo report ${DEMO_REPORT_FILE} could not be fetched: the network or the app's server did not answer. Reload the page to try again.`);
   const html = await fetchDemoReport('http://127.0.0.1/', (async () => new Response('<!doctype html>')) as typeof fetch);
   expect(!html.ok && html.error.message).toMatch(/^The demo report is not valid JSON/);
 });
