@@ -41,6 +41,8 @@ test('Slices: a table per category with the pipeline numbers, the small slice ma
   await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'sliced.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) });
   await page.locator('[role="tab"][data-view="slices"]').click();
   await page.locator('[data-slices-table] tbody tr').first().waitFor({ timeout: 30_000 });
+  // Computed in the worker: read once it has answered for the report as it now stands.
+  await page.locator('[data-slices]:not([aria-busy="true"])').waitFor({ timeout: 60_000 });
   const rows = page.locator('[data-slices-table] tbody tr');
   expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-slice')))).toEqual(expected.slices.map((s) => s.value));
   for (const s of expected.slices) {

@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
  * tree as a whole sit at the top.
  */
 const UNIT = path.resolve('tests/unit');
-const TOP_LEVEL = ['architecture.test.ts', 'mirror.test.ts'];
+const TOP_LEVEL = ['architecture.test.ts', 'error-boundaries.test.ts', 'mirror.test.ts'];
 /** Folders of shared test data, not of tests. */
 const DATA_FOLDERS = new Set(['fixtures', 'helpers']);
 
