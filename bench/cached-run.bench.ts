@@ -6,10 +6,10 @@
  * Run: npm run bench -- cached-run (heap figures are after a GC only with node --expose-gc).
  */
 import 'fake-indexeddb/auto';
-import { openStores } from '../src/store';
+import { openStores } from '../src/store/stores';
 import { executeRun, newRun } from '../src/pipeline/runner';
 import { realStages } from '../src/workers/real-stages';
-import { scoreRun } from '../src/pipeline/runner-score';
+import { scoreRun } from '../src/pipeline/run-scoring';
 import { questionKeys } from '../src/pipeline/sampling';
 import { extractSample } from '../src/pipeline/extract';
 import type { RunSpec } from '../src/model/run-spec';

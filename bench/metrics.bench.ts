@@ -14,7 +14,7 @@ import { simulateSet } from '../src/core/simulate-families';
 import { smoothEce } from '../src/core/smooth-ece';
 import type { Regime } from '../src/core/types';
 import type { ReportQuestion } from '../src/model/report';
-import { modelMetrics } from '../src/pipeline/score';
+import { modelMetrics } from '../src/pipeline/score-stage';
 
 const SAMPLES = 50;
 

@@ -25,8 +25,8 @@ import { defaultRng } from '../src/core/rng';
 import { simulateSet } from '../src/core/simulate-families';
 import { readAuthorsRows } from '../src/formats/authors-rows';
 import { reportToJson } from '../src/formats/report-export';
-import { scoreAuthorsRows } from '../src/pipeline/score';
-import { buildReport, importedSettings } from '../src/pipeline/score-output';
+import { scoreAuthorsRows } from '../src/pipeline/score-stage';
+import { buildReport, importedSettings } from '../src/pipeline/score-documents';
 import type { ReportDocument } from '../src/model/report';
 import { startApp } from './report-app-server';
 

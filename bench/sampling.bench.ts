@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MemorySampleCache } from '../src/model/sample-cache';
 import { runSampling } from '../src/pipeline/sampling';
-import { createProvider } from '../src/providers/index';
+import { createProvider } from '../src/providers/create-provider';
 import type { ProviderKind } from '../src/model/provider';
 import type { MockConfig, MockStats } from '../tests/mock/provider-server';
 

@@ -20,8 +20,8 @@ import { toJson } from '../cli/json';
 import { defaultRng } from '../src/core/rng';
 import { simulateSet } from '../src/core/simulate-families';
 import { readAuthorsRows } from '../src/formats/authors-rows';
-import { estimateQuestions, modelMetrics, PAPER_SIGNALS, reportQuestions } from '../src/pipeline/score';
-import { scoreCliDocument } from '../src/pipeline/score-output';
+import { estimateQuestions, modelMetrics, PAPER_SIGNALS, reportQuestions } from '../src/pipeline/score-stage';
+import { scoreCliDocument } from '../src/pipeline/score-documents';
 
 const QUESTIONS = 40_000;
 const SAMPLES = 50;

@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { PRESETS } from '../src/providers/presets.ts';
-import type { ProviderDeps } from '../src/providers/index.ts';
+import type { ProviderDeps } from '../src/providers/create-provider.ts';
 import { secretScrubber, type Scrub } from '../src/providers/secret-scrub.ts';
 import path from 'node:path';
 
@@ -29,7 +29,7 @@ export function envScrubber(env: NodeJS.ProcessEnv): Scrub {
 
 /**
  * The same keys removed from a model's replies and nothing else (`only`): a reply may rightly
- * mention an "sk-…" or a URL, and is the user's data (as providers/index.ts scrubs replies).
+ * mention an "sk-…" or a URL, and is the user's data (as providers/create-provider.ts scrubs replies).
  */
 export function envReplyScrubber(env: NodeJS.ProcessEnv): Scrub {
   return secretScrubber(envKeys(env), { only: true });

@@ -6,7 +6,7 @@
  */
 import { modelsFolder } from './models-folder.ts';
 import type { ProviderConfig, SamplingProvider } from '../src/model/provider.ts';
-import { createInBrowserProvider } from '../src/providers/in-browser/provider.ts';
+import { createInBrowserProvider } from '../src/providers/in-browser/in-browser-provider.ts';
 import { createLocalGenerator } from '../src/providers/in-browser/local-generator.ts';
 import { IN_BROWSER_PRESET, OFFERED_GENERATION_MODELS, SHIPPED_GENERATION_MODELS, isShippedGenerationModel } from '../src/providers/in-browser/models.ts';
 

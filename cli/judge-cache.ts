@@ -9,8 +9,8 @@ import type { ClusteringSpec, GradingSpec, ModelSpec } from '../src/model/run-sp
 import type { Grade, SemanticClass } from '../src/model/rows.ts';
 import type { ProviderConfig } from '../src/model/provider.ts';
 import { clusteringKey, gradeKey } from '../src/pipeline/stage-cache-keys.ts';
-import type { Clusterer } from '../src/clustering/types.ts';
-import { GRADES, type Grader } from '../src/grading/types.ts';
+import type { Clusterer } from '../src/clustering/clusterer.ts';
+import { GRADES, type Grader } from '../src/grading/grader.ts';
 import { JsonlRecords } from './jsonl-records.ts';
 
 /** The judge as the cache keys know it: never the key. */

@@ -1,5 +1,5 @@
 /**
- * Node's reader of model files, for a loaded model's identity (src/clustering/model-identity.ts):
+ * Node's reader of model files, for a loaded model's identity (src/transformers/model-identity.ts):
  * the app code runs in browsers too and imports no Node built-in, so every Node entry point that
  * loads an in-page model hands this in as its source's `readFile`.
  */

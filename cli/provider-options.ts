@@ -4,7 +4,7 @@
  * base URL check every command that sends requests uses (`sample` and `sample --batch` too).
  */
 import type { ChatProvider } from '../src/model/provider.ts';
-import { baseUrlProblem, createProvider, getPreset, presetIds } from '../src/providers/index.ts';
+import { baseUrlProblem, createProvider, getPreset, presetIds } from '../src/providers/create-provider.ts';
 
 export function providerFromArgs(a: { provider?: string; model?: string; 'base-url'?: string }, env: NodeJS.ProcessEnv, concurrency: number): ChatProvider {
   if (!a.provider || !a.model) throw new Error('--provider and --model are required for the judge');

@@ -3,7 +3,7 @@
  * (providers/secret-scrub.ts) first. A batch result file is the provider's text, not ours: a
  * server that writes the key into a reply would otherwise put it into OUT.cache.jsonl and,
  * from there, into --out. Interactive sampling scrubs replies in the provider
- * (providers/index.ts); batch results reach the cache through ingest, so the CLI's cache is
+ * (providers/create-provider.ts); batch results reach the cache through ingest, so the CLI's cache is
  * wrapped here, the one place every sample from a result file is written through.
  */
 import type { Sample } from '../src/model/rows.ts';

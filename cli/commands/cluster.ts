@@ -30,12 +30,12 @@ import { clusterRow, readSampledRow } from '../../src/clustering/cluster-rows.ts
 import { MemoryEmbeddingCache } from '../../src/model/embedding-cache.ts';
 import type { EntailmentCache } from '../../src/model/entailment-cache.ts';
 import { CLUSTERING_METHOD_NAMES, CLUSTERING_METHODS, isClusteringMethod, type ClusteringSpec } from '../../src/model/clustering-methods.ts';
-import { CLUSTERERS, clusteringFromFlags, createClusterer, type CliFlags, type OwnModelSource } from '../../src/clustering/methods.ts';
+import { CLUSTERERS, clusteringFromFlags, createClusterer, type CliFlags, type OwnModelSource } from '../../src/clustering/clusterer-registry.ts';
 import { createTransformersDecider } from '../../src/clustering/text-pair-classification.ts';
 import { entailmentRecords, JsonlEntailmentCache } from '../entailment-cache.ts';
 import { createTransformersEmbedder } from '../../src/clustering/feature-extraction.ts';
-import type { Clusterer } from '../../src/clustering/types.ts';
-import { presetIds } from '../../src/providers/index.ts';
+import type { Clusterer } from '../../src/clustering/clusterer.ts';
+import { presetIds } from '../../src/providers/create-provider.ts';
 import { type Io, resolveIo } from '../command-io.ts';
 import { jsonlRows } from '../jsonl-rows.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';
@@ -44,7 +44,7 @@ import { withOutputs } from '../output-guard.ts';
 import { cachingClusterer, clusteringCache, loadJudgeCache, judgeSpec } from '../judge-cache.ts';
 import { countRows, writeStageRows } from '../row-file-stage.ts';
 import { StopOnFatal } from '../provider-stop.ts';
-import { clusteringSetting } from '../../src/pipeline/runner-report.ts';
+import { clusteringSetting } from '../../src/pipeline/run-settings.ts';
 import { rowMethodFields } from '../../src/formats/row-methods.ts';
 
 const METHODS = CLUSTERING_METHOD_NAMES;
@@ -52,7 +52,7 @@ const width = Math.max(...METHODS.map((m) => m.length)) + 2;
 /** The methods in words: "a, b, c or d". */
 const methodsInWords = `${METHODS.slice(0, -1).join(', ')} or ${METHODS[METHODS.length - 1]}`;
 
-/** Every method's own flags (clustering/methods.ts), beside the command's. */
+/** Every method's own flags (clustering/clusterer-registry.ts), beside the command's. */
 const METHOD_FLAGS = Object.fromEntries(Object.values(CLUSTERERS).flatMap((row) => Object.entries(row.cli.flags).map(([flag, type]) => [flag, { type }])));
 
 export const USAGE = `usage: semece cluster --method ${METHODS.join('|')} --in SAMPLED.jsonl --out CLUSTERED.jsonl [options]

@@ -18,13 +18,13 @@
  */
 import { parseArgs } from 'node:util';
 import type { Obj } from '../../src/formats/authors-fields.ts';
-import { gradingSetting } from '../../src/pipeline/runner-report.ts';
+import { gradingSetting } from '../../src/pipeline/run-settings.ts';
 import { rowMethodFields } from '../../src/formats/row-methods.ts';
 import { readClusteredRow } from '../../src/formats/authors-rows.ts';
 import { gradeRow, type ClusteredRowIn } from '../../src/grading/graded-rows.ts';
-import { createGrader } from '../../src/grading/methods.ts';
+import { createGrader } from '../../src/grading/grader-registry.ts';
 import type { GradingSpec } from '../../src/model/run-spec.ts';
-import type { Grader } from '../../src/grading/types.ts';
+import type { Grader } from '../../src/grading/grader.ts';
 import { type Io, resolveIo } from '../command-io.ts';
 import { jsonlRows } from '../jsonl-rows.ts';
 import { intOption, providerFromArgs } from '../provider-options.ts';

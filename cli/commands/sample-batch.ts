@@ -29,7 +29,7 @@ import { missingSamples, submitSampleBatches } from '../../src/batch/sample-batc
 import { readDataset } from '../../src/formats/datasets.ts';
 import { MemorySampleCache, type SampleCache } from '../../src/model/sample-cache.ts';
 import { DEFAULT_GENERATION_PROMPT } from '../../src/pipeline/prompts.ts';
-import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
+import { createProvider, getPreset, presetIds } from '../../src/providers/create-provider.ts';
 import { baseUrlOption } from '../provider-options.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import { envReplyScrubber, resolveIo, writeFileAtomic, writeLinesAtomic, type Io } from '../command-io.ts';

@@ -20,7 +20,7 @@ import { readSamples, runSampling } from '../../src/pipeline/sampling.ts';
 import { UNREACHABLE_KIND } from '../../src/pipeline/unreachable.ts';
 import type { ProgressCounters } from '../../src/model/run-spec.ts';
 import type { Sample, SampledRow } from '../../src/model/rows.ts';
-import { createProvider, getPreset, presetIds } from '../../src/providers/index.ts';
+import { createProvider, getPreset, presetIds } from '../../src/providers/create-provider.ts';
 import { baseUrlOption } from '../provider-options.ts';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';

@@ -7,8 +7,8 @@
  * valid partition are listed for the interactive judge (which retries with the reply's fault).
  */
 import { readJudgeReply } from '../clustering/judge-parse.ts';
-import { DEFAULT_JUDGE_PROMPT, type JudgePrompt, buildJudgeMessages } from '../clustering/judge-prompt.ts';
-import { dedupeAnswers, expandClasses } from '../clustering/judge.ts';
+import { DEFAULT_JUDGE_PROMPT, type JudgePrompt, buildJudgeMessages } from '../clustering/cluster-judge-prompt.ts';
+import { dedupeAnswers, expandClasses } from '../clustering/judge-clusterer.ts';
 import type { ClusteringSpec } from '../model/run-spec.ts';
 import { clusteringKey } from '../pipeline/stage-cache-keys.ts';
 import type { Question, SampledRow, SemanticClass, StageError } from '../model/rows.ts';

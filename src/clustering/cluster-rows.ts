@@ -10,7 +10,7 @@ import type { ClusteredRow, SampledRow, StageError } from '../model/rows';
 import type { Usage } from '../model/provider';
 import { FieldError, confidences, id, int, str, strings, type Obj } from '../formats/authors-fields';
 import { classesToRowFields } from './row-fields';
-import type { Clusterer } from './types';
+import type { Clusterer } from './clusterer';
 
 /** Extra fields of a row travel through untouched (aliases, options, category …). */
 export type SampledRowIn = SampledRow & { options?: string[]; [extra: string]: unknown };

@@ -43,13 +43,3 @@ export function approxDownloadMb(model: string): number | null {
 export type EmbeddingDtype = 'q8' | 'fp32' | 'fp16' | 'q4';
 export type EmbeddingDevice = 'wasm' | 'webgpu' | 'cpu';
 
-/** Model download/load progress, as plain data (it crosses the worker boundary). */
-export interface ModelProgress {
-  status: string;
-  file?: string;
-  /** 0–100 */
-  progress?: number;
-  loaded?: number;
-  total?: number;
-}
-

@@ -9,14 +9,14 @@ import { agglomerativeAverage, DEFAULT_SIMILARITY_THRESHOLD } from './agglomerat
 import type { EmbeddingCache } from '../model/embedding-cache';
 import { normalizeAnswer } from './normalize';
 import { HUB_UNREACHABLE } from '../model/model-hub';
-import { isHubUnreachable } from '../providers/in-browser/model-load-error';
-import type { ClusterOutcome, Clusterer } from './types';
+import { isHubUnreachable } from '../model/model-load-error';
+import type { ClusterOutcome, Clusterer } from './clusterer';
 import { errorMessage } from '../model/app-error';
 
 /** Text → vector, for one model. Implemented by the worker client and by the Node embedder. */
 export interface Embedder {
   readonly model: string;
-  /** Which model this is beyond its id (clustering/model-identity.ts), once loaded; part of every cached vector's key. */
+  /** Which model this is beyond its id (transformers/model-identity.ts), once loaded; part of every cached vector's key. */
   identity(signal?: AbortSignal): Promise<string>;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }

@@ -36,8 +36,8 @@ import type { SemanticClass } from '../model/rows';
 import { classLabel, mergeNormalized } from './embedding';
 import { chosenOption } from './exact';
 import { HUB_UNREACHABLE } from '../model/model-hub';
-import { isHubUnreachable } from '../providers/in-browser/model-load-error';
-import type { ClusterOutcome, Clusterer } from './types';
+import { isHubUnreachable } from '../model/model-load-error';
+import type { ClusterOutcome, Clusterer } from './clusterer';
 import { errorMessage } from '../model/app-error';
 
 /** Bumped when the rule (context, strictness, comparison order) changes, so stored clusterings are not reused. */
@@ -52,7 +52,7 @@ export interface NliPair {
 export interface EntailmentDecider {
   readonly model: string;
   /**
-   * Which model this is beyond its id (clustering/model-identity.ts: a hash of its config and
+   * Which model this is beyond its id (transformers/model-identity.ts: a hash of its config and
    * weights), known once it is loaded; part of every cached decision's key.
    */
   identity(signal?: AbortSignal): Promise<string>;

@@ -8,7 +8,7 @@
  */
 import type { SemanticClass } from '../model/rows';
 import { normalizeAnswer } from './normalize';
-import type { ClusterContext, ClusterOutcome, Clusterer } from './types';
+import type { ClusterContext, ClusterOutcome, Clusterer } from './clusterer';
 
 export const OPTION_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 

@@ -5,11 +5,12 @@
  */
 import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import type { Embedder } from './embedding';
-import type { EmbeddingDevice, EmbeddingDtype, ModelProgress } from './embedding-models';
-import { applyEnv, lazily, loadOptions, type TransformersSource } from './transformers-env';
-import { modelIdentity } from './model-identity';
+import type { EmbeddingDevice, EmbeddingDtype } from './embedding-models';
+import type { ModelProgress } from '../model/progress';
+import { applyEnv, lazily, loadOptions, type TransformersSource } from '../transformers/transformers-env';
+import { modelIdentity } from '../transformers/model-identity';
 
-export { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type EmbeddingDevice, type ModelProgress } from './embedding-models';
+export { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type EmbeddingDevice } from './embedding-models';
 
 export interface ModelSource extends TransformersSource {
   /** Default q8 (model_quantized.onnx). */

@@ -11,9 +11,10 @@
 import { pipeline, type TextClassificationPipeline } from '@huggingface/transformers';
 import type { NliLabel } from '../model/entailment-cache';
 import type { EntailmentDecider, NliPair } from './entailment';
-import type { EmbeddingDevice, EmbeddingDtype, ModelProgress } from './embedding-models';
-import { applyEnv, lazily, loadOptions, type TransformersSource } from './transformers-env';
-import { modelIdentity } from './model-identity';
+import type { EmbeddingDevice, EmbeddingDtype } from './embedding-models';
+import type { ModelProgress } from '../model/progress';
+import { applyEnv, lazily, loadOptions, type TransformersSource } from '../transformers/transformers-env';
+import { modelIdentity } from '../transformers/model-identity';
 
 export { DEFAULT_NLI_MODEL, TINY_NLI_MODEL } from './nli-models';
 

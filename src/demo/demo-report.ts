@@ -10,8 +10,8 @@
 import type { ReportDocument } from '../model/report';
 import type { Result } from '../model/rows';
 import { readAuthorsRows } from '../formats/authors-rows';
-import { scoreAuthorsRows } from '../pipeline/score';
-import { buildReport, importedSettings } from '../pipeline/score-output';
+import { scoreAuthorsRows } from '../pipeline/score-stage';
+import { buildReport, importedSettings } from '../pipeline/score-documents';
 import type { DemoManifest } from './manifest';
 
 export interface DemoFiles {

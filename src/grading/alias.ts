@@ -16,7 +16,7 @@
 import type { Grade } from '../model/rows';
 import { answerTokens, normalizeAnswer } from '../clustering/normalize';
 import { chosenOption, OPTION_LETTERS } from '../clustering/exact';
-import type { GradeItem, GradeOutcome, Grader } from './types';
+import type { GradeItem, GradeOutcome, Grader } from './grader';
 
 const REFUSALS = [
   /^(i )?(dont|do not|cannot|cant|can not) (know|say|tell|answer|determine|be sure)\b/,

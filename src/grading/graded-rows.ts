@@ -4,7 +4,7 @@
  */
 import { gradeToY, type ClusteredRow, type GradedRow } from '../model/rows';
 import type { Usage } from '../model/provider';
-import type { Grader } from './types';
+import type { Grader } from './grader';
 
 /** A clustered row as the cluster command writes it: `error` marks a failed clustering. */
 export type ClusteredRowIn = ClusteredRow & { error?: string; options?: string[] };

@@ -6,9 +6,9 @@
  * the report's method enum (formats/report-schema.ts), the rows' recorded method
  * (formats/row-methods.ts), the wizard's options (ui/run/clustering-choice.ts) and the CLI's
  * `--method` values derive from CLUSTERING_METHODS; how each is built and what its stage cache key
- * holds is the clustering registry (clustering/methods.ts).
+ * holds is the clustering registry (clustering/clusterer-registry.ts).
  *
- * Adding a method: its clusterer module in clustering/, a row here, its row in clustering/methods.ts
+ * Adding a method: its clusterer module in clustering/, a row here, its row in clustering/clusterer-registry.ts
  * (docs/ARCHITECTURE.md).
  */
 import { z } from 'zod';
@@ -41,7 +41,7 @@ export interface ClusteringMethodInfo<S extends z.ZodObject = z.ZodObject> {
   detail(settings: z.infer<S>): string;
   /**
    * The role of the model it runs itself (Transformers.js, in the page or in Node), if any: that
-   * model's identity (clustering/model-identity.ts) is then recorded with each cached clustering,
+   * model's identity (transformers/model-identity.ts) is then recorded with each cached clustering,
    * and a clustering made by another model under the same id is not reused.
    */
   ownModel?: 'embedding' | 'nli';

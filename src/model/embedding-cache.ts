@@ -1,6 +1,6 @@
 /**
  * Embeddings cached by (model, its identity, text): the identity (a hash of the model's config and
- * weights, clustering/model-identity.ts) keeps apart two models under one id. The store backs this interface with IndexedDB; the
+ * weights, transformers/model-identity.ts) keeps apart two models under one id. The store backs this interface with IndexedDB; the
  * in-memory version serves Node (CLI, tests, benchmarks) and a page without storage.
  */
 export interface EmbeddingKey {

@@ -1,7 +1,7 @@
 /**
  * Natural-language-inference decisions cached by (NLI model, its identity, premise, hypothesis),
  * for the entailment clusterer: a repeated or resumed clustering asks the model nothing it was
- * asked before. The identity (a hash of the model's config and weights, clustering/model-identity.ts)
+ * asked before. The identity (a hash of the model's config and weights, transformers/model-identity.ts)
  * keeps apart two models under one id (another --model-dir, a hub model updated in place). The store backs this port with IndexedDB (store/entailment-store.ts); the in-memory
  * version serves Node (CLI, tests, benchmarks) and a page without storage.
  */

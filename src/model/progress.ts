@@ -29,3 +29,13 @@ export function progressPercent(p: Progress): number | null {
   if (p.done === undefined || p.total === undefined || !(p.total > 0)) return null;
   return Math.min(100, Math.max(0, Math.floor((p.done / p.total) * 100)));
 }
+
+/** One event of an in-page model's download and load (a file's status and bytes), as plain data: it crosses the worker boundary. */
+export interface ModelProgress {
+  status: string;
+  file?: string;
+  /** 0–100 */
+  progress?: number;
+  loaded?: number;
+  total?: number;
+}

@@ -1,7 +1,7 @@
 /**
  * The confidence signals, once: every name a report, the CLI, the CSV export and the views use,
  * with its labels and what it is. The report schema's enum, the CLI's keys, the CSV columns and
- * every chart legend derive from SIGNALS; colours are the theme's (src/ui/charts/signals.ts).
+ * every chart legend derive from SIGNALS; colours are the theme's (src/ui/charts/signal-styles.ts).
  *
  * Sem1, Sem2 and verbalized are the paper's three and fixed fields of every report question;
  * the others live in ReportQuestion.signals (stated probability and logprob from multiple-choice

@@ -2,7 +2,7 @@
  * The port of the caches after sampling: clusterings and computed grades, each under a hash of
  * that stage's inputs and settings (pipeline/stage-cache-keys.ts), so a changed clusterer misses
  * the clustering and grading caches and nothing upstream. The browser's store implements it over
- * IndexedDB (store/stage-cache.ts); the stages (pipeline/, batch/) see only this interface.
+ * IndexedDB (store/idb-stage-cache.ts); the stages (pipeline/, batch/) see only this interface.
  */
 import type { Grade, SemanticClass, StageError } from './rows';
 
@@ -12,7 +12,7 @@ export interface StoredClustering {
   result: { ok: true; classes: SemanticClass[] } | { ok: false; error: StageError };
   storedAt: number;
   /**
-   * The identity of the model that made it (clustering/model-identity.ts), for a clusterer that runs
+   * The identity of the model that made it (transformers/model-identity.ts), for a clusterer that runs
    * a model of its own: a model updated under the same id does not reuse it. Absent in entries
    * stored before it was recorded, and for clusterers without a model of their own.
    */

@@ -13,13 +13,13 @@
  * questions asked count afresh, replies from the cache as cached. A server that cannot be reached
  * stops the run on that one cause (pipeline/unreachable.ts), counted by requests, never by clock.
  */
-import { createProvider } from '../providers/index';
+import { createProvider } from '../providers/create-provider';
 import type { ChatProvider, CompletionRequest, ProviderConfig, ProviderErrorInfo } from '../model/provider';
 import type { SampleCache } from '../model/sample-cache';
 import { runMcBaseline, type McRunResult } from './stated-probability-run';
 import { runMcSemEce, type McSemResult } from './sem-ece-run';
 import { mcReportDocument } from './report-document';
-import { toMcQuestions } from './questions';
+import { toMcQuestions } from './mc-questions';
 import type { McQuestion } from './prompt';
 import type { ReplyCache } from './reply-cache';
 import type { ReportDocument } from '../model/report';
@@ -28,7 +28,7 @@ import type { StageError } from '../model/rows';
 import type { RunMeter } from '../pipeline/run-meter';
 import { DONE, runPhases, type LifecycleDeps, type Phase, type PhaseContext, type PhaseEnd } from '../pipeline/run-lifecycle';
 import { StopWhenUnreachable } from '../pipeline/unreachable';
-import { scoreOptionsFor } from '../pipeline/score';
+import { scoreOptionsFor } from '../pipeline/score-stage';
 
 type McProvider = ChatProvider & { notes?: () => string[] };
 

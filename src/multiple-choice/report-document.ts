@@ -5,8 +5,8 @@
  * are those of zero questions (undefined, null in JSON) and the report view shows the baseline alone.
  */
 import type { ReportDocument, ReportSettings } from '../model/report';
-import { buildReport } from '../pipeline/score-output';
-import { modelMetrics, scoringUsed, type ScoreOptions } from '../pipeline/score';
+import { buildReport } from '../pipeline/score-documents';
+import { modelMetrics, scoringUsed, type ScoreOptions } from '../pipeline/score-stage';
 import type { McRunResult } from './stated-probability-run';
 import type { McSemResult } from './sem-ece-run';
 import { mcBaselineSection } from './report-section';

@@ -4,7 +4,7 @@
  * entropy-confidence signals beside Sem1/Sem2 in the same pass. A question whose every sample
  * request failed has no classes: it is listed as excluded, not scored.
  */
-import { scoreAuthorsRows, type ScoreOptions } from '../pipeline/score';
+import { scoreAuthorsRows, type ScoreOptions } from '../pipeline/score-stage';
 import type { ModelReport } from '../model/report';
 import { SIGNAL_NAMES } from '../model/signals';
 import type { McSemQuestion } from './sem-ece-question';

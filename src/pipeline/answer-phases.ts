@@ -18,7 +18,7 @@ import { reportManifest } from '../model/report-manifest';
 import type { RunRepository } from '../model/run-repository';
 import { clusterStage, gradeStage, type ClusterResult, type GradeResult } from './cluster-grade-stages';
 import { DONE, type Phase, type PhaseContext, type PhaseEnd } from './run-lifecycle';
-import { reportSettings } from './runner-report';
+import { reportSettings } from './run-settings';
 import type { RunnerStages, SampledRows, ScoreModelInput } from './stage-ports';
 
 /** Excluded questions listed in the run record (the report lists them all). */
@@ -27,8 +27,10 @@ const MAX_LISTED_EXCLUSIONS = 1000;
 export interface AnswerPhaseDeps {
   runs: RunRepository;
   samples: SampleCache;
-  stages: StageCache;
-  impl: RunnerStages;
+  /** Where clusterings and grades are cached between runs (the port; the store implements it). */
+  stageCache: StageCache;
+  /** The stages themselves: sampling, the clusterer and grader factories, scoring. */
+  stages: RunnerStages;
   prices?: PriceTable;
 }
 
@@ -80,7 +82,7 @@ async function samplePhase(ctx: PhaseContext, deps: AnswerPhaseDeps, state: Answ
   const counters: ProgressCounters[] = spec.models.map(() => ({ requests: { done: 0, failed: 0, retrying: 0 }, samples: { done: 0, total: 0 }, tokens: { input: 0, output: 0 }, cost: 0, etaMs: null }));
   const sampled = await Promise.all(
     spec.models.map((model, i) =>
-      deps.impl.sample({
+      deps.stages.sample({
         dataset: spec.dataset,
         model: withItsKey(model, ctx.keys),
         sampling: spec.sampling,
@@ -126,7 +128,7 @@ async function clusterPhase(ctx: PhaseContext, deps: AnswerPhaseDeps, state: Ans
   // A model state from an earlier execution (a load cut off by a reload) is stale now.
   delete meter.progress.model;
   let clustering = true;
-  const clusterer = deps.impl.clusterer(spec.clustering, ctx.keys, {
+  const clusterer = deps.stages.clusterer(spec.clustering, ctx.keys, {
     onModelLoad: (loading) => {
       if (!clustering) return;
       meter.progress.model = loading;
@@ -135,7 +137,7 @@ async function clusterPhase(ctx: PhaseContext, deps: AnswerPhaseDeps, state: Ans
   });
   try {
     for (const { rows } of state.sampled) {
-      const result = await clusterStage(rows, spec, clusterer, deps.stages, meter, ctx.notify, ctx.signal);
+      const result = await clusterStage(rows, spec, clusterer, deps.stageCache, meter, ctx.notify, ctx.signal);
       state.clustered.push(result);
       if (result.stopped) break;
     }
@@ -154,8 +156,8 @@ async function clusterPhase(ctx: PhaseContext, deps: AnswerPhaseDeps, state: Ans
 }
 
 async function gradePhase(ctx: PhaseContext, deps: AnswerPhaseDeps, state: AnswerState): Promise<PhaseEnd> {
-  const grader = deps.impl.grader(ctx.spec.grading, ctx.keys);
-  for (const c of state.clustered) state.graded.push(await gradeStage(c.rows, ctx.spec, grader, deps.stages, ctx.meter, ctx.notify, ctx.signal));
+  const grader = deps.stages.grader(ctx.spec.grading, ctx.keys);
+  for (const c of state.clustered) state.graded.push(await gradeStage(c.rows, ctx.spec, grader, deps.stageCache, ctx.meter, ctx.notify, ctx.signal));
   if (state.graded.every((g) => g.rows.every((row) => row.Y === null))) {
     const cause = state.graded.find((g) => g.excluded.length > 0)?.excluded[0]?.reason.replace(/^grading failed: /, '');
     return { status: 'failed', error: { kind: 'grading', message: `Grading failed for every question, so there is nothing to score.${cause ? ` First cause: ${cause}` : ''}`, where: ctx.spec.grading.method } };
@@ -184,7 +186,7 @@ async function scorePhase(ctx: PhaseContext, deps: AnswerPhaseDeps, state: Answe
     };
   });
   const dataset = { name: spec.dataset.name, questions: questions.length, source: spec.dataset.source, ...(spec.dataset.subset ? { subset: spec.dataset.subset } : {}) };
-  const document = await deps.impl.score({ title: spec.title, dataset, settings: reportSettings(spec), models, fields: questionFieldsById(questions) });
+  const document = await deps.stages.score({ title: spec.title, dataset, settings: reportSettings(spec), models, fields: questionFieldsById(questions) });
   if (ctx.partial) {
     // Counted per question of the dataset: complete when every model has all its samples.
     const unsampled = Math.max(...state.sampled.map((r) => r.unsampled ?? 0));

@@ -7,13 +7,13 @@
  */
 import pLimit from 'p-limit';
 import { classesToRowFields } from '../clustering/row-fields';
-import type { Clusterer } from '../clustering/types';
+import type { Clusterer } from '../clustering/clusterer';
 import type { StageCache, StoredClustering, StoredGrade } from '../model/stage-cache';
 import type { RunMeter } from './run-meter';
 import { BatchWriter } from '../model/write-batcher';
 import type { RunSpec } from '../model/run-spec';
 import { cachesClustering, cachesGrading, clusteringKey, gradeKey } from './stage-cache-keys';
-import type { Grader } from '../grading/types';
+import type { Grader } from '../grading/grader';
 import { firstRowPerId, gradeToY, type ClusteredRow, type GradedRow, type Question, type SampledRow, type StageError } from '../model/rows';
 import { HUB_UNREACHABLE } from '../model/model-hub';
 

@@ -5,7 +5,7 @@
  * hold all that is needed: no run and no samples are required). The input is not modified.
  */
 import type { ModelMetrics, ModelReport, ReportDocument, ReportQuestion, SignalName } from '../model/report';
-import { modelMetrics, scoreOptionsFor, scoringUsed, type ScoreOptions } from './score';
+import { modelMetrics, scoreOptionsFor, scoringUsed, type ScoreOptions } from './score-stage';
 import type { Grade, Result } from '../model/rows';
 import { assertRecomputeBudget } from '../model/scoring-limits';
 import { PAPER_SIGNALS } from '../model/signals';

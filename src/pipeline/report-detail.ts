@@ -11,7 +11,7 @@
  * while it does, which took the browser's processes past 1 GB. What is left out stays in the
  * sample cache, from which a run's rows are rebuilt.
  */
-import type { SampleDetail } from './score';
+import type { SampleDetail } from './score-stage';
 
 /** Above this many samples per model, the rows and the report keep no raw replies. */
 export const RAW_REPLIES_LIMIT = 100_000;

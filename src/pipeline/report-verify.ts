@@ -13,7 +13,7 @@
 import type { AuthorsRows } from '../formats/authors-rows';
 import type { ModelReport, ReportDocument, SignalName } from '../model/report';
 import { reportManifest, type ReportManifest } from '../model/report-manifest';
-import { scoreAuthorsRows, scoreOptionsFor } from './score';
+import { scoreAuthorsRows, scoreOptionsFor } from './score-stage';
 
 export interface Difference {
   /** Where: "models[0].metrics.signals.sem1.ece", "models[0].questions[q7].grade", "manifest.questions[q7]". */

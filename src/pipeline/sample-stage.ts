@@ -4,7 +4,7 @@
  * and a pause that lets requests in flight finish and be stored before stopping, so nothing
  * already paid for is thrown away.
  */
-import { createProvider } from '../providers';
+import { createProvider } from '../providers/create-provider';
 import { modelOnProvider } from '../providers/presets';
 import type { ProviderConfig, ProviderErrorInfo, RequestEvent, SamplingProvider } from '../model/provider';
 import { questionKeyBase, runSampling, type StoredReply } from './sampling';

@@ -9,10 +9,10 @@ import type { ClusteringSpec, GradingSpec } from '../model/run-spec';
 import { canonicalJson } from '../model/sample-cache';
 import type { Question } from '../model/rows';
 import { sha256Hex } from '../model/hash';
-import { cachesClusteringOf, clustererCacheIdentity, modelCacheIdentity } from '../clustering/methods';
-import { GRADER_PROMPT_VERSION } from '../grading/judge-prompt';
+import { cachesClusteringOf, clustererCacheIdentity, modelCacheIdentity } from '../clustering/clusterer-registry';
+import { GRADER_PROMPT_VERSION } from '../grading/grade-judge-prompt';
 
-/** What of a clustering's settings its key holds: the method's own (clustering/methods.ts `cacheIdentity`). */
+/** What of a clustering's settings its key holds: the method's own (clustering/clusterer-registry.ts `cacheIdentity`). */
 export function clustererIdentity(spec: ClusteringSpec): unknown {
   return clustererCacheIdentity(spec);
 }

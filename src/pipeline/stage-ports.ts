@@ -3,9 +3,9 @@
  * the real ones (providers' sampling, the clusterers, the graders, the scorer); keeping them
  * behind this seam lets the runner stay free of DOM and network code and run in Node tests.
  */
-import type { Clusterer } from '../clustering/types';
+import type { Clusterer } from '../clustering/clusterer';
 import type { ReportDataset, ReportDocument, ReportSettings } from '../model/report';
-import type { Grader } from '../grading/types';
+import type { Grader } from '../grading/grader';
 import type { ProviderConfig } from '../model/provider';
 import type { Price } from '../model/cost';
 import type { ClusteringSpec, GradingSpec, ModelLoadProgress, ProgressCounters, RunKeys, SamplingSpec } from '../model/run-spec';

@@ -13,7 +13,7 @@
  */
 import { AppError } from '../model/app-error';
 import { openSemeceDb } from './db';
-import { storesOver, type Stores } from './index';
+import { storesOver, type Stores } from './stores';
 import { DB_NAME } from './schema';
 
 export type ConnectionEvent = { type: 'blocked' } | { type: 'opened' } | { type: 'superseded' } | { type: 'terminated' };

@@ -6,7 +6,7 @@
  * element's resolved presentation properties inline, so the file looks as it did on screen, in
  * the theme it was shown in, with no reference to the page.
  */
-import { markerPath, type MarkerShape } from './charts/signals';
+import { markerPath, type MarkerShape } from './charts/signal-styles';
 
 const INLINED = [
   'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'opacity',

@@ -8,7 +8,7 @@
  * `params` prop.
  */
 import type { Component } from 'svelte';
-import { prefetchDemoReport } from './report/demo-report';
+import { prefetchDemoReport } from './report/demo-report-fetch';
 
 export type RouteParams = Record<string, string>;
 

@@ -6,7 +6,7 @@
  */
 import type { RunSpec } from '../model/run-spec.ts';
 import type { Result, StageError } from '../model/rows.ts';
-import { createProvider } from '../providers/index.ts';
+import { createProvider } from '../providers/create-provider.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { realmStores } from '../store/connection.ts';
 import { batchServiceFor } from '../batch/service-for-model.ts';

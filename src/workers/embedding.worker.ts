@@ -11,9 +11,10 @@
  */
 import * as Comlink from 'comlink';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
-import { embedTexts, loadFeatureExtractor, PROBE_TEXTS, vectorsAgree, type EmbeddingDtype, type ModelProgress, type ModelSource } from '../clustering/feature-extraction';
+import { embedTexts, loadFeatureExtractor, PROBE_TEXTS, vectorsAgree, type EmbeddingDtype, type ModelSource } from '../clustering/feature-extraction';
+import type { ModelProgress } from '../model/progress';
 import type { Result } from '../model/rows';
-import { modelIdentity } from '../clustering/model-identity';
+import { modelIdentity } from '../transformers/model-identity';
 import { WEBGPU_CHECK } from './model-load';
 import { chooseBackend, createModelHost, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
 import { errorMessage } from '../model/app-error';

@@ -5,10 +5,10 @@
  * /models/ folder and the hub is never asked for it; any other model comes from the Hugging Face
  * hub when allowed, and is kept by the browser's cache after its first download.
  */
-import { ModelLoadError } from '../providers/in-browser/model-load-error';
+import { ModelLoadError } from '../model/model-load-error';
 import type { GenerateRequest, GenerateResult } from '../providers/in-browser/generate';
 import { isShippedGenerationModel } from '../providers/in-browser/models';
-import type { ReplyGenerator } from '../providers/in-browser/provider';
+import type { ReplyGenerator } from '../providers/in-browser/in-browser-provider';
 import type { GenerationWorkerApi } from './generation.worker';
 import { clientControls, createModelLoader, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
 import { connectApi } from './worker-connection';

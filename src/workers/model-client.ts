@@ -5,14 +5,14 @@
  * watches, a failed load not cached.
  */
 import * as Comlink from 'comlink';
-import type { ModelProgress } from '../clustering/embedding-models';
+import type { ModelProgress } from '../model/progress';
 import type { ModelLoadProgress } from '../model/run-spec';
 import type { Result } from '../model/rows';
 import { applyModelProgress, modelFailed, modelLoaded, startModelLoad } from './model-load';
 import type { ModelBackendInfo, ModelWorkerConfig } from './model-worker';
 import { errorInfo } from '../model/app-error';
 import { HUB_UNREACHABLE } from '../model/model-hub';
-import { HubUnreachableError } from '../providers/in-browser/model-load-error';
+import { HubUnreachableError } from '../model/model-load-error';
 import type { WorkerConnection } from './worker-connection';
 
 /**
@@ -108,7 +108,7 @@ export function clientControls(loader: ModelLoader<unknown>): ModelClientControl
 }
 
 /**
- * The loaded model's identity (clustering/model-identity.ts), as its worker's load reported it:
+ * The loaded model's identity (transformers/model-identity.ts), as its worker's load reported it:
  * what a clusterer keys its cached results by. Loads first; a load that failed, or a worker that
  * did not identify the model, throws.
  */

@@ -3,7 +3,7 @@
  * file at a time) into the plain ModelLoadProgress a run shows: each file with bytes loaded of
  * total, then the backend chosen. Pure and copy-on-write, so each state can be posted as it is.
  */
-import type { ModelProgress } from '../clustering/embedding-models';
+import type { ModelProgress } from '../model/progress';
 import type { ModelFileProgress, ModelLoadProgress } from '../model/run-spec';
 
 /** Sent by the embedding worker (not Transformers.js) when it goes on to try WebGPU. */

@@ -8,7 +8,7 @@
  * model kind says what agreeing means); otherwise WASM runs the model and the reason is reported.
  * Pure of the worker's globals but `navigator` (read only when not given), so it is unit-tested.
  */
-import type { ModelProgress } from '../clustering/embedding-models';
+import type { ModelProgress } from '../model/progress';
 import type { Result, StageError } from '../model/rows';
 import { DEFAULT_MODEL_HUB, hubUnreachableError, isNetworkFailure } from '../model/model-hub';
 import { errorMessage } from '../model/app-error';
@@ -32,7 +32,7 @@ export interface ModelBackendInfo {
   device: ModelDevice;
   /** Why WASM runs the model: WebGPU absent, turned off, failed, or disagreeing with WASM. */
   note?: string;
-  /** The loaded files' hash (clustering/model-identity.ts), for models whose results are cached by it. */
+  /** The loaded files' hash (transformers/model-identity.ts), for models whose results are cached by it. */
   identity?: string;
 }
 

@@ -9,12 +9,13 @@
  * if its decisions on a few probe pairs agree with the WASM ones (same top class, probabilities
  * within 0.02); otherwise WASM is used and the reason is reported.
  */
-import type { EmbeddingDtype, ModelProgress } from '../clustering/embedding-models';
+import type { EmbeddingDtype } from '../clustering/embedding-models';
+import type { ModelProgress } from '../model/progress';
 import type { NliPair } from '../clustering/entailment';
 import { classifyPairs, decisionsAgree, loadPairClassifier, pairLogits, PROBE_PAIRS, type NliModelSource, type PairClassifier } from '../clustering/text-pair-classification';
 import type { NliLabel } from '../model/entailment-cache';
 import type { Result } from '../model/rows';
-import { modelIdentity } from '../clustering/model-identity';
+import { modelIdentity } from '../transformers/model-identity';
 import { WEBGPU_CHECK_DECISIONS } from './model-load';
 import { chooseBackend, createModelHost, type ModelBackendInfo, type ModelWorkerConfig } from './model-worker';
 import { errorMessage } from '../model/app-error';

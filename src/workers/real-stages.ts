@@ -1,6 +1,6 @@
 /**
  * The one place a run's stage ports are wired to real implementations: the providers' sampling,
- * the clusterers (each method's row of clustering/methods.ts), the alias / judge graders and the scorer, each built
+ * the clusterers (each method's row of clustering/clusterer-registry.ts), the alias / judge graders and the scorer, each built
  * for the run's settings with the run's keys. `realStages` is pure of DOM, so the worker and Node
  * tests use the very same wiring; `runnerStages` adds what only the worker has (the stores'
  * embedding and entailment caches, one embedding worker and one NLI worker per model).
@@ -10,15 +10,15 @@ import type { EmbeddingCache } from '../model/embedding-cache';
 import type { EntailmentDecider } from '../clustering/entailment';
 import type { EntailmentCache } from '../model/entailment-cache';
 import { createNliClient, type NliClient } from './nli-client';
-import { createClusterer } from '../clustering/methods';
-import type { Clusterer } from '../clustering/types';
-import { createGrader } from '../grading/methods';
-import type { Grader } from '../grading/types';
-import { createProvider } from '../providers';
+import { createClusterer } from '../clustering/clusterer-registry';
+import type { Clusterer } from '../clustering/clusterer';
+import { createGrader } from '../grading/grader-registry';
+import type { Grader } from '../grading/grader';
+import { createProvider } from '../providers/create-provider';
 import { isProviderError } from '../providers/errors';
-import { scoreRun } from '../pipeline/runner-score';
+import { scoreRun } from '../pipeline/run-scoring';
 import type { Result } from '../model/rows';
-import type { Stores } from '../store';
+import type { Stores } from '../store/stores';
 import type { ConnectionCheck } from './protocol';
 import { errorInfo } from '../model/app-error';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub';
@@ -26,7 +26,7 @@ import { createEmbeddingClient, type EmbeddingClient } from './embedding-client'
 import { withItsKey, type ClusteringSpec, type GradingSpec, type ModelLoadProgress, type ModelSpec, type RunKeys } from '../model/run-spec';
 import { sampleWith, sampleWithProviders } from '../pipeline/sample-stage';
 import type { ClustererHooks, RunnerStages, SampleStage } from '../pipeline/stage-ports';
-import { createInBrowserProvider, isInBrowserModel, type ReplyGenerator } from '../providers/in-browser/provider';
+import { createInBrowserProvider, isInBrowserModel, type ReplyGenerator } from '../providers/in-browser/in-browser-provider';
 import { isShippedGenerationModel } from '../providers/in-browser/models';
 import { createGenerationClient, type GenerationClient } from './generation-client';
 
@@ -52,7 +52,7 @@ export function sampleStage(options: StageOptions): SampleStage {
   };
 }
 
-/** The run's clusterer, built by its method's row (clustering/methods.ts) from what this realm has. */
+/** The run's clusterer, built by its method's row (clustering/clusterer-registry.ts) from what this realm has. */
 export function clustererFor(spec: ClusteringSpec, keys: RunKeys, options: StageOptions, hooks: ClustererHooks = {}): Clusterer {
   const { embedder, decider } = options;
   return createClusterer(spec, {

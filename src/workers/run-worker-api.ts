@@ -7,7 +7,7 @@ import { executeRun, newRun, type ExecuteOptions } from '../pipeline/runner';
 import { keysNotGiven, runModels, type RunKeys, type RunProgress, type RunRecord, type RunSpec } from '../model/run-spec';
 import { keyNotRememberedMessage } from '../providers/errors';
 import { unpackRunSpec } from './run-spec-transfer';
-import { flushWrites } from '../store';
+import { flushWrites } from '../store/stores';
 import { realmStores } from '../store/connection';
 import { DEFAULT_PRICES, type PriceTable } from '../model/cost';
 import { checkConnection, runnerStages } from './real-stages';
@@ -128,7 +128,7 @@ export function createRunWorkerApi(options: RunWorkerOptions = {}): RunWorkerApi
         prices ??= (await s.settings.getPriceTable()) ?? DEFAULT_PRICES;
         // A multiple-choice run (RunSpec.mc) goes through its own job, not the Sem-ECE runner.
         if ((await s.runs.getRun(runId))?.spec.mc) return await executeMultipleChoiceRun(runId, keys, { runs: s.runs, samples: s.samples, prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal);
-        return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stages: s.stages, impl: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal, options);
+        return await executeRun(runId, keys, { runs: s.runs, samples: s.samples, stageCache: s.stages, stages: runnerStages(s, appBase), prices, onProgress: (progress, run) => throttled({ progress, run }) }, controller.signal, options);
       } catch (e) {
         const run = (await s.runs.getRun(runId))!;
         // An unexpected throw may quote a request: the stored error goes through the one scrubber.

@@ -3,7 +3,7 @@
  * grade overrides, keys the user chose to remember, the price table. Every answer is a Result,
  * and a stored record that cannot be read comes back as an error naming it and what is wrong.
  */
-import type { Stores } from '../store';
+import type { Stores } from '../store/stores';
 import { storageUsed } from '../store/settings';
 import type { StorageApi } from './protocol';
 import { errorInfo } from '../model/app-error';

@@ -5,7 +5,7 @@
  * resolves against the worker's own location.
  */
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
-import type { TransformersSource } from '../clustering/transformers-env';
+import type { TransformersSource } from '../transformers/transformers-env';
 import type { ModelWorkerConfig } from './model-worker';
 
 export function workerModelSource(config: ModelWorkerConfig): TransformersSource {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from './chromium';
 import { runClassroom } from '../../src/ui/classroom/classroom-model';
-import { PRESETS } from '../../src/ui/classroom/presets';
+import { PRESETS } from '../../src/ui/classroom/claim-presets';
 
 let browser: Browser;
 beforeAll(async () => {

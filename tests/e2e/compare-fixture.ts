@@ -1,12 +1,12 @@
 /**
  * Report documents with a known truth for the Compare and Leaderboard tests, scored by the
- * pipeline (pipeline/score.ts modelMetrics, as `semece score` does): each question's chance of a
+ * pipeline (pipeline/score-stage.ts modelMetrics, as `semece score` does): each question's chance of a
  * correct answer p is drawn uniform on [0.05, 0.55] and every signal states p + overconfidence,
  * so the population ECE is exactly the overconfidence (every bin is off by it, in one direction)
  * and the population accuracy is 0.3 for every model.
  */
 import { REPORT_VERSION, type ModelReport, type ReportDocument, type ReportQuestion } from '../../src/model/report';
-import { modelMetrics } from '../../src/pipeline/score';
+import { modelMetrics } from '../../src/pipeline/score-stage';
 import { reportToJson } from '../../src/formats/report-export';
 
 /** mulberry32: a small seeded stream, so the files are the same on every run. */

@@ -47,7 +47,7 @@ test('the first page draws the build-time demo report with at most 100 KB of Jav
   expect(fetched.filter((u) => u.endsWith('.jsonl') || u.endsWith('/demo/manifest.json'))).toEqual([]);
   expect(workers).toEqual([]);
   // No scorer in the first page's code: the bootstrap's kernel and ECE workspace (core/, under
-  // pipeline/score.ts) are recognised by their error messages, which minifying keeps.
+  // pipeline/score-stage.ts) are recognised by their error messages, which minifying keeps.
   for (const marker of ['PairedKernel: signals binned differently', 'rows exceed its capacity']) {
     expect(sizes.filter((s) => s.text.includes(marker)).map((s) => s.url)).toEqual([]);
   }

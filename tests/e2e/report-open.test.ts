@@ -4,7 +4,7 @@ import { launchChromium, openPage, screenshot } from './chromium';
 import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
 import { DB_NAME } from '../../src/store/schema';
-import { modelMetrics } from '../../src/pipeline/score';
+import { modelMetrics } from '../../src/pipeline/score-stage';
 import { readFileSync } from 'node:fs';
 import { parseReport } from '../../src/formats/report-import';
 import { expectHeadlineNumbers, expectQuestionRows } from './share-report-checks';

@@ -20,7 +20,7 @@ import { reportToJson } from '../../src/formats/report-export';
 import { embedReport } from '../../src/export/embed';
 import { parseThresholdDocument } from '../../src/formats/abstention-threshold-schema';
 import type { ReportDocument, ReportQuestion } from '../../src/model/report';
-import { modelMetrics } from '../../src/pipeline/score';
+import { modelMetrics } from '../../src/pipeline/score-stage';
 import { abstention } from '../../src/core/abstention';
 import { pct } from '../../src/formats/numbers';
 import { builtAppDir } from './built-app';

@@ -16,7 +16,7 @@ import type { ModelReport } from '../../src/model/report';
 
 /** The report's one ECE interval, which the comparison's words carry when it is over the report's questions. */
 const oneInterval = (m: ModelReport, rows: number) => (rows === m.metrics.questions ? (s: SignalName) => eceIntervalOf(m.metrics, s) : undefined);
-import { buildReport, importedSettings } from '../../src/pipeline/score-output';
+import { buildReport, importedSettings } from '../../src/pipeline/score-documents';
 import { reportToJson } from '../../src/formats/report-export';
 import type { ReportDocument, SignalName } from '../../src/model/report';
 import { SIGNAL_LABEL } from '../../src/model/signals';

@@ -11,8 +11,8 @@ import { seriousViolations } from './axe-check';
 import { readAuthorsRows } from '../../src/formats/authors-rows';
 import { reportToJson } from '../../src/formats/report-export';
 import { reportManifest } from '../../src/model/report-manifest';
-import { scoreAuthorsRows } from '../../src/pipeline/score';
-import { buildReport, importedSettings } from '../../src/pipeline/score-output';
+import { scoreAuthorsRows } from '../../src/pipeline/score-stage';
+import { buildReport, importedSettings } from '../../src/pipeline/score-documents';
 
 let browser: Browser;
 beforeAll(async () => {

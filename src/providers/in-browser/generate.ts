@@ -28,10 +28,10 @@ import {
   type Tensor,
 } from '@huggingface/transformers';
 import { errorMessage } from '../../model/app-error.ts';
-import type { ModelProgress } from '../../clustering/embedding-models.ts';
-import { applyEnv, loadOptions, type TransformersSource } from '../../clustering/transformers-env.ts';
+import type { ModelProgress } from '../../model/progress.ts';
+import { applyEnv, loadOptions, type TransformersSource } from '../../transformers/transformers-env.ts';
 import type { ChatMessage } from '../../model/provider.ts';
-import { ModelLoadError } from './model-load-error.ts';
+import { ModelLoadError } from '../../model/model-load-error.ts';
 import { DEFAULT_MODEL_HUB, hubHost } from '../../model/model-hub.ts';
 import { generationDtypeFor, type GenerationDevice, type GenerationDtype } from './models.ts';
 

@@ -4,7 +4,7 @@
  * calls share one load, and a failed load is forgotten so a later call can try again.
  */
 import { generateReplies, loadGenerator, type GenerationLoadProgress, type GenerationSource, type LoadedGenerator } from './generate.ts';
-import type { ReplyGenerator } from './provider.ts';
+import type { ReplyGenerator } from './in-browser-provider.ts';
 
 export interface LocalGenerator extends ReplyGenerator {
   ready(): Promise<LoadedGenerator>;

@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import type { ModelMetrics, ModelReport, ReportQuestion, ReportSettings, SignalComparison, SignalName } from '../../model/report';
 import type { SliceAnalysis } from '../../pipeline/slices';
-import type { ScoreOptions } from '../../pipeline/score';
+import type { ScoreOptions } from '../../pipeline/score-stage';
 import type { CompareOptions } from '../../pipeline/signal-comparison';
 import type { EceInferenceMetrics, InferenceSettings } from '../../pipeline/ece-inference-metrics';
 import type { Result } from '../../model/rows';

@@ -1,6 +1,6 @@
 /**
  * The selective-prediction view's data: a model's questions as the columns its metrics were
- * scored from (pipeline/score.ts: `signalValue` per question, Y from `correct`, in question
+ * scored from (pipeline/score-stage.ts: `signalValue` per question, Y from `correct`, in question
  * order), the risk–coverage curve of each scored signal with the AURC the report stored beside
  * it, the curve thinned for drawing without changing what is drawn, and the abstention result.
  */

@@ -7,7 +7,7 @@ import { capabilitiesFor } from '../../providers/capabilities';
 import { getPreset, modelOnProvider } from '../../providers/presets';
 import { priceFor, type PriceTable } from '../../model/cost';
 import { buildMcMessages } from '../../multiple-choice/prompt';
-import { toMcQuestions } from '../../multiple-choice/questions';
+import { toMcQuestions } from '../../multiple-choice/mc-questions';
 import type { McJobSpec, RunSpec } from '../../model/run-spec';
 import { estimateRow, promptTokens, type Estimate } from './estimate-row';
 

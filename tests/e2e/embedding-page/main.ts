@@ -5,7 +5,7 @@
  */
 import { createEmbeddingClient } from '../../../src/workers/embedding-client';
 import { createEmbeddingClusterer } from '../../../src/clustering/embedding';
-import type { ModelProgress } from '../../../src/clustering/embedding-models';
+import type { ModelProgress } from '../../../src/model/progress';
 
 const progress: ModelProgress[] = [];
 // This page sits three folders below the app root, where /models/ is.

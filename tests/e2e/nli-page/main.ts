@@ -5,7 +5,7 @@
  */
 import { createNliClient } from '../../../src/workers/nli-client';
 import { createEntailmentClusterer, type NliPair } from '../../../src/clustering/entailment';
-import type { ModelProgress } from '../../../src/clustering/embedding-models';
+import type { ModelProgress } from '../../../src/model/progress';
 import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
 
 const progress: ModelProgress[] = [];

@@ -9,7 +9,7 @@ import { SampleRequestSet } from '../../../src/batch/request-set.ts';
 import { submitSampleBatches } from '../../../src/batch/sample-batches.ts';
 import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import { readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
-import { createProvider } from '../../../src/providers/index.ts';
+import { createProvider } from '../../../src/providers/create-provider.ts';
 import type { BatchApi } from '../../../src/batch/service.ts';
 import { MockProviderServer } from '../../mock/provider-server.ts';
 import { QUESTIONS, SETTINGS } from './fixtures.ts';

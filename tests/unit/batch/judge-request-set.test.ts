@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JudgeRequestSet, clusteringEntries } from '../../../src/batch/judge-request-set.ts';
-import { buildJudgeMessages } from '../../../src/clustering/judge-prompt.ts';
+import { buildJudgeMessages } from '../../../src/clustering/cluster-judge-prompt.ts';
 import { clusteringKey } from '../../../src/pipeline/stage-cache-keys.ts';
 import { MODELS, errorLine, successLine } from './fixtures.ts';
 

@@ -3,13 +3,13 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planRunJudge, storeRunJudgeResults, submitRunJudge } from '../../../src/batch/judge-run.ts';
 import { batchServiceFor } from '../../../src/batch/service-for-model.ts';
-import { dedupeAnswers, expandClasses } from '../../../src/clustering/judge.ts';
+import { dedupeAnswers, expandClasses } from '../../../src/clustering/judge-clusterer.ts';
 import { DEFAULT_GENERATION_PROMPT } from '../../../src/pipeline/prompts.ts';
 import type { RunSpec } from '../../../src/model/run-spec.ts';
 import { clusteringKey } from '../../../src/pipeline/stage-cache-keys.ts';
 import { questionKeys, runSampling } from '../../../src/pipeline/sampling.ts';
-import { createProvider } from '../../../src/providers/index.ts';
-import { openStores } from '../../../src/store/index.ts';
+import { createProvider } from '../../../src/providers/create-provider.ts';
+import { openStores } from '../../../src/store/stores.ts';
 import { MockProviderServer } from '../../mock/provider-server.ts';
 import { successLine } from './fixtures.ts';
 

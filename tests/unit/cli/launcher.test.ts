@@ -31,7 +31,7 @@ describe('npm run semece: the launcher runs the CLI from a bundle kept fresh', (
     expect(bundled.stdout).toBe((await run(['--help'], false)).stdout);
     const built = manifest();
     expect(built.commands).toContain('score');
-    expect(Object.keys(built.inputs).some((f) => f.endsWith('src/pipeline/score.ts'))).toBe(true);
+    expect(Object.keys(built.inputs).some((f) => f.endsWith('src/pipeline/score-stage.ts'))).toBe(true);
     expect((await run(['--help'])).code).toBe(0);
     expect(manifest().dir).toBe(built.dir);
   });

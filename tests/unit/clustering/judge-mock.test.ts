@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
-import { createProvider } from '../../../src/providers/index';
-import { createJudgeClusterer } from '../../../src/clustering/judge';
+import { createProvider } from '../../../src/providers/create-provider';
+import { createJudgeClusterer } from '../../../src/clustering/judge-clusterer';
 import { classesToRowFields } from '../../../src/clustering/row-fields';
 
 let mock: MockProviderServer;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { balancedJson, parseJudgeJson, readJudgeReply, stripCodeFence, validatePartition } from '../../../src/clustering/judge-parse';
-import { buildJudgeMessages, buildRetryMessages } from '../../../src/clustering/judge-prompt';
-import { dedupeAnswers, expandClasses } from '../../../src/clustering/judge';
+import { buildJudgeMessages, buildRetryMessages } from '../../../src/clustering/cluster-judge-prompt';
+import { dedupeAnswers, expandClasses } from '../../../src/clustering/judge-clusterer';
 
 const valid = '{"clusters":[{"label":"Paris","members":[0,2]},{"label":"Lyon","members":[1]}]}';
 

@@ -12,7 +12,7 @@ import {
 } from '../../../src/clustering/text-pair-classification';
 import { createEntailmentClusterer } from '../../../src/clustering/entailment';
 import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
-import type { ModelProgress } from '../../../src/clustering/embedding-models';
+import type { ModelProgress } from '../../../src/model/progress';
 
 const localModelPath = path.resolve('public/models') + path.sep;
 const source = { model: TINY_NLI_MODEL, localModelPath, allowRemoteModels: false, readFile: readModelFile } as const;

@@ -6,7 +6,8 @@
 import { readModelFile } from '../../../cli/model-files';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createTransformersEmbedder, embedTexts, loadFeatureExtractor, TINY_EMBEDDING_MODEL, vectorsAgree, PROBE_TEXTS, type ModelProgress } from '../../../src/clustering/feature-extraction';
+import { createTransformersEmbedder, embedTexts, loadFeatureExtractor, TINY_EMBEDDING_MODEL, vectorsAgree, PROBE_TEXTS } from '../../../src/clustering/feature-extraction';
+import type { ModelProgress } from '../../../src/model/progress';
 import { createEmbeddingClusterer } from '../../../src/clustering/embedding';
 import { MemoryEmbeddingCache } from '../../../src/model/embedding-cache';
 import { cosineSimilarity } from '../../../src/clustering/agglomerative';

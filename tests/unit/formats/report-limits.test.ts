@@ -13,7 +13,7 @@ import { utf8Length } from '../../../src/formats/utf8-length';
 import { reportJsonFile, reportToJson } from '../../../src/formats/report-export';
 import { MAX_STRING_LENGTH as SCHEMA_LIMIT } from '../../../src/formats/report-schema';
 import { parseReport, parseReportFile } from '../../../src/formats/report-import';
-import { buildReport, importedSettings } from '../../../src/pipeline/score-output';
+import { buildReport, importedSettings } from '../../../src/pipeline/score-documents';
 import { sampleReport } from '../share/report-fixture';
 
 const LONG = 200_000;

@@ -3,8 +3,8 @@ import { MAX_REPORT_BYTES, MAX_STRING_LENGTH } from '../../../src/formats/report
 import { parseReport, parseReportFile } from '../../../src/formats/report-import';
 import { sampleReport } from '../share/report-fixture';
 import { REPORT_VERSION, type ReportDocument } from '../../../src/model/report';
-import { scoreAuthorsRows } from '../../../src/pipeline/score';
-import { buildReport, importedSettings } from '../../../src/pipeline/score-output';
+import { scoreAuthorsRows } from '../../../src/pipeline/score-stage';
+import { buildReport, importedSettings } from '../../../src/pipeline/score-documents';
 
 function refusal(input: unknown): string {
   const r = parseReport(input);

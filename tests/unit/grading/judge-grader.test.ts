@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
-import { createProvider } from '../../../src/providers/index';
-import { createJudgeGrader, parseVerdict } from '../../../src/grading/judge';
+import { createProvider } from '../../../src/providers/create-provider';
+import { createJudgeGrader, parseVerdict } from '../../../src/grading/judge-grader';
 import { createAliasGrader } from '../../../src/grading/alias';
 import { gradeRow, type ClusteredRowIn } from '../../../src/grading/graded-rows';
 

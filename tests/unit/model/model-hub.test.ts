@@ -6,8 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_MODEL_HUB, hubFileUrl, hubHost, hubUnreachableMessage, isNetworkFailure, normalizeModelHub } from '../../../src/model/model-hub';
 import { loadFailure } from '../../../src/workers/model-worker';
-import { createInBrowserProvider } from '../../../src/providers/in-browser/provider';
-import { HubUnreachableError } from '../../../src/providers/in-browser/model-load-error';
+import { createInBrowserProvider } from '../../../src/providers/in-browser/in-browser-provider';
+import { HubUnreachableError } from '../../../src/model/model-load-error';
 import { ProviderError, stopsRun } from '../../../src/providers/errors';
 
 describe('the model hub address', () => {

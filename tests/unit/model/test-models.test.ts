@@ -13,8 +13,8 @@ import { TEST_MODEL_IDS, testModelsNamedIn, testModelsUsed } from '../../../src/
 import { TINY_NLI_MODEL } from '../../../src/clustering/nli-models';
 import { TINY_EMBEDDING_MODEL } from '../../../src/clustering/embedding-models';
 import { TINY_CAUSAL_MODEL } from '../../../src/providers/in-browser/models';
-import { buildReport, importedSettings } from '../../../src/pipeline/score-output';
-import { clusteringSetting } from '../../../src/pipeline/runner-report';
+import { buildReport, importedSettings } from '../../../src/pipeline/score-documents';
+import { clusteringSetting } from '../../../src/pipeline/run-settings';
 import type { ModelReport } from '../../../src/model/report';
 import { storedReportSummary } from '../../../src/store/report-records';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockProviderServer } from '../../mock/provider-server';
-import { createProvider } from '../../../src/providers/index';
+import { createProvider } from '../../../src/providers/create-provider';
 import { toMcQuestion, type McQuestion } from '../../../src/multiple-choice/prompt';
 import { runMcSemEce } from '../../../src/multiple-choice/sem-ece-run';
 import { mcSemEceReport } from '../../../src/multiple-choice/sem-ece-report';

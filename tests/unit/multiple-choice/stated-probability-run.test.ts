@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
 import type { OpenAiLogprobEntry } from '../../mock/wire-formats';
-import { createProvider } from '../../../src/providers/index';
+import { createProvider } from '../../../src/providers/create-provider';
 import { toMcQuestion, type McQuestion } from '../../../src/multiple-choice/prompt';
 import { MC_DEFAULTS, runMcBaseline } from '../../../src/multiple-choice/stated-probability-run';
 

@@ -8,7 +8,7 @@ import { memoryStores } from '../../mock/memory-stores';
 import { executeRun, newRun } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/workers/real-stages';
 import { keyId, type RunSpec } from '../../../src/model/run-spec';
-import { scoreRun } from '../../../src/pipeline/runner-score';
+import { scoreRun } from '../../../src/pipeline/run-scoring';
 import { verifyFromCaches } from '../../../src/pipeline/cache-verify';
 import { questionKeyBase } from '../../../src/pipeline/sampling';
 import { MockProviderServer } from '../../mock/provider-server';
@@ -40,7 +40,7 @@ test('a saved run matches its cache; a changed sample names its question', async
   const run = newRun(spec);
   await s.runs.saveRun(run);
   const impl = realStages({ score: (input) => scoreRun(input, { samples: 'answers', B: 20, smooth: false }) });
-  expect((await executeRun(run.id, { [keyId(model)]: KEY }, { runs: s.runs, samples: s.samples, stages: s.stages, impl }, new AbortController().signal)).status).toBe('done');
+  expect((await executeRun(run.id, { [keyId(model)]: KEY }, { runs: s.runs, samples: s.samples, stageCache: s.stages, stages: impl }, new AbortController().signal)).status).toBe('done');
   const report = (await s.runs.getReport(run.id))!;
   const caches = { samples: s.samples, clusterings: s.stages };
   expect(await verifyFromCaches(report, spec, caches)).toEqual({ kind: 'match', questions: 2 });

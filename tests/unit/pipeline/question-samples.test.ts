@@ -5,12 +5,12 @@
  */
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openStores, type Stores } from '../../../src/store';
+import { openStores, type Stores } from '../../../src/store/stores';
 import { executeRun, newRun } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/workers/real-stages';
 import type { RunSpec } from '../../../src/model/run-spec';
 import type { ScoreInput } from '../../../src/pipeline/stage-ports';
-import { scoreRun } from '../../../src/pipeline/runner-score';
+import { scoreRun } from '../../../src/pipeline/run-scoring';
 import { questionSamples } from '../../../src/pipeline/question-samples';
 import { createStorageApi } from '../../../src/workers/storage-api';
 import { MockProviderServer } from '../../mock/provider-server';
@@ -53,7 +53,7 @@ async function finishedRun(s: RunSpec): Promise<{ stores: Stores; runId: string 
   const run = newRun(s);
   await stores.runs.saveRun(run);
   const impl = realStages({ score: (input: ScoreInput) => scoreRun(input, { samples: 'raw', B: 20, smooth: false }) });
-  const done = await executeRun(run.id, {}, { runs: stores.runs, samples: stores.samples, stages: stores.stages, impl }, new AbortController().signal);
+  const done = await executeRun(run.id, {}, { runs: stores.runs, samples: stores.samples, stageCache: stores.stages, stages: impl }, new AbortController().signal);
   expect(done.status).toBe('done');
   return { stores, runId: run.id };
 }

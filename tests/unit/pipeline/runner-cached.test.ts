@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openStores, type Stores } from '../../../src/store';
+import { openStores, type Stores } from '../../../src/store/stores';
 import { executeRun, newRun } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/workers/real-stages';
-import { scoreRun } from '../../../src/pipeline/runner-score';
+import { scoreRun } from '../../../src/pipeline/run-scoring';
 import type { RunSpec } from '../../../src/model/run-spec';
 import { MemorySampleCache, type SampleCache } from '../../../src/model/sample-cache';
 import { RAW_REPLIES_LIMIT } from '../../../src/pipeline/report-detail';
@@ -37,7 +37,7 @@ const impl = realStages({ score: (input) => scoreRun(input, { samples: 'raw', B:
 async function runWith(s: Stores, runSpec: RunSpec, samples: SampleCache = s.samples) {
   const run = newRun(runSpec);
   await s.runs.saveRun(run);
-  const done = await executeRun(run.id, {}, { runs: s.runs, samples, stages: s.stages, impl }, new AbortController().signal);
+  const done = await executeRun(run.id, {}, { runs: s.runs, samples, stageCache: s.stages, stages: impl }, new AbortController().signal);
   const report = await s.runs.getReport(run.id);
   return { done, models: report?.models };
 }

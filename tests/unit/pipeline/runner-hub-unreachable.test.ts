@@ -9,9 +9,9 @@ import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
 import { executeRun, newRun } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/workers/real-stages';
 import { keyId, type RunSpec } from '../../../src/model/run-spec';
-import { scoreRun } from '../../../src/pipeline/runner-score';
+import { scoreRun } from '../../../src/pipeline/run-scoring';
 import { createEntailmentClusterer, type EntailmentDecider } from '../../../src/clustering/entailment';
-import { HubUnreachableError } from '../../../src/providers/in-browser/model-load-error';
+import { HubUnreachableError } from '../../../src/model/model-load-error';
 import { hubUnreachableMessage } from '../../../src/model/model-hub';
 import { MockProviderServer } from '../../mock/provider-server';
 
@@ -52,7 +52,7 @@ test('the hub unreachable: clustering stops at the first failure and the run fai
   const run = newRun(spec);
   await stores.runs.saveRun(run);
   let last: { errors: { kind: string; message: string }[] } | undefined;
-  const done = await executeRun(run.id, { [keyId(model)]: SECRET }, { runs: stores.runs, samples: stores.samples, stages: stores.stages, impl, onProgress: (p) => (last = p) }, new AbortController().signal);
+  const done = await executeRun(run.id, { [keyId(model)]: SECRET }, { runs: stores.runs, samples: stores.samples, stageCache: stores.stages, stages: impl, onProgress: (p) => (last = p) }, new AbortController().signal);
 
   expect(done.status).toBe('failed');
   expect(done.error).toMatchObject({ kind: 'hub-unreachable', message });

@@ -8,7 +8,7 @@ import { memoryStores } from '../../mock/memory-stores';
 import { executeRun, newRun } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/workers/real-stages';
 import { keyId, type RunSpec } from '../../../src/model/run-spec';
-import { scoreRun } from '../../../src/pipeline/runner-score';
+import { scoreRun } from '../../../src/pipeline/run-scoring';
 import { MANIFEST_METHOD, questionHash, reportManifest, settingsHash } from '../../../src/model/report-manifest';
 import { MockProviderServer } from '../../mock/provider-server';
 
@@ -38,7 +38,7 @@ test("an app run's report carries the manifest of its questions and settings", a
   const run = newRun(spec);
   await s.runs.saveRun(run);
   const impl = realStages({ score: (input) => scoreRun(input, { samples: 'answers', B: 20, smooth: false }) });
-  const done = await executeRun(run.id, { [keyId(model)]: KEY }, { runs: s.runs, samples: s.samples, stages: s.stages, impl }, new AbortController().signal);
+  const done = await executeRun(run.id, { [keyId(model)]: KEY }, { runs: s.runs, samples: s.samples, stageCache: s.stages, stages: impl }, new AbortController().signal);
   expect(done.status).toBe('done');
   const report = (await s.runs.getReport(run.id))!;
   const manifest = report.manifest!;

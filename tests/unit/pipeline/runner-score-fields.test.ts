@@ -1,7 +1,7 @@
 /** A run's questions keep their dataset columns (category, catalogue slice columns) into the report's question fields. */
 import { expect, test } from 'vitest';
-import { scoreRun } from '../../../src/pipeline/runner-score';
-import { reportSettings } from '../../../src/pipeline/runner-report';
+import { scoreRun } from '../../../src/pipeline/run-scoring';
+import { reportSettings } from '../../../src/pipeline/run-settings';
 import { questionFieldsById } from '../../../src/model/question-fields';
 import type { ClusteredRow, GradedRow, Question } from '../../../src/model/rows';
 import type { RunSpec } from '../../../src/model/run-spec';

@@ -5,7 +5,7 @@ import { realStages } from '../../../src/workers/real-stages';
 import { keyId, type RunKeys, type RunSpec } from '../../../src/model/run-spec';
 import type { RunnerStages, ScoreInput } from '../../../src/pipeline/stage-ports';
 import type { ReportDocument } from '../../../src/model/report';
-import { scoreRun } from '../../../src/pipeline/runner-score';
+import { scoreRun } from '../../../src/pipeline/run-scoring';
 import { MockProviderServer } from '../../mock/provider-server';
 import { lowercaseJudge } from '../../mock/lowercase-judge';
 import type { StageCache, StoredClustering, StoredGrade } from '../../../src/model/stage-cache';
@@ -66,7 +66,7 @@ function counted(log: { clusterCalls: number; gradeCalls: number; scored: number
 
 const newLog = () => ({ clusterCalls: 0, gradeCalls: 0, scored: 0 });
 const setup = async (): Promise<Stores> => memoryStores();
-const deps = (s: Stores, impl: RunnerStages, extra: Partial<RunnerDeps> = {}): RunnerDeps => ({ runs: s.runs, samples: s.samples, stages: s.stages, impl, ...extra });
+const deps = (s: Stores, impl: RunnerStages, extra: Partial<RunnerDeps> = {}): RunnerDeps => ({ runs: s.runs, samples: s.samples, stageCache: s.stages, stages: impl, ...extra });
 const keys = (): RunKeys => ({ [keyId(modelOn(keyed))]: SECRET });
 const go = () => new AbortController().signal;
 const served = (mock: MockProviderServer) => mock.stats().served;
@@ -123,7 +123,7 @@ describe('executeRun against the loopback mock', () => {
     const runOnce = async (over: Partial<RunSpec>) => {
       const r = newRun(spec(over));
       await s.runs.saveRun(r);
-      return executeRun(r.id, keys(), deps(s, counted(log), { stages }), go());
+      return executeRun(r.id, keys(), deps(s, counted(log), { stageCache: stages }), go());
     };
     const first = await runOnce({});
     expect([log.clusterCalls, log.gradeCalls, log.scored]).toEqual([3, 3, 1]);

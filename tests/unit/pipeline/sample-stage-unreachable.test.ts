@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { closedPort } from '../../mock/closed-port.ts';
 import { sampleWith } from '../../../src/pipeline/sample-stage.ts';
-import { createProvider } from '../../../src/providers/index.ts';
+import { createProvider } from '../../../src/providers/create-provider.ts';
 import { DEFAULT_POLICY, abortableSleep } from '../../../src/providers/http.ts';
 import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import type { ProviderConfig } from '../../../src/model/provider.ts';

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySampleCache } from '../../../src/model/sample-cache.ts';
 import { readSamples, runSampling } from '../../../src/pipeline/sampling.ts';
-import { createProvider } from '../../../src/providers/index.ts';
+import { createProvider } from '../../../src/providers/create-provider.ts';
 import { MockProviderServer } from '../../mock/provider-server.ts';
 
 const KEY = 'sk-proj-ReplyEchoKey0123456789abcdef';

@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 import { biasCorrectedEceIntervals } from '../../../src/core/bias-corrected-ece';
 import { smoothEceWithBandwidth } from '../../../src/core/smooth-ece';
 import { readAuthorsRows } from '../../../src/formats/authors-rows';
-import { scoreAuthorsRows } from '../../../src/pipeline/score';
+import { scoreAuthorsRows } from '../../../src/pipeline/score-stage';
 import { signalValue } from '../../../src/model/signals';
 import type { SignalName } from '../../../src/model/report';
 

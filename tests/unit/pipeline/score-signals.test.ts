@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { toMcQuestion } from '../../../src/multiple-choice/prompt';
 import { mcSemEceQuestion } from '../../../src/multiple-choice/sem-ece-question';
-import { scoredSignals } from '../../../src/pipeline/score';
+import { scoredSignals } from '../../../src/pipeline/score-stage';
 import { mcSemEceReport } from '../../../src/multiple-choice/sem-ece-report';
 import { compareReportSignals } from '../../../src/pipeline/signal-comparison';
 import { eceEqualWidth } from '../../../src/core/ece';

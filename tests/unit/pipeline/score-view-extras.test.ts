@@ -7,8 +7,8 @@ import { describe, expect, test } from 'vitest';
 import { defaultRng } from '../../../src/core/rng';
 import { simulateSet } from '../../../src/core/simulate-families';
 import { readAuthorsRows } from '../../../src/formats/authors-rows';
-import { PAPER_SIGNALS, scoreAuthorsRows } from '../../../src/pipeline/score';
-import { scoreCliDocument } from '../../../src/pipeline/score-output';
+import { PAPER_SIGNALS, scoreAuthorsRows } from '../../../src/pipeline/score-stage';
+import { scoreCliDocument } from '../../../src/pipeline/score-documents';
 
 /** Authors' rows of a random mixed-difficulty cell, as bench/score.bench.ts writes them, smaller. */
 function authorsRows(count: number, samples: number, seed: number) {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { readAuthorsRows } from '../../../src/formats/authors-rows';
-import { scoreAuthorsRows, modelMetrics } from '../../../src/pipeline/score';
+import { scoreAuthorsRows, modelMetrics } from '../../../src/pipeline/score-stage';
 import { MIN_SLICE_QUESTIONS, sliceLabels, sliceReport } from '../../../src/pipeline/slices';
 import { PAPER_SIGNALS } from '../../../src/model/signals';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { baseUrlProblem, redactedUrl, runBaseUrlProblem } from '../../../src/providers/base-url';
-import { createProvider, ProviderError } from '../../../src/providers';
+import { createProvider, ProviderError } from '../../../src/providers/create-provider';
 
 describe('baseUrlProblem', () => {
   test('an http(s) URL without credentials is fine', () => {

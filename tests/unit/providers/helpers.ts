@@ -1,5 +1,5 @@
 /** Shared setup for provider tests: a mock server and a provider whose sleeps are recorded, not waited. */
-import { createProvider } from '../../../src/providers/index.ts';
+import { createProvider } from '../../../src/providers/create-provider.ts';
 import type { ProviderConfig, ProviderKind } from '../../../src/model/provider.ts';
 import { type MockConfig, MockProviderServer } from '../../mock/provider-server.ts';
 

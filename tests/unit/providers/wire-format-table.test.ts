@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createProvider } from '../../../src/providers/index.ts';
+import { createProvider } from '../../../src/providers/create-provider.ts';
 import { WIRE_FORMATS, wireFormat } from '../../../src/providers/wire-formats.ts';
 import type { WireFormat } from '../../../src/providers/wire-format.ts';
 import { httpError, kindFromStatus } from '../../../src/providers/errors.ts';

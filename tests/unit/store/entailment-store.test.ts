@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
-import { openStores } from '../../../src/store';
+import { openStores } from '../../../src/store/stores';
 import { entailmentRecordKey } from '../../../src/store/entailment-store';
 import { createEntailmentClusterer, type EntailmentDecider } from '../../../src/clustering/entailment';
 import type { NliLabel } from '../../../src/model/entailment-cache';

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { expect, test } from 'vitest';
-import { openStores } from '../../../src/store';
+import { openStores } from '../../../src/store/stores';
 import { DB_VERSION } from '../../../src/store/schema';
 
 test('hub files are kept under their URL and read back byte for byte (a store since schema version 3)', async () => {

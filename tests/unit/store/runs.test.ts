@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { expect, test } from 'vitest';
-import { openStores, type Stores } from '../../../src/store';
+import { openStores, type Stores } from '../../../src/store/stores';
 import type { Question } from '../../../src/model/rows';
 import type { RunRecord } from '../../../src/model/run-spec';
 import { runRecord } from './run-record-fixture';

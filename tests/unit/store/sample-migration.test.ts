@@ -7,7 +7,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDB } from 'idb';
-import { openStores } from '../../../src/store';
+import { openStores } from '../../../src/store/stores';
 import { DB_VERSION, type StoredSample } from '../../../src/store/schema';
 import { MemorySampleCache } from '../../../src/model/sample-cache';
 import { runSampling } from '../../../src/pipeline/sampling';

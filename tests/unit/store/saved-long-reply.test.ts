@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { expect, test } from 'vitest';
-import { openStores } from '../../../src/store';
+import { openStores } from '../../../src/store/stores';
 import { MAX_STRING_LENGTH, truncationMarker } from '../../../src/formats/report-limits';
 import { sampleReport } from '../share/report-fixture';
 

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { expect, test, vi } from 'vitest';
-import { openStores } from '../../../src/store';
+import { openStores } from '../../../src/store/stores';
 import { emptyProgress, type RunRecord } from '../../../src/model/run-spec';
 import { demoDocument } from '../../e2e/report-fixture';
 

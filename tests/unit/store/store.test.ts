@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
-import { openStores } from '../../../src/store';
+import { openStores } from '../../../src/store/stores';
 import { sampleKey } from '../../../src/model/sample-cache';
 import { runRecord } from './run-record-fixture';
 import type { Sample } from '../../../src/model/rows';

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, expect, test } from 'vitest';
-import { openStores } from '../../../src/store';
+import { openStores } from '../../../src/store/stores';
 import { StoredRecordError, upgradeToCurrent, type DocumentVersions } from '../../../src/store/stored-records';
 import { reportToJson } from '../../../src/formats/report-export';
 import type { RunRecord } from '../../../src/model/run-spec';

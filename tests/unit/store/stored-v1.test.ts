@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, test } from 'vitest';
 import { openDB, type IDBPDatabase } from 'idb';
-import { openStores } from '../../../src/store';
+import { openStores } from '../../../src/store/stores';
 import { DB_VERSION } from '../../../src/store/schema';
 import { REPORT_VERSION, type ReportDocument } from '../../../src/model/report';
 import type { RunRecord } from '../../../src/model/run-spec';

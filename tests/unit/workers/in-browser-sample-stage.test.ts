@@ -10,7 +10,7 @@ import { createLocalGenerator } from '../../../src/providers/in-browser/local-ge
 import { TINY_TOPICS } from '../../../scripts/tiny-causal-lm-table';
 import { realStages } from '../../../src/workers/real-stages';
 import { MemorySampleCache } from '../../../src/model/sample-cache';
-import type { ReplyGenerator } from '../../../src/providers/in-browser/provider';
+import type { ReplyGenerator } from '../../../src/providers/in-browser/in-browser-provider';
 import type { ModelLoadProgress } from '../../../src/model/run-spec';
 import type { SampleStageArgs } from '../../../src/pipeline/stage-ports';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { ModelProgress } from '../../../src/clustering/embedding-models';
+import type { ModelProgress } from '../../../src/model/progress';
 import type { ModelLoadProgress } from '../../../src/model/run-spec';
 import type { Result } from '../../../src/model/rows';
 import { createModelLoader, localModelPath, modelSourcesFor } from '../../../src/workers/model-client';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { applyModelProgress, modelFailed, modelLoaded, modelLoadTotals, startModelLoad, WEBGPU_CHECK } from '../../../src/workers/model-load';
-import type { ModelProgress } from '../../../src/clustering/embedding-models';
+import type { ModelProgress } from '../../../src/model/progress';
 
 /** The events Transformers.js sends for a two-file model, in the order it sends them. */
 const EVENTS: ModelProgress[] = [

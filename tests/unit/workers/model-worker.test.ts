@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ModelProgress } from '../../../src/clustering/embedding-models';
+import type { ModelProgress } from '../../../src/model/progress';
 import { chooseBackend, createModelHost, type BackendChoice, type ModelDevice } from '../../../src/workers/model-worker';
 
 /** A fake model kind: each load is a numbered instance on a device, its probe output a number; the log says what happened in order. */

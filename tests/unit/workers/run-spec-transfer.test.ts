@@ -4,7 +4,7 @@ import { afterAll, expect, test } from 'vitest';
 import * as Comlink from 'comlink';
 import { isPackedRunSpec, packRunSpec, unpackRunSpec } from '../../../src/workers/run-spec-transfer';
 import { createRunWorkerApi } from '../../../src/workers/run-worker-api';
-import { openStores } from '../../../src/store';
+import { openStores } from '../../../src/store/stores';
 import type { RunWorkerApi } from '../../../src/workers/protocol';
 import type { RunSpec } from '../../../src/model/run-spec';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import cluster, { USAGE } from '../../../../cli/commands/cluster';
-import { semece } from '../../cli/run-cli';
+import { semece } from '../run-cli';
 
 let dir: string;
 

@@ -1,6 +1,6 @@
 /**
  * The entailment cache is keyed by the model's identity (a hash of its config.json and weights,
- * clustering/model-identity.ts), not by its id alone: two `tiny-nli` folders given by --model-dir,
+ * transformers/model-identity.ts), not by its id alone: two `tiny-nli` folders given by --model-dir,
  * clustering into the same OUT (so the same OUT.cache.jsonl), do not share decisions. The second
  * folder is the shipped model with its labels swapped (entailment ↔ contradiction, so its decisions
  * differ), or with other weights (the float32 graph as the q8 file: other bytes, same decisions).
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import cluster from '../../../../cli/commands/cluster';
-import { modelIdentity } from '../../../../src/clustering/model-identity';
+import { modelIdentity } from '../../../../src/transformers/model-identity';
 import { root } from '../run-cli';
 import { readModelFile } from '../../../../cli/model-files';
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import Legend from '../../../../src/ui/charts/Legend.svelte';
-import { markerPath } from '../../../../src/ui/charts/signals';
+import { markerPath } from '../../../../src/ui/charts/signal-styles';
 import { all, draw } from './svg-markup';
 
 test('legend keys draw what the chart draws: a marker of the signal’s shape, a ring, a curve in its dash pattern', () => {

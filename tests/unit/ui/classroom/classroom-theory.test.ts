@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_SETTINGS, meanSE, normalizeSettings, runClassroom, runClassroomInSlices } from '../../../../src/ui/classroom/classroom-model';
 import { convergenceAt, convergenceSweep, hardestQuestion, winnersCurse } from '../../../../src/ui/classroom/classroom-steps';
-import { PRESETS } from '../../../../src/ui/classroom/presets';
+import { PRESETS } from '../../../../src/ui/classroom/claim-presets';
 import { sem2HeldOut } from '../../../../src/core/estimators';
 
 const preset = (id: string) => PRESETS.find((p) => p.id === id)!.settings;

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { GAP_BANDS, gapReading, runClassroom } from '../../../../src/ui/classroom/classroom-model';
 import { curseCaption, hardestQuestion, winnersCurse } from '../../../../src/ui/classroom/classroom-steps';
-import { PRESETS } from '../../../../src/ui/classroom/presets';
+import { PRESETS } from '../../../../src/ui/classroom/claim-presets';
 import { simulateSet } from '../../../../src/core/simulate-families';
 import { setOptions, normalizeSettings } from '../../../../src/ui/classroom/classroom-model';
 

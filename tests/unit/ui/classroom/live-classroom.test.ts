@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readAuthorsRows } from '../../../../src/formats/authors-rows';
-import { scoreAuthorsRows } from '../../../../src/pipeline/score';
-import { buildReport, importedSettings } from '../../../../src/pipeline/score-output';
+import { scoreAuthorsRows } from '../../../../src/pipeline/score-stage';
+import { buildReport, importedSettings } from '../../../../src/pipeline/score-documents';
 import { DEMO_QUESTIONS } from '../../../../src/demo/questions';
 import { sem2HeldOut } from '../../../../src/core/estimators';
 import { TINY_TOPICS } from '../../../../scripts/tiny-causal-lm-table';

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { packComparison, packRows, transferables, unpackRows } from '../../../../src/ui/report/recompute-rows';
 import { signalColumns } from '../../../../src/model/signals';
-import { modelMetrics } from '../../../../src/pipeline/score';
+import { modelMetrics } from '../../../../src/pipeline/score-stage';
 import { demoDocument } from '../../../e2e/report-fixture';
 
 test('metrics from packed rows equal the metrics from the document rows', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compareReportSignals } from '../../../../src/pipeline/signal-comparison';
-import { modelMetrics, scoredSignals } from '../../../../src/pipeline/score';
+import { modelMetrics, scoredSignals } from '../../../../src/pipeline/score-stage';
 import { entropyConfidence } from '../../../../src/model/signals';
 import type { ModelReport } from '../../../../src/model/report';
 import { DEFAULT_QUERY, queryRows, signalColumnsOf } from '../../../../src/ui/report/question-table-data';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { riskCoverageCurve } from '../../../../src/core/risk-coverage';
 import type { ModelReport, ReportQuestion } from '../../../../src/model/report';
-import { modelMetrics } from '../../../../src/pipeline/score';
+import { modelMetrics } from '../../../../src/pipeline/score-stage';
 import { modelAbstention, selectiveColumns, signalCurve, thinCurve, thresholdOnCurve } from '../../../../src/ui/report/selective-data';
 
 /** The core test's hand-computed fixture as report questions: Sem2 carries the confidences, row 10 is declined. */

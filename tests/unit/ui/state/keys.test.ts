@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, expect, test } from 'vitest';
 import { KeyRing } from '../../../../src/ui/state/keys.svelte';
-import { openStores } from '../../../../src/store';
+import { openStores } from '../../../../src/store/stores';
 import { keyId } from '../../../../src/model/run-spec';
 import { createRunWorkerApi } from '../../../../src/workers/run-worker-api';
 import type { RunWorkerApi } from '../../../../src/workers/protocol';

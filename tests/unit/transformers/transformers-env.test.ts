@@ -1,7 +1,7 @@
 import { env, type ProgressInfo } from '@huggingface/transformers';
 import { describe, expect, test } from 'vitest';
-import type { ModelProgress } from '../../../src/clustering/embedding-models';
-import { applyEnv, lazily, loadOptions, toProgress } from '../../../src/clustering/transformers-env';
+import type { ModelProgress } from '../../../src/model/progress';
+import { applyEnv, lazily, loadOptions, toProgress } from '../../../src/transformers/transformers-env';
 
 describe('lazily', () => {
   test('loads on the first call only, and concurrent first calls share that load', async () => {

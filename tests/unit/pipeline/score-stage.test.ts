@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { eceEqualWidth } from '../../../src/core/calibration';
 import { readAuthorsRows, type AuthorsRows } from '../../../src/formats/authors-rows';
-import { PAPER_SIGNALS, scoreAuthorsRows, modelMetrics } from '../../../src/pipeline/score';
+import { PAPER_SIGNALS, scoreAuthorsRows, modelMetrics } from '../../../src/pipeline/score-stage';
 import { parseReport } from '../../../src/formats/report-import';
 import { reportToJson } from '../../../src/formats/report-export';
-import { buildReport, importedSettings, pooledEce, scoreCliDocument } from '../../../src/pipeline/score-output';
+import { buildReport, importedSettings, pooledEce, scoreCliDocument } from '../../../src/pipeline/score-documents';
 import { eceInference } from '../../../src/core/ece-inference';
 import { eceIntervalOf } from '../../../src/formats/headline-table';
 

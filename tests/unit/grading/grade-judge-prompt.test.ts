@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildGraderMessages } from '../../../src/grading/judge-prompt';
+import { buildGraderMessages } from '../../../src/grading/grade-judge-prompt';
 
 function dataBlock(content: string): { question: string; reference: string; also_accepted: string[]; answer: string } {
   expect([content.split('<data>').length - 1, content.split('</data>').length - 1]).toEqual([1, 1]);

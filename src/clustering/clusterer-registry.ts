@@ -16,10 +16,10 @@ import { createEmbeddingClusterer, type Embedder } from './embedding';
 import { DEFAULT_EMBEDDING_MODEL } from './embedding-models';
 import { createEntailmentClusterer, ENTAILMENT_RULE_VERSION, type EntailmentDecider } from './entailment';
 import { createExactClusterer } from './exact';
-import { createJudgeClusterer } from './judge';
-import { JUDGE_PROMPT_VERSION } from './judge-prompt';
+import { createJudgeClusterer } from './judge-clusterer';
+import { JUDGE_PROMPT_VERSION } from './cluster-judge-prompt';
 import { DEFAULT_NLI_MODEL, OFFERED_NLI_MODELS, SHIPPED_NLI_MODELS } from './nli-models';
-import type { Clusterer } from './types';
+import type { Clusterer } from './clusterer';
 
 /** A model the clusterer runs itself, as the run or command sets it. */
 export interface OwnModelSource {

@@ -7,8 +7,8 @@
  */
 import type { Grade, StageError } from '../model/rows';
 import type { ChatProvider, Usage } from '../model/provider';
-import { buildGraderMessages, DEFAULT_GRADER_PROMPT, type GraderPrompt } from './judge-prompt';
-import type { GradeItem, GradeOutcome, Grader } from './types';
+import { buildGraderMessages, DEFAULT_GRADER_PROMPT, type GraderPrompt } from './grade-judge-prompt';
+import type { GradeItem, GradeOutcome, Grader } from './grader';
 import { errorMessage } from '../model/app-error';
 
 export interface JudgeGraderOptions {

@@ -9,7 +9,7 @@ import { ProviderError } from '../errors.ts';
 import type { Completion, CompletionRequest, GenerationSettings, ProviderConfig, RequestEvent, SamplingProvider } from '../../model/provider.ts';
 import { IN_BROWSER_PRESET, MAX_REPLIES_PER_CALL } from './models.ts';
 import type { GenerateRequest, GenerateResult } from './generate.ts';
-import { isHubUnreachable } from './model-load-error.ts';
+import { isHubUnreachable } from '../../model/model-load-error.ts';
 import { errorMessage } from '../../model/app-error.ts';
 
 /** Turns a request into replies: the model is loaded on first use. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { markerPath, signalColor, signalShape } from '../../../../src/ui/charts/signals';
+import { markerPath, signalColor, signalShape } from '../../../../src/ui/charts/signal-styles';
 import { SIGNAL_ORDER } from '../../../../src/model/signals';
 
 /**

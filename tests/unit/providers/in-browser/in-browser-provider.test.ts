@@ -5,9 +5,9 @@
  * resumes its samples under the same cache keys as any provider.
  */
 import { describe, expect, it } from 'vitest';
-import { createInBrowserProvider, inBrowserSettings, type ReplyGenerator } from '../../../../src/providers/in-browser/provider';
+import { createInBrowserProvider, inBrowserSettings, type ReplyGenerator } from '../../../../src/providers/in-browser/in-browser-provider';
 import type { GenerateRequest, GenerateResult } from '../../../../src/providers/in-browser/generate';
-import { createProvider, getPreset } from '../../../../src/providers';
+import { createProvider, getPreset } from '../../../../src/providers/create-provider';
 import { ProviderError, stopsRun } from '../../../../src/providers/errors';
 import { MemorySampleCache } from '../../../../src/model/sample-cache';
 import { runSampling } from '../../../../src/pipeline/sampling';

@@ -12,8 +12,8 @@ import type { AuthorsRows, JoinedQuestion } from '../formats/authors-rows';
 import type { ReportDocument } from '../model/report';
 import { firstRowPerId } from '../model/rows';
 import type { QuestionFields } from '../model/question-fields';
-import { scoreAuthorsRows, scoreOptionsFor, scoringUsed, type SampleDetail, type ScoreOptions } from './score';
-import { buildReport } from './score-output';
+import { scoreAuthorsRows, scoreOptionsFor, scoringUsed, type SampleDetail, type ScoreOptions } from './score-stage';
+import { buildReport } from './score-documents';
 import { reportDetail } from './report-detail';
 import type { ScoreInput, ScoreModelInput } from './stage-ports';
 

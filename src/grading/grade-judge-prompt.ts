@@ -6,8 +6,8 @@
  * `>` are escaped inside it so nothing can close the block early.
  */
 import type { ChatMessage } from '../model/provider';
-import { delimitedJson } from '../clustering/judge-prompt';
-import type { GradeItem } from './types';
+import { delimitedJson } from '../clustering/cluster-judge-prompt';
+import type { GradeItem } from './grader';
 
 export interface GraderPrompt {
   system: string;

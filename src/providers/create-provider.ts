@@ -37,7 +37,7 @@ const LOGPROBS_REJECTED = /logprobs?.*(not (enabled|supported)|unsupported)|unsu
 export const DEFAULT_CONCURRENCY = 8;
 
 export function createProvider(config: ProviderConfig, deps: ProviderDeps = {}): SamplingProvider {
-  // The in-browser model has no HTTP wire: it is built over a generator (providers/in-browser/provider.ts).
+  // The in-browser model has no HTTP wire: it is built over a generator (providers/in-browser/in-browser-provider.ts).
   if (config.kind === 'in-browser') {
     throw new ProviderError({ kind: 'bad-request', retryable: false, message: `The in-browser model "${config.model}" can sample answers only; it cannot serve as a judge or a connection test here.` });
   }

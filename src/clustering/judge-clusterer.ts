@@ -8,8 +8,8 @@
 import type { SemanticClass, StageError } from '../model/rows';
 import type { ChatProvider, Usage } from '../model/provider';
 import { readJudgeReply } from './judge-parse';
-import { buildJudgeMessages, buildRetryMessages, DEFAULT_JUDGE_PROMPT, type JudgePrompt } from './judge-prompt';
-import type { ClusterOutcome, Clusterer } from './types';
+import { buildJudgeMessages, buildRetryMessages, DEFAULT_JUDGE_PROMPT, type JudgePrompt } from './cluster-judge-prompt';
+import type { ClusterOutcome, Clusterer } from './clusterer';
 import { errorMessage } from '../model/app-error';
 
 export interface JudgeClustererOptions {

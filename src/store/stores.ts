@@ -6,7 +6,7 @@ import { IdbHubFileCache } from './hub-file-store';
 import { RunStore } from './runs';
 import { IdbSampleCache } from './sample-store';
 import { SettingsStore } from './settings';
-import { IdbStageCache } from './stage-cache';
+import { IdbStageCache } from './idb-stage-cache';
 
 export interface Stores {
   db: SemeceDatabase;

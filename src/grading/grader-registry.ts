@@ -1,13 +1,13 @@
 /**
  * The graders, built in one place from a run's grading settings and what the run or command hands
  * them: the worker (workers/real-stages.ts) and `semece grade` both build theirs here, as
- * clusterers are built by clustering/methods.ts.
+ * clusterers are built by clustering/clusterer-registry.ts.
  */
 import type { ChatProvider } from '../model/provider';
 import type { GradingSpec, ModelSpec } from '../model/run-spec';
 import { createAliasGrader } from './alias';
-import { createJudgeGrader } from './judge';
-import type { Grader } from './types';
+import { createJudgeGrader } from './judge-grader';
+import type { Grader } from './grader';
 
 export interface GraderDeps {
   /** The judge's provider (the worker: with the run's key; the CLI: from its flags). */

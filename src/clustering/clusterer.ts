@@ -32,7 +32,7 @@ export interface Clusterer {
    */
   cluster(question: string, answers: string[], signal?: AbortSignal, context?: ClusterContext): Promise<ClusterOutcome>;
   /**
-   * The identity of the model it runs itself (clustering/model-identity.ts: a hash of its config and
+   * The identity of the model it runs itself (transformers/model-identity.ts: a hash of its config and
    * weights), known once the model is loaded; absent for clusterers without one. A cached clustering
    * is reused only under the same identity (pipeline/cluster-grade-stages.ts).
    */

@@ -18,7 +18,7 @@ import {
 import { PAPER_SIGNALS, signalValue, type SignalName } from '../model/signals';
 import { fitReportLimits } from '../formats/report-limits';
 import { testModelsUsed } from '../model/test-models';
-import { scoringUsed, type ScoreOptions } from './score';
+import { scoringUsed, type ScoreOptions } from './score-stage';
 
 export interface ReportMeta {
   title: string;

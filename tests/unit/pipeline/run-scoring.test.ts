@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { reportSettings } from '../../../src/pipeline/runner-report';
-import { scoreRun } from '../../../src/pipeline/runner-score';
-import { scoreAuthorsRows } from '../../../src/pipeline/score';
+import { reportSettings } from '../../../src/pipeline/run-settings';
+import { scoreRun } from '../../../src/pipeline/run-scoring';
+import { scoreAuthorsRows } from '../../../src/pipeline/score-stage';
 import { RAW_REPLIES_LIMIT, SAMPLE_DETAIL_LIMIT, reportDetail } from '../../../src/pipeline/report-detail';
 import { SCORING_DEFAULTS, type RunSpec, type ScoringSpec } from '../../../src/model/run-spec';
 import type { ClusteredRow, GradedRow } from '../../../src/model/rows';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { fetchDemoReport } from '../../../../src/ui/report/demo-report';
+import { fetchDemoReport } from '../../../../src/ui/report/demo-report-fetch';
 import { DEMO_REPORT_FILE } from '../../../../src/demo/demo-report-file';
 import { demoReportText } from '../../../../src/demo/vite-plugin-demo-report';
 import { buildDemoReport } from '../../../../src/demo/demo-report';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildJudgeMessages, DEFAULT_JUDGE_PROMPT } from '../../../src/clustering/judge-prompt';
+import { buildJudgeMessages, DEFAULT_JUDGE_PROMPT } from '../../../src/clustering/cluster-judge-prompt';
 
 /** The one data block of a user message, parsed back. */
 function dataBlock(content: string): { question: string; answers: { index: number; text: string }[] } {

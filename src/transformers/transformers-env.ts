@@ -8,7 +8,7 @@
  * files are served from) rather than trusting what an earlier load of another model left there.
  */
 import { env, type ProgressInfo } from '@huggingface/transformers';
-import type { ModelProgress } from './embedding-models';
+import type { ModelProgress } from '../model/progress';
 import { DEFAULT_MODEL_HUB } from '../model/model-hub';
 
 /** Where a model's files come from. */
