@@ -14,7 +14,8 @@
  * stops the run on that one cause (pipeline/unreachable.ts), counted by requests, never by clock.
  */
 import { createProvider } from '../providers/create-provider';
-import type { ChatProvider, CompletionRequest, ProviderConfig, ProviderErrorInfo } from '../model/provider';
+import type { ChatProvider, CompletionRequest, ProviderConfig } from '../model/provider';
+import { errorInfo } from '../model/app-error';
 import type { SampleCache } from '../model/sample-cache';
 import { runMcBaseline, type McRunResult } from './stated-probability-run';
 import { runMcSemEce, type McSemResult } from './sem-ece-run';
@@ -173,10 +174,6 @@ function scorePhase(ctx: PhaseContext, results: McModelResults[]): ReportDocumen
   return { ...docs[0], title: spec.title, createdAt: new Date(ctx.now()).toISOString(), models: docs.flatMap((d) => d.models) };
 }
 
-function asInfo(e: unknown): ProviderErrorInfo | null {
-  return typeof e === 'object' && e !== null && 'kind' in e && 'message' in e ? (e as ProviderErrorInfo) : null;
-}
-
 /** The provider with every request it sends counted into the run's meter, failures with their cause. */
 function counted(provider: McProvider, model: ModelSpec, meter: RunMeter, notify: () => void): McProvider {
   const progress = meter.progress;
@@ -192,10 +189,11 @@ function counted(provider: McProvider, model: ModelSpec, meter: RunMeter, notify
         meter.advance();
         return c;
       } catch (e) {
-        const info = asInfo(e);
+        // The one error shape (model/app-error.ts): a provider's failure keeps its kind and status.
+        const info = errorInfo(e);
         progress.requests.failed++;
         meter.advance();
-        if (info?.kind !== 'aborted') meter.error({ kind: info?.kind ?? 'error', message: info?.message ?? String(e), where: `${modelLabel(provider.config)}`, ...(info?.status ? { status: info.status } : {}) });
+        if (info.kind !== 'aborted') meter.error({ kind: info.kind, message: info.message, where: modelLabel(provider.config), ...(info.status ? { status: info.status } : {}) });
         throw e;
       } finally {
         notify();

@@ -3,7 +3,8 @@
  * running and saved; its phases run in order, each entered and finished through phase events the
  * meter (and any other listener) follows; a checkpoint is saved now and then so a closed tab
  * resumes where it stopped; a pause or cancel stops it as paused or cancelled, a phase that fails
- * fails it with the cause, and an unexpected throw fails it as internal, naming the phase. An
+ * fails it with the cause, and an unexpected throw fails it with the thrown error's kind (internal
+ * when it has none), naming the phase where the error does not say where it happened. An
  * open-answer run (runner.ts: sample → cluster → grade → score → report) and a multiple-choice run
  * (multiple-choice/job.ts) are each only a list of phases over this.
  *
@@ -15,7 +16,7 @@ import type { RunKeys, RunProgress, RunRecord, RunSpec, StageName } from '../mod
 import type { StageError } from '../model/rows';
 import { secretScrubber, type Scrub } from '../providers/secret-scrub';
 import { RunMeter, type PhaseEvent } from './run-meter';
-import { errorMessage } from '../model/app-error';
+import { errorInfo, errorMessage } from '../model/app-error';
 
 export interface LifecycleDeps {
   runs: RunRepository;
@@ -160,6 +161,15 @@ export async function runPhases(
     return await stop('done');
   } catch (e) {
     if (signal.aborted) return await stopped();
-    return await stop('failed', { kind: 'internal', message: errorMessage(e), where: `stage ${meter.progress.stage}` });
+    return await stop('failed', thrownError(e, `stage ${meter.progress.stage}`));
   }
+}
+
+/**
+ * A throw out of a phase as the run stores it: the one error shape (model/app-error.ts), so an
+ * AppError or a provider's typed error keeps its kind, and anything else is internal.
+ */
+function thrownError(e: unknown, where: string): StageError {
+  const info = errorInfo(e, where);
+  return { kind: info.kind, message: info.message, where: info.where, ...(info.status !== undefined ? { status: info.status } : {}) };
 }

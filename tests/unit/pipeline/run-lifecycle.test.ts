@@ -2,7 +2,7 @@
  * The one run lifecycle (pipeline/run-lifecycle.ts) on its own, with phases written here and the
  * in-memory run repository: phase events reach the meter in order, a skipped phase is never
  * entered, a failing phase fails the run (a partial report keeps the status and says why), a
- * throw fails it as internal naming its stage, a pause and a cancel stop it, and checkpoints
+ * throw fails it as internal naming its stage unless the error has a kind of its own, a pause and a cancel stop it, and checkpoints
  * follow the injected clock, never the wall clock.
  */
 import { describe, expect, test } from 'vitest';
@@ -11,6 +11,7 @@ import { newRun } from '../../../src/pipeline/runner';
 import { DONE, runPhases, type Phase, type PhaseContext } from '../../../src/pipeline/run-lifecycle';
 import type { PhaseEvent } from '../../../src/pipeline/run-meter';
 import type { RunRecord, RunSpec } from '../../../src/model/run-spec';
+import { AppError } from '../../../src/model/app-error';
 
 const SPEC: RunSpec = {
   title: 'lifecycle',
@@ -86,6 +87,17 @@ describe('runPhases', () => {
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatchObject({ kind: 'internal', where: 'stage grade' });
     expect(JSON.stringify(failed)).not.toContain(key);
+  });
+
+  test("a thrown error with a kind of its own keeps it: an AppError, with its own where, or a provider's error as plain data", async () => {
+    const throwing = (thrown: unknown) => (): Phase[] => [{ stage: 'cluster', total: () => 1, run: async () => { throw thrown; } }];
+    const runs = await stored();
+    const app = await runPhases('run-1', {}, { runs }, go(), throwing(new AppError({ kind: 'storage-full', message: 'no room left', where: 'sample cache' })));
+    expect(app.status).toBe('failed');
+    expect(app.error).toEqual({ kind: 'storage-full', message: 'no room left', where: 'sample cache' });
+    expect((await runs.getRun('run-1'))?.error).toEqual(app.error);
+    const provider = await runPhases('run-1', {}, { runs: await stored() }, go(), throwing({ kind: 'auth', message: 'key refused', status: 401 }));
+    expect(provider.error).toEqual({ kind: 'auth', message: 'key refused', where: 'stage cluster', status: 401 });
   });
 
   test('a pause stops the run as paused, a cancel as cancelled, whatever the phase returned', async () => {
