@@ -124,9 +124,9 @@ function gradeOf(label: string | null, Y: 0 | 1): Grade {
 export function reportQuestions(
   questions: readonly JoinedQuestion[],
   estimates: readonly QuestionEstimates[],
-  options: ScoreOptions = {},
-  withEntropy = false,
+  options: ScoreOptions & { withEntropy?: boolean } = {},
 ): ReportQuestion[] {
+  const withEntropy = options.withEntropy ?? false;
   const kBar = meanClassCount(estimates);
   const detail = options.samples ?? 'answers';
   const extra = options.extraSignals;
@@ -248,7 +248,7 @@ export function modelMetrics(
 export function scoreAuthorsRows(rows: AuthorsRows, options: ScoreOptions = {}, model?: string): ModelReport {
   const estimates = estimateQuestions(rows.questions, options);
   const withEntropy = rows.questions.length > 0 && (options.signals?.includes('entropyConfidence') ?? true);
-  const questions = reportQuestions(rows.questions, estimates, options, withEntropy);
+  const questions = reportQuestions(rows.questions, estimates, { ...options, withEntropy });
   const scored = scoredSignals(questions);
   const signals = options.signals ? scored.filter((s) => isPaperSignal(s) || options.signals!.includes(s)) : scored;
   return {
