@@ -22,7 +22,7 @@ export interface EmbeddingClient extends Embedder, ModelClientControls {}
 
 /** Where the worker looks for a model's files (model-client.ts says why). */
 export function modelSources(model: string, options: Pick<EmbeddingClientOptions, 'allowRemoteModels' | 'useLocalModels'>): { allowRemote: boolean; useLocal: boolean } {
-  return modelSourcesFor(isShippedEmbeddingModel(model), options.allowRemoteModels ?? false, options.useLocalModels);
+  return modelSourcesFor({ shipped: isShippedEmbeddingModel(model), ...options });
 }
 
 export function createEmbeddingClient(options: EmbeddingClientOptions = {}): EmbeddingClient {

@@ -32,8 +32,8 @@ export interface GenerationClient extends ReplyGenerator, ModelClientControls {
 }
 
 /** Where the worker looks for a model's files (as for the embedding and NLI models, model-client.ts). */
-export function generationModelSources(model: string, allowRemoteModels: boolean): { allowRemote: boolean; useLocal: boolean } {
-  return modelSourcesFor(isShippedGenerationModel(model), allowRemoteModels);
+export function generationModelSources(model: string, { allowRemoteModels }: Pick<GenerationClientOptions, 'allowRemoteModels'>): { allowRemote: boolean; useLocal: boolean } {
+  return modelSourcesFor({ shipped: isShippedGenerationModel(model), allowRemoteModels });
 }
 
 export function createGenerationClient(options: GenerationClientOptions): GenerationClient {
@@ -43,7 +43,7 @@ export function createGenerationClient(options: GenerationClientOptions): Genera
     role: 'generation',
     where: 'generation worker',
     connect: () => connectApi<GenerationWorkerApi>(() => new Worker(new URL('./generation.worker.ts', import.meta.url), { type: 'module', name: 'generation' }), { name: 'generation' }),
-    sources: generationModelSources(model, options.allowRemoteModels ?? false),
+    sources: generationModelSources(model, options),
     settings: options,
     // The in-browser provider reads it by its name: a model that cannot load stops the run.
     loadError: (message) => new ModelLoadError(message),

@@ -22,7 +22,7 @@ import type { WorkerConnection } from './worker-connection';
  * in the app's folder first would only produce 404s), else from the app's folder, where it fails.
  * `useLocalModels` overrides the second answer.
  */
-export function modelSourcesFor(shipped: boolean, allowRemoteModels: boolean, useLocalModels?: boolean): { allowRemote: boolean; useLocal: boolean } {
+export function modelSourcesFor({ shipped, allowRemoteModels = false, useLocalModels }: { shipped: boolean; allowRemoteModels?: boolean; useLocalModels?: boolean }): { allowRemote: boolean; useLocal: boolean } {
   const allowRemote = !shipped && allowRemoteModels;
   return { allowRemote, useLocal: useLocalModels ?? (shipped || !allowRemote) };
 }
@@ -32,7 +32,7 @@ export function modelSourcesFor(shipped: boolean, allowRemoteModels: boolean, us
  * URL) as a path, not a URL, since Transformers.js looks for local files only under non-http(s)
  * paths; null when the app's folder is not to be looked in.
  */
-export function localModelPath(useLocal: boolean, localModelUrl?: string): string | null {
+export function localModelPath({ useLocal }: { useLocal: boolean }, localModelUrl?: string): string | null {
   if (!useLocal) return null;
   const base = globalThis.document?.baseURI ?? globalThis.location.href;
   return new URL(localModelUrl ?? 'models/', base).pathname;
@@ -145,7 +145,7 @@ export function createModelLoader<Api extends ModelWorkerInit>(options: ModelLoa
       model,
       ...(dtype ? { dtype } : {}),
       allowRemoteModels: sources.allowRemote,
-      localModelPath: localModelPath(sources.useLocal, settings.localModelUrl),
+      localModelPath: localModelPath(sources, settings.localModelUrl),
       webgpu: settings.webgpu ?? 'auto',
       ...(remoteHost ? { remoteHost } : {}),
     };

@@ -17,8 +17,8 @@ export type NliClientOptions = ModelClientOptions<EmbeddingDtype>;
 export interface NliClient extends EntailmentDecider, ModelClientControls {}
 
 /** Where the worker looks for a model's files (model-client.ts says why). */
-export function nliModelSources(model: string, allowRemoteModels: boolean): { allowRemote: boolean; useLocal: boolean } {
-  return modelSourcesFor(isShippedNliModel(model), allowRemoteModels);
+export function nliModelSources(model: string, { allowRemoteModels }: Pick<NliClientOptions, 'allowRemoteModels'>): { allowRemote: boolean; useLocal: boolean } {
+  return modelSourcesFor({ shipped: isShippedNliModel(model), allowRemoteModels });
 }
 
 export function createNliClient(options: NliClientOptions = {}): NliClient {
@@ -28,7 +28,7 @@ export function createNliClient(options: NliClientOptions = {}): NliClient {
     role: 'nli',
     where: 'NLI worker',
     connect: () => connectApi<NliWorkerApi>(() => new Worker(new URL('./nli.worker.ts', import.meta.url), { type: 'module', name: 'nli' }), { name: 'nli' }),
-    sources: nliModelSources(model, options.allowRemoteModels ?? false),
+    sources: nliModelSources(model, options),
     settings: options,
     defaultDtype: 'q8',
   });

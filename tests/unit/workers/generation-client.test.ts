@@ -53,9 +53,9 @@ afterEach(() => {
 
 describe('where the generation worker looks for a model', () => {
   test('the shipped tiny model: the app’s folder only; a hub model: the hub when allowed', () => {
-    expect(generationModelSources('tiny-causal-lm', true)).toEqual({ allowRemote: false, useLocal: true });
-    expect(generationModelSources('onnx-community/Qwen2.5-0.5B-Instruct', true)).toEqual({ allowRemote: true, useLocal: false });
-    expect(generationModelSources('onnx-community/Qwen2.5-0.5B-Instruct', false)).toEqual({ allowRemote: false, useLocal: true });
+    expect(generationModelSources('tiny-causal-lm', { allowRemoteModels: true })).toEqual({ allowRemote: false, useLocal: true });
+    expect(generationModelSources('onnx-community/Qwen2.5-0.5B-Instruct', { allowRemoteModels: true })).toEqual({ allowRemote: true, useLocal: false });
+    expect(generationModelSources('onnx-community/Qwen2.5-0.5B-Instruct', { allowRemoteModels: false })).toEqual({ allowRemote: false, useLocal: true });
   });
 });
 

@@ -10,19 +10,19 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('modelSourcesFor', () => {
   test('shipped: the app’s folder only; not shipped: the hub when allowed, else the app’s folder; useLocal overrides', () => {
-    expect(modelSourcesFor(true, true)).toEqual({ allowRemote: false, useLocal: true });
-    expect(modelSourcesFor(false, true)).toEqual({ allowRemote: true, useLocal: false });
-    expect(modelSourcesFor(false, false)).toEqual({ allowRemote: false, useLocal: true });
-    expect(modelSourcesFor(false, true, true)).toEqual({ allowRemote: true, useLocal: true });
+    expect(modelSourcesFor({ shipped: true, allowRemoteModels: true })).toEqual({ allowRemote: false, useLocal: true });
+    expect(modelSourcesFor({ shipped: false, allowRemoteModels: true })).toEqual({ allowRemote: true, useLocal: false });
+    expect(modelSourcesFor({ shipped: false, allowRemoteModels: false })).toEqual({ allowRemote: false, useLocal: true });
+    expect(modelSourcesFor({ shipped: false, allowRemoteModels: true, useLocalModels: true })).toEqual({ allowRemote: true, useLocal: true });
   });
 });
 
 describe('localModelPath', () => {
   test('a same-origin path beside the page (Transformers.js reads local files only from paths), or null', () => {
     vi.stubGlobal('location', { href: 'http://127.0.0.1:5173/app/run.html' });
-    expect(localModelPath(true)).toBe('/app/models/');
-    expect(localModelPath(true, '/elsewhere/models/')).toBe('/elsewhere/models/');
-    expect(localModelPath(false)).toBeNull();
+    expect(localModelPath({ useLocal: true })).toBe('/app/models/');
+    expect(localModelPath({ useLocal: true }, '/elsewhere/models/')).toBe('/elsewhere/models/');
+    expect(localModelPath({ useLocal: false })).toBeNull();
   });
 });
 

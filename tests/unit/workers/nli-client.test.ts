@@ -5,13 +5,13 @@ import { applyModelProgress, startModelLoad, WEBGPU_CHECK_DECISIONS } from '../.
 
 describe('where the NLI worker looks for a model', () => {
   test('a shipped model: the app’s folder only, never the hub, whatever the download setting', () => {
-    expect(nliModelSources(TINY_NLI_MODEL, true)).toEqual({ allowRemote: false, useLocal: true });
-    expect(nliModelSources(TINY_NLI_MODEL, false)).toEqual({ allowRemote: false, useLocal: true });
+    expect(nliModelSources(TINY_NLI_MODEL, { allowRemoteModels: true })).toEqual({ allowRemote: false, useLocal: true });
+    expect(nliModelSources(TINY_NLI_MODEL, { allowRemoteModels: false })).toEqual({ allowRemote: false, useLocal: true });
   });
 
   test('a hub model: the hub when downloads are allowed, else the app’s folder (where it is missing)', () => {
-    expect(nliModelSources(DEFAULT_NLI_MODEL, true)).toEqual({ allowRemote: true, useLocal: false });
-    expect(nliModelSources(DEFAULT_NLI_MODEL, false)).toEqual({ allowRemote: false, useLocal: true });
+    expect(nliModelSources(DEFAULT_NLI_MODEL, { allowRemoteModels: true })).toEqual({ allowRemote: true, useLocal: false });
+    expect(nliModelSources(DEFAULT_NLI_MODEL, { allowRemoteModels: false })).toEqual({ allowRemote: false, useLocal: true });
   });
 
   test('the WebGPU check of an NLI model is shown as a comparison of decisions', () => {
