@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SIGNAL_NAMES, type SignalName } from '../model/signals';
-import { MAX_SEED } from '../model/scoring-limits';
+import { MAX_SAMPLES_PER_QUESTION, MAX_SEED, MAX_SEM2_R } from '../model/scoring-limits';
 import { MAX_STRING_LENGTH } from './report-limits';
 
 /** A value as a message shows it: numbers as written, short strings quoted, the rest by kind. */
@@ -81,3 +81,12 @@ export const signalName = z.enum(SIGNAL_NAMES, { error: `expected one of ${SIGNA
 export const interval = (lo: number, hi: number) => z.tuple([stat(lo, hi), stat(lo, hi), stat(lo, hi)], { error: expect('[point, low, high]') });
 export const rateInterval = interval(0, 1);
 export const differenceInterval = interval(-1, 1);
+
+/** Sem2's settings (R splits, their seed, the selection half or count): one schema for a run's scoring spec and a report's settings. */
+export const sem2SettingsSchema = z.object({
+  R: count(1, MAX_SEM2_R),
+  seed: seed(),
+  selection: z.union([z.literal('half'), count(1, MAX_SAMPLES_PER_QUESTION)], {
+    error: expect(`'half' or a whole number from 1 to ${MAX_SAMPLES_PER_QUESTION.toLocaleString('en')}`),
+  }),
+});

@@ -35,7 +35,6 @@ import {
   MAX_REPORT_MODELS,
   MAX_REPORT_QUESTIONS,
   MAX_SAMPLES_PER_QUESTION,
-  MAX_SEM2_R,
   MAX_TEMPERATURE,
   MIN_BINS,
 } from '../model/scoring-limits';
@@ -59,6 +58,7 @@ import {
   signalName,
   rateInterval,
   differenceInterval,
+  sem2SettingsSchema,
 } from './report-schema-fields';
 import { storedAbstention } from './report-schema-abstention';
 
@@ -309,13 +309,7 @@ const reportSettings = z.object({
   prompt: text().optional(),
   clustering: method([...CLUSTERING_METHOD_NAMES, 'imported'] as const),
   grading: method(['judge', 'alias', 'imported', 'manual'] as const),
-  sem2: z.object({
-    R: count(1, MAX_SEM2_R),
-    seed: seed(),
-    selection: z.union([z.literal('half'), count(1, MAX_SAMPLES_PER_QUESTION)], {
-      error: expect(`'half' or a whole number from 1 to ${MAX_SAMPLES_PER_QUESTION.toLocaleString('en')}`),
-    }),
-  }),
+  sem2: sem2SettingsSchema,
   // Each bin is an entry of every signal's bins lists and a pass of every bootstrap replicate.
   bins: count(MIN_BINS, MAX_BINS),
   bootstrap: z.object({ B: count(0, MAX_BOOTSTRAP_B), seed: seed() }),

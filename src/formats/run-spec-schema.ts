@@ -8,8 +8,8 @@
  * run and an imported report refuse the same values with the same message.
  */
 import { z } from 'zod';
-import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BINS } from '../model/scoring-limits';
-import { count, expect, seed } from './report-schema-fields';
+import { MAX_BINS, MAX_BOOTSTRAP_B, MIN_BINS } from '../model/scoring-limits';
+import { count, seed, sem2SettingsSchema } from './report-schema-fields';
 import { clusteringSpecSchemaOf, judgePromptSchema, modelSpecSchema } from '../model/clustering-methods';
 
 const text = z.string();
@@ -26,13 +26,7 @@ export const gradingSpecSchema = z.discriminatedUnion('method', [z.looseObject({
 
 /** Scoring settings (ScoringSpec), within the bounds a report may ask for. */
 export const scoringSpecSchema = z.object({
-  sem2: z.object({
-    R: count(1, MAX_SEM2_R),
-    seed: seed(),
-    selection: z.union([z.literal('half'), count(1, MAX_SAMPLES_PER_QUESTION)], {
-      error: expect(`'half' or a whole number from 1 to ${MAX_SAMPLES_PER_QUESTION.toLocaleString('en')}`),
-    }),
-  }),
+  sem2: sem2SettingsSchema,
   bins: count(MIN_BINS, MAX_BINS),
   // At least one replicate: the paired bootstrap's intervals need one (the CLI's --B starts at 1 too).
   bootstrap: z.object({ B: count(1, MAX_BOOTSTRAP_B), seed: seed() }),
