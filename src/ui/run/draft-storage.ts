@@ -212,8 +212,8 @@ export function restoreDraft(d: RunDraft, storage: Storage | undefined = globalT
   for (const k of ['repo', 'config', 'split', 'file', 'hubUrl'] as const) if (h?.[k] !== undefined) d.hub[k] = h[k];
   if (w.mode) d.mode = w.mode;
   // The methods not chosen first, so the chosen one (in the spec) is the method the draft ends on.
-  for (const c of w.otherClustering ?? []) d.applyClustering(c as Parameters<RunDraft['applyClustering']>[0], false);
-  for (const g of w.otherGrading ?? []) d.applyGrading(g as Parameters<RunDraft['applyGrading']>[0], false);
+  for (const c of w.otherClustering ?? []) d.rememberClustering(c as Parameters<RunDraft['rememberClustering']>[0]);
+  for (const g of w.otherGrading ?? []) d.rememberGrading(g as Parameters<RunDraft['rememberGrading']>[0]);
   d.applySpec(spec as DraftSpec);
 
   const ignored = [...badWizard, ...badSpec].map((f) => FIELD_NAMES[f as keyof typeof FIELD_NAMES] ?? f);

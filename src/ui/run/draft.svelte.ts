@@ -191,8 +191,14 @@ export class RunDraft {
     return { method: 'exact' };
   }
 
-  /** Takes a clustering spec's settings; `choose`: also make it the run's method. */
-  applyClustering(c: ClusteringSpec, choose = true): void {
+  /** Takes a clustering spec's settings and makes it the run's method. */
+  applyClustering(c: ClusteringSpec): void {
+    this.rememberClustering(c);
+    this.clusteringMethod = c.method;
+  }
+
+  /** Takes a clustering spec's settings, the run's method left as it is (found when switching to it). */
+  rememberClustering(c: ClusteringSpec): void {
     if (c.method === 'judge') this.clusteringJudge = modelDraftOf(c.judge);
     if (c.method === 'embedding') {
       this.embeddingModel = c.model;
@@ -203,16 +209,21 @@ export class RunDraft {
       this.nliModel = c.model;
       if (c.allowRemote !== undefined) this.nliAllowRemote = c.allowRemote;
     }
-    if (choose) this.clusteringMethod = c.method;
   }
 
   gradingFor(method: GradingSpec['method'], concurrency?: number): GradingSpec {
     return method === 'judge' ? { method: 'judge', judge: toModelSpec(this.gradingJudge, concurrency) } : { method: 'alias' };
   }
 
-  applyGrading(g: GradingSpec, choose = true): void {
+  /** Takes a grading spec's settings and makes it the run's method. */
+  applyGrading(g: GradingSpec): void {
+    this.rememberGrading(g);
+    this.gradingMethod = g.method;
+  }
+
+  /** Takes a grading spec's settings, the run's method left as it is. */
+  rememberGrading(g: GradingSpec): void {
     if (g.method === 'judge') this.gradingJudge = modelDraftOf(g.judge);
-    if (choose) this.gradingMethod = g.method;
   }
 
   /**
@@ -288,11 +299,11 @@ export class RunDraft {
       if (!Number.isInteger(s.concurrency) || s.concurrency < 1 || s.concurrency > 64) out.push('Concurrency must be a whole number from 1 to 64.');
       const prompt = validatePromptTemplate(s.prompt);
       if (!prompt.ok) out.push(prompt.error.message);
-      if (this.clusteringMethod === 'judge') out.push(...modelProblems(this.clusteringJudge, 'The clustering judge', true));
+      if (this.clusteringMethod === 'judge') out.push(...modelProblems(this.clusteringJudge, 'The clustering judge', { judge: true }));
       if (this.clusteringMethod === 'embedding' && !(this.embeddingThreshold > 0 && this.embeddingThreshold < 1)) out.push('The similarity threshold must be between 0 and 1.');
-      if (this.clusteringMethod === 'embedding') out.push(...embeddingProblems(this.embeddingModel, this.embeddingAllowRemote));
-      if (this.clusteringMethod === 'entailment') out.push(...nliProblems(this.nliModel, this.nliAllowRemote));
-      if (this.gradingMethod === 'judge') out.push(...modelProblems(this.gradingJudge, 'The grading judge', true));
+      if (this.clusteringMethod === 'embedding') out.push(...embeddingProblems(this.embeddingModel, { allowDownload: this.embeddingAllowRemote }));
+      if (this.clusteringMethod === 'entailment') out.push(...nliProblems(this.nliModel, { allowDownload: this.nliAllowRemote }));
+      if (this.gradingMethod === 'judge') out.push(...modelProblems(this.gradingJudge, 'The grading judge', { judge: true }));
       if (this.gradingMethod === 'alias' && this.dataset && this.dataset.questions.every((q) => !q.answer)) out.push('Alias grading needs reference answers.');
     }
     if (step === 2) out.push(...scoringProblems(this.scoring));
@@ -307,7 +318,8 @@ function subsetProblems(s: { n: number; seed: number }): string[] {
   return out;
 }
 
-function modelProblems(m: ModelDraft, name: string, judge = false): string[] {
+/** What stops a model's settings; `judge`: the model judges answers, which the in-page model cannot. */
+function modelProblems(m: ModelDraft, name: string, { judge = false }: { judge?: boolean } = {}): string[] {
   const out: string[] = [];
   if (!PRESETS[m.preset]) out.push(`${name}: choose a provider.`);
   if (!m.model.trim()) out.push(`${name}: enter a model id.`);

@@ -17,8 +17,13 @@ export interface ModelKind {
   approxMb(model: string): number | null;
 }
 
+/** Whether a model the app does not ship may be downloaded from the hub (the run's setting). */
+export interface ModelDownload {
+  allowDownload: boolean;
+}
+
 /** What makes the choice unworkable, in words; empty when it can work. */
-export function modelChoiceProblems(kind: ModelKind, model: string, allowDownload: boolean): string[] {
+export function modelChoiceProblems(kind: ModelKind, model: string, { allowDownload }: ModelDownload): string[] {
   const id = model.trim();
   if (!id) return [`Enter ${kind.article} ${kind.name} model id (e.g. ${kind.example}).`];
   if (!allowDownload && !kind.isShipped(id)) {
@@ -30,7 +35,7 @@ export function modelChoiceProblems(kind: ModelKind, model: string, allowDownloa
 }
 
 /** What happens to the model's files before the model is first used, in one sentence. */
-export function modelDownloadText(kind: ModelKind, model: string, allowDownload: boolean): string {
+export function modelDownloadText(kind: ModelKind, model: string, { allowDownload }: ModelDownload): string {
   const id = model.trim();
   if (kind.isShipped(id)) return `"${id}" is shipped with this app: nothing is downloaded.`;
   if (!allowDownload) return `"${id}" is not shipped with this app.`;

@@ -4,12 +4,12 @@
  * downloaded.
  */
 import { approxNliDownloadMb, DEFAULT_NLI_MODEL, isShippedNliModel, SHIPPED_NLI_MODELS } from '../../clustering/nli-models';
-import { modelChoiceProblems, modelDownloadText, type ModelKind } from './model-choice';
+import { modelChoiceProblems, modelDownloadText, type ModelDownload, type ModelKind } from './model-choice';
 
 const NLI: ModelKind = { name: 'NLI', article: 'an', example: DEFAULT_NLI_MODEL, shipped: SHIPPED_NLI_MODELS, isShipped: isShippedNliModel, approxMb: approxNliDownloadMb };
 
 /** What makes the choice unworkable, in words; empty when it can work. */
-export const nliProblems = (model: string, allowDownload: boolean): string[] => modelChoiceProblems(NLI, model, allowDownload);
+export const nliProblems = (model: string, download: ModelDownload): string[] => modelChoiceProblems(NLI, model, download);
 
 /** What happens to the model's files before the clustering starts, in one sentence. */
-export const nliDownloadText = (model: string, allowDownload: boolean): string => modelDownloadText(NLI, model, allowDownload);
+export const nliDownloadText = (model: string, download: ModelDownload): string => modelDownloadText(NLI, model, download);

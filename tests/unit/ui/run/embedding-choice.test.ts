@@ -34,18 +34,18 @@ describe('the embedding model choice', () => {
   });
 
   test('the rule on its own: an empty id, a shipped model either way, a hub model with downloads', () => {
-    expect(embeddingProblems('  ', true)).toEqual(['Enter an embedding model id (e.g. Xenova/all-MiniLM-L6-v2).']);
-    expect(embeddingProblems(` ${TINY_EMBEDDING_MODEL} `, false)).toEqual([]);
-    expect(embeddingProblems(TINY_EMBEDDING_MODEL, true)).toEqual([]);
-    expect(embeddingProblems('someone/any-model', true)).toEqual([]);
-    expect(embeddingProblems('someone/any-model', false)).toHaveLength(1);
+    expect(embeddingProblems('  ', { allowDownload: true })).toEqual(['Enter an embedding model id (e.g. Xenova/all-MiniLM-L6-v2).']);
+    expect(embeddingProblems(` ${TINY_EMBEDDING_MODEL} `, { allowDownload: false })).toEqual([]);
+    expect(embeddingProblems(TINY_EMBEDDING_MODEL, { allowDownload: true })).toEqual([]);
+    expect(embeddingProblems('someone/any-model', { allowDownload: true })).toEqual([]);
+    expect(embeddingProblems('someone/any-model', { allowDownload: false })).toHaveLength(1);
   });
 
   test('says what is downloaded before starting, the size labelled approximate', () => {
-    expect(embeddingDownloadText(DEFAULT_EMBEDDING_MODEL, true)).toBe(
+    expect(embeddingDownloadText(DEFAULT_EMBEDDING_MODEL, { allowDownload: true })).toBe(
       '"Xenova/all-MiniLM-L6-v2" is downloaded from the Hugging Face hub on first use, of about 23 MB (approximate), and kept by this browser for later runs.',
     );
-    expect(embeddingDownloadText('someone/any-model', true)).toMatch(/of a size this app does not know/);
-    expect(embeddingDownloadText(TINY_EMBEDDING_MODEL, true)).toBe('"tiny-embedder" is shipped with this app: nothing is downloaded.');
+    expect(embeddingDownloadText('someone/any-model', { allowDownload: true })).toMatch(/of a size this app does not know/);
+    expect(embeddingDownloadText(TINY_EMBEDDING_MODEL, { allowDownload: true })).toBe('"tiny-embedder" is shipped with this app: nothing is downloaded.');
   });
 });

@@ -12,18 +12,18 @@ const KIND: ModelKind = {
 
 describe('a model choice’s rules, for any model kind', () => {
   test('an empty id, and a hub model with downloads off, are refused in words that name the kind and the shipped models', () => {
-    expect(modelChoiceProblems(KIND, '  ', true)).toEqual(['Enter a test model id (e.g. org/example).']);
-    expect(modelChoiceProblems(KIND, ' org/known ', false)).toEqual([
+    expect(modelChoiceProblems(KIND, '  ', { allowDownload: true })).toEqual(['Enter a test model id (e.g. org/example).']);
+    expect(modelChoiceProblems(KIND, ' org/known ', { allowDownload: false })).toEqual([
       'The test model "org/known" is not shipped with this app (shipped: tiny-a, tiny-b), and "Use shipped models only" is ticked: untick it to download the model from the Hugging Face hub, or choose a shipped model.',
     ]);
-    expect(modelChoiceProblems(KIND, 'org/known', true)).toEqual([]);
-    expect(modelChoiceProblems(KIND, ' tiny-b ', false)).toEqual([]);
+    expect(modelChoiceProblems(KIND, 'org/known', { allowDownload: true })).toEqual([]);
+    expect(modelChoiceProblems(KIND, ' tiny-b ', { allowDownload: false })).toEqual([]);
   });
 
   test('what is downloaded: nothing when shipped, the size when known, that it is unknown otherwise', () => {
-    expect(modelDownloadText(KIND, ' tiny-a ', false)).toBe('"tiny-a" is shipped with this app: nothing is downloaded.');
-    expect(modelDownloadText(KIND, 'org/known', false)).toBe('"org/known" is not shipped with this app.');
-    expect(modelDownloadText(KIND, 'org/known', true)).toBe('"org/known" is downloaded from the Hugging Face hub on first use, of about 42 MB (approximate), and kept by this browser for later runs.');
-    expect(modelDownloadText(KIND, 'org/other', true)).toContain('of a size this app does not know');
+    expect(modelDownloadText(KIND, ' tiny-a ', { allowDownload: false })).toBe('"tiny-a" is shipped with this app: nothing is downloaded.');
+    expect(modelDownloadText(KIND, 'org/known', { allowDownload: false })).toBe('"org/known" is not shipped with this app.');
+    expect(modelDownloadText(KIND, 'org/known', { allowDownload: true })).toBe('"org/known" is downloaded from the Hugging Face hub on first use, of about 42 MB (approximate), and kept by this browser for later runs.');
+    expect(modelDownloadText(KIND, 'org/other', { allowDownload: true })).toContain('of a size this app does not know');
   });
 });

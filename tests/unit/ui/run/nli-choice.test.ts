@@ -26,13 +26,13 @@ describe('the NLI model choice (entailment clustering)', () => {
     expect(draft.problems(2)).toEqual([]);
     expect(draft.toSpec().clustering).toEqual({ method: 'entailment', model: TINY_NLI_MODEL, allowRemote: false });
     draft.nliModel = '  ';
-    expect(nliProblems(draft.nliModel, true)).toEqual([`Enter an NLI model id (e.g. ${DEFAULT_NLI_MODEL}).`]);
+    expect(nliProblems(draft.nliModel, { allowDownload: true })).toEqual([`Enter an NLI model id (e.g. ${DEFAULT_NLI_MODEL}).`]);
   });
 
   test('what is downloaded, in one sentence', () => {
-    expect(nliDownloadText(TINY_NLI_MODEL, true)).toBe('"tiny-nli" is shipped with this app: nothing is downloaded.');
-    expect(nliDownloadText(DEFAULT_NLI_MODEL, true)).toMatch(/downloaded from the Hugging Face hub on first use, of about 96 MB \(approximate\)/);
-    expect(nliDownloadText('someone/other-nli', true)).toMatch(/of a size this app does not know/);
+    expect(nliDownloadText(TINY_NLI_MODEL, { allowDownload: true })).toBe('"tiny-nli" is shipped with this app: nothing is downloaded.');
+    expect(nliDownloadText(DEFAULT_NLI_MODEL, { allowDownload: true })).toMatch(/downloaded from the Hugging Face hub on first use, of about 96 MB \(approximate\)/);
+    expect(nliDownloadText('someone/other-nli', { allowDownload: true })).toMatch(/of a size this app does not know/);
   });
 
   test('the draft keeps the method and the model over a reload', () => {
