@@ -21,7 +21,7 @@
  * Each is a decreasing function of the uncertainty, so rankings (AUROC, PRR, AUARC) are unchanged;
  * only calibration metrics depend on the choice.
  */
-import { graphUncertainty, partitionGraphUncertainty, type GraphUncertaintyOptions } from './graph-uncertainty';
+import { classSizeGraphUncertainty, graphUncertainty, type GraphUncertaintyOptions } from './graph-uncertainty';
 import { lexicalSimilarity, type LexicalSimilarityOptions } from './lexical-similarity';
 import { partitionClassSizes } from './semantic-sets';
 import { semanticEntropy } from './estimators';
@@ -65,7 +65,7 @@ export function blackBoxUncertainty(input: BlackBoxInput, options: BlackBoxOptio
     throw new RangeError(`${input.answers.length} answers for ${m} samples`);
   }
   const sizes = partitionClassSizes(input.labels);
-  const graph = input.similarity !== undefined ? graphUncertainty(input.similarity, m, options) : partitionGraphUncertainty(input.labels);
+  const graph = input.similarity !== undefined ? graphUncertainty(input.similarity, m, options) : classSizeGraphUncertainty(sizes);
   return {
     semanticEntropy: semanticEntropy(sizes),
     numSets: sizes.length,

@@ -156,12 +156,23 @@ export function degreeMatrixUncertainty(w: ArrayLike<number>, m: number): number
  * thousands of questions. NaN for every value when there are no samples.
  */
 export function partitionGraphUncertainty(labels: ArrayLike<number>): GraphUncertainty {
-  const m = labels.length;
-  if (m === 0) return { ...NAN_GRAPH };
-  const sizes = partitionClassSizes(labels);
-  const k = sizes.length;
+  return classSizeGraphUncertainty(partitionClassSizes(labels));
+}
+
+/** The same closed forms from the sizes of the classes (empty classes are ignored). */
+export function classSizeGraphUncertainty(sizes: ArrayLike<number>): GraphUncertainty {
+  let m = 0;
+  let k = 0;
   let sumSquares = 0;
-  for (const n of sizes) sumSquares += n * n;
+  for (let c = 0; c < sizes.length; c++) {
+    const n = sizes[c];
+    if (n > 0) {
+      m += n;
+      k++;
+      sumSquares += n * n;
+    }
+  }
+  if (m === 0) return { ...NAN_GRAPH };
   return { eigV: k, deg: 1 - sumSquares / (m * m), ecc: Math.sqrt(k - 1) };
 }
 

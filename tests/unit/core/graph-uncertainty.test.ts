@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  degreeMatrixUncertainty, eigValLaplacian, graphUncertainty, partitionGraphUncertainty, sameClassSimilarity,
+  classSizeGraphUncertainty, degreeMatrixUncertainty, eigValLaplacian, graphUncertainty, partitionGraphUncertainty, sameClassSimilarity,
 } from '../../../src/core/graph-uncertainty';
 import { defaultRng } from '../../../src/core/rng';
 
@@ -84,6 +84,11 @@ describe('partition closed forms: EigV = K, Deg = 1 − Σn_c²/m², Ecc = √(K
   it('hand-computed: four singletons give K = 4, Deg = 3/4, Ecc = √3; one class gives 1, 0, 0', () => {
     expect(partitionGraphUncertainty([3, 1, 0, 2])).toEqual({ eigV: 4, deg: 0.75, ecc: Math.sqrt(3) });
     expect(partitionGraphUncertainty([5, 5, 5])).toEqual({ eigV: 1, deg: 0, ecc: 0 });
+  });
+  it('from class sizes, empty classes ignored: [2, 0, 1] is the partition [0, 0, 2]', () => {
+    expect(classSizeGraphUncertainty([2, 0, 1])).toEqual(partitionGraphUncertainty([0, 0, 2]));
+    expect(classSizeGraphUncertainty([2, 0, 1])).toEqual({ eigV: 2, deg: 4 / 9, ecc: 1 });
+    expect(classSizeGraphUncertainty([0, 0]).eigV).toBeNaN();
   });
   it('no samples: NaN; a label that is not a non-negative integer throws', () => {
     const g = partitionGraphUncertainty([]);
