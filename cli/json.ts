@@ -25,7 +25,7 @@ function holdsTypedArray(value: unknown, depth = 0): boolean {
   return false;
 }
 
-export function toJson(value: unknown, pretty = false): string {
+export function toJson(value: unknown, { pretty = false }: { pretty?: boolean } = {}): string {
   // JSON.stringify itself writes NaN and ±Infinity as null; a replacer, called for every key,
   // costs more than the rest of the work, so it runs only where a typed array needs it.
   return JSON.stringify(value, holdsTypedArray(value) ? replacer : undefined, pretty ? 1 : undefined);

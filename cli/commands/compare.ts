@@ -129,7 +129,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     if (a.leaderboard) {
       const lb = leaderboard(entries, signal, { B: B ?? defaultComparisonB(entries), seed });
       for (const s of lb.skipped) err(`semece compare: left out of the leaderboard: ${s.name}: ${s.reason}`);
-      if (format === 'json') out(toJson(lb, a.pretty));
+      if (format === 'json') out(toJson(lb, { pretty: a.pretty }));
       else if (format === 'csv') out(leaderboardCsv(lb));
       else if (format === 'markdown') out(leaderboardMarkdown(lb));
       else if (format === 'latex') out(leaderboardLatex(lb));
@@ -139,7 +139,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     const c = compareReports(entries, { B, seed, metrics });
     // The settings that differ and the clusterer warning come before any number, on every format.
     for (const p of c.pairs) for (const w of p.warnings) err(`semece compare: warning: ${w}`);
-    if (format === 'json') out(toJson(c, a.pretty));
+    if (format === 'json') out(toJson(c, { pretty: a.pretty }));
     else if (format === 'markdown') out(comparisonMarkdown(c));
     else if (format === 'latex') out(comparisonLatex(c));
     else out(`${comparisonPreamble(c).join('\n')}\n\n${plainTable(comparisonTable(c))}`);

@@ -58,7 +58,7 @@ ${EXIT_CODES_HELP}`;
 
 /** One JSON value per line or document, NaN as null (cli/json.ts). */
 function json(value: unknown, indent?: number): string {
-  return toJson(value, indent !== undefined);
+  return toJson(value, { pretty: indent !== undefined });
 }
 
 function intArg(v: string | undefined, name: string, dflt: number, min: number): number {

@@ -161,7 +161,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
           return EXIT.badInput;
         }
       }
-      out(toJson(sliced ? { ...document, slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : document, a.pretty));
+      out(toJson(sliced ? { ...document, slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : document, { pretty: a.pretty }));
       const { excluded, duplicates, unmatchedGraded } = scored;
       err(
         `semece score: ${report.questions.length} questions scored, ${excluded.length} excluded` +

@@ -15,7 +15,7 @@ import { toCsv, type CsvValue } from './csv';
  * reader accepts (a model's very long reply) is cut with a marker (report-limits.ts), so the file
  * always opens again; the JSON and HTML exports and share links all come through here.
  */
-export function reportToJson(doc: ReportDocument, pretty = false): string {
+export function reportToJson(doc: ReportDocument, { pretty = false }: { pretty?: boolean } = {}): string {
   return JSON.stringify(fitReportLimits(doc), null, pretty ? 2 : undefined);
 }
 
@@ -24,8 +24,8 @@ export function reportToJson(doc: ReportDocument, pretty = false): string {
  * (raw replies, then samples and classes are left out when they must be), with what was left out,
  * or why even the smallest form does not fit. Every JSON file the app writes comes through here.
  */
-export function reportJsonFile(doc: ReportDocument, pretty = false, limit?: number): Result<FittedReportText> {
-  return fitReportSize(doc, (d) => reportToJson(d, pretty), limit);
+export function reportJsonFile(doc: ReportDocument, { pretty = false, limit }: { pretty?: boolean; limit?: number } = {}): Result<FittedReportText> {
+  return fitReportSize(doc, (d) => reportToJson(d, { pretty }), limit);
 }
 
 /** Column names of the per-question CSV, in order: the signals table's, extra signals only when some row has them. */

@@ -175,6 +175,6 @@ describe('toJson', () => {
   it('writes NaN and ±Infinity as null, typed arrays as arrays, doubles exactly', () => {
     const text = toJson({ a: NaN, b: [1, Infinity, -Infinity], c: Float64Array.from([0.1, NaN]), d: 0.30000000000000004 });
     expect(text).toBe('{"a":null,"b":[1,null,null],"c":[0.1,null],"d":0.30000000000000004}');
-    expect(toJson({ x: 1 }, true)).toBe('{\n "x": 1\n}');
+    expect(toJson({ x: 1 }, { pretty: true })).toBe('{\n "x": 1\n}');
   });
 });

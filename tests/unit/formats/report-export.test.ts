@@ -11,7 +11,7 @@ describe('reportToJson', () => {
     expect(text).not.toContain('NaN');
     const back = parseReport(text);
     expect(back.ok && back.value).toEqual(doc);
-    expect(reportToJson(doc, true)).toContain('\n  "format": "semece-report"');
+    expect(reportToJson(doc, { pretty: true })).toContain('\n  "format": "semece-report"');
   });
 });
 

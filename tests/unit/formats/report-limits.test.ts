@@ -118,7 +118,7 @@ describe('a report with a 200,000-character reply round-trips through its JSON e
     // Everything else reads back as it was written.
     const expected = fitReportLimits(doc);
     expect(back.value).toEqual(expected);
-    expect(parseReport(reportToJson(doc, true)).ok).toBe(true);
+    expect(parseReport(reportToJson(doc, { pretty: true })).ok).toBe(true);
   });
 
   test('every long string is cut, not only replies', () => {
@@ -154,13 +154,13 @@ describe('fitReportSize: a file never larger than the reader opens', () => {
     const { doc, full, noRaw, noSamples } = sizes();
     expect(noSamples).toBeLessThan(noRaw);
     expect(noRaw).toBeLessThan(full);
-    const withoutRaw = reportJsonFile(doc, false, full - 1);
+    const withoutRaw = reportJsonFile(doc, { limit: full - 1 });
     expect(withoutRaw.ok && withoutRaw.value.leftOut).toBe('raw replies');
     const back = withoutRaw.ok ? parseReport(withoutRaw.value.text) : null;
     expect(back?.ok && back.value).toEqual(reportAtDetail(doc, 'raw replies'));
     expect(back?.ok && back.value.models[0].questions[0].samples!.length).toBe(doc.models[0].questions[0].samples!.length);
 
-    const withoutSamples = reportJsonFile(doc, false, noRaw - 1);
+    const withoutSamples = reportJsonFile(doc, { limit: noRaw - 1 });
     expect(withoutSamples.ok && withoutSamples.value.leftOut).toBe('samples and classes');
     const rows = withoutSamples.ok ? parseReport(withoutSamples.value.text) : null;
     expect(rows?.ok && rows.value.models.map((m) => m.metrics)).toEqual(doc.models.map((m) => m.metrics));
