@@ -1,12 +1,12 @@
 /**
  * A report saved before scoring stored each ECE's interval (metrics.eceInference) is given it when
- * shown: computed from the report's own rows with its settings (recompute-client.ts, in the
+ * shown: computed from the report's own rows with its settings (workers/recompute-client.ts, in the
  * worker), one model at a time, so every ECE on the page, its regimes and its exports carry the
  * one interval of the one method. Until then the table says the interval is being computed.
  */
 import type { ReportDocument } from '../../model/report';
 import type { EceInferenceMetrics } from '../../pipeline/ece-inference-metrics';
-import { inferModelEce } from './recompute-client';
+import { inferModelEce } from '../../workers/recompute-client';
 
 /** Whether a model of `doc` still lacks its ECE interval (it is being computed while the report is shown). */
 export function lacksInference(doc: ReportDocument): boolean {

@@ -1,11 +1,13 @@
 /**
- * A model's rows packed into typed arrays for the recompute worker: only the fields the score
+ * A model's rows packed into typed arrays for the recompute worker (recompute-client.ts packs,
+ * recompute-api.ts unpacks): only the fields the score
  * stage's `modelMetrics` reads, as transferable buffers, so handing 40,000 rows to the worker
  * costs a few milliseconds instead of a structured clone of every row object.
  */
-import type { Regime } from '../../core/types';
-import type { ReportQuestion, SignalName } from '../../model/report';
-import { SIGNAL_NAMES, signalValue } from '../../model/signals';
+import type { Regime } from '../core/types';
+import { standardizedMargin } from '../core/estimators';
+import type { ReportQuestion, SignalName } from '../model/report';
+import { SIGNAL_NAMES, signalValue } from '../model/signals';
 
 const REGIME_CODES: Regime[] = ['jensen', 'low-margin', 'large-margin'];
 
@@ -64,7 +66,7 @@ export function unpackRows(p: PackedRows): ReportQuestion[] {
     const row: ReportQuestion = {
       id: '', question: '', gold: '', modalLabel: '', grade: p.correct[i] ? 'CORRECT' : 'INCORRECT',
       n: p.n[i], sem1: p.sem1[i], sem2: p.sem2[i], verbalized: p.verbalized[i], correct: p.correct[i] as 0 | 1,
-      margin: p.margin[i], stdMargin: Math.sqrt(p.n[i]) * p.margin[i], regime: REGIME_CODES[p.regime[i]], entropy: NaN, nClasses: p.nClasses[i],
+      margin: p.margin[i], stdMargin: standardizedMargin(p.margin[i], p.n[i]), regime: REGIME_CODES[p.regime[i]], entropy: NaN, nClasses: p.nClasses[i],
     };
     if (extraNames.length) row.signals = Object.fromEntries(extraNames.map((s) => [s, p.extra[s]![i]]));
     rows[i] = row;

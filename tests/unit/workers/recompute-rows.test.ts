@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import { packComparison, packRows, transferables, unpackRows } from '../../../../src/ui/report/recompute-rows';
-import { signalColumns } from '../../../../src/model/signals';
-import { modelMetrics } from '../../../../src/pipeline/score-stage';
-import { demoDocument } from '../../../e2e/report-fixture';
+import { packComparison, packRows, transferables, unpackRows } from '../../../src/workers/recompute-rows';
+import { signalColumns } from '../../../src/model/signals';
+import { modelMetrics } from '../../../src/pipeline/score-stage';
+import { demoDocument } from '../../e2e/report-fixture';
 
 test('metrics from packed rows equal the metrics from the document rows', () => {
   const model = demoDocument().models[1];

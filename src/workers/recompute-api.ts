@@ -1,0 +1,71 @@
+/**
+ * What the recompute worker serves: a model's metrics recomputed after a grade override and, for
+ * a report saved before they were stored, its signals compared and each ECE given its interval;
+ * also the Slices tab's slices. Each is seconds of work on a 40,000-row report that would hold
+ * the page. Plain functions over the pipeline's; recompute.worker.ts serves them,
+ * recompute-client.ts and slices-client.ts call them, tests call them directly.
+ *
+ * A failure comes back as a value in the one error shape (model/app-error.ts), its kind naming
+ * what failed; the page words it (ui/error-text.ts).
+ */
+import type { ModelMetrics, ReportQuestion, SignalComparison, SignalName } from '../model/report';
+import type { Result } from '../model/rows';
+import { errorInfo } from '../model/app-error';
+import type { ScoreOptions } from '../pipeline/score-stage';
+import { boundedModelMetrics } from '../pipeline/overrides-recompute';
+import { compareDocumentColumns, type CompareOptions } from '../pipeline/signal-comparison';
+import { eceInferenceOfRows, type EceInferenceMetrics, type InferenceSettings } from '../pipeline/ece-inference-metrics';
+import { sliceReport, type SliceAnalysis } from '../pipeline/slices';
+import { unpackRows, type PackedRows } from './recompute-rows';
+
+export interface RecomputeRequest {
+  rows: PackedRows;
+  excluded: number;
+  signals: SignalName[];
+  options: ScoreOptions;
+}
+
+/** A model's signal columns and grades, for the comparison of a report saved before it was stored. */
+export interface CompareRequest {
+  columns: Partial<Record<SignalName, Float64Array>>;
+  correct: Uint8Array;
+  options: CompareOptions;
+}
+
+/** A model's rows, for the ECE interval of a report saved before it was stored. */
+export interface InferRequest {
+  rows: PackedRows;
+  signals: SignalName[];
+  settings: InferenceSettings;
+}
+
+/** The Slices tab's request (slices-client.ts). */
+export interface SliceRequest {
+  questions: ReportQuestion[];
+  column: string;
+  signals: SignalName[];
+  options: { bins: number; seed: number };
+}
+
+export interface RecomputeWorkerApi {
+  recompute(request: RecomputeRequest): Result<ModelMetrics>;
+  compare(request: CompareRequest): Result<SignalComparison>;
+  infer(request: InferRequest): Result<EceInferenceMetrics>;
+  slices(request: SliceRequest): Result<SliceAnalysis>;
+}
+
+/** What `compute` returns, or what it threw as the one error shape, with `kind` naming what failed. */
+function attempt<T>(kind: string, compute: () => T): Result<T> {
+  try {
+    return { ok: true, value: compute() };
+  } catch (err) {
+    return { ok: false, error: { ...errorInfo(err, 'recompute worker'), kind } };
+  }
+}
+
+export const recomputeApi: RecomputeWorkerApi = {
+  recompute: ({ rows, excluded, signals, options }) => attempt('override', () => boundedModelMetrics(unpackRows(rows), { excluded, signals }, options)),
+  compare: ({ columns, correct, options }) => attempt('compare', () => compareDocumentColumns(columns, correct, options)),
+  infer: ({ rows, signals, settings }) => attempt('infer', () => eceInferenceOfRows(unpackRows(rows), signals, settings)),
+  slices: ({ questions, column, signals, options }) => attempt('slices', () => sliceReport(questions, column, signals, options)),
+};
