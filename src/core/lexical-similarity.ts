@@ -4,7 +4,7 @@
  *
  * - Lexical similarity (Fomicheva et al. 2020, "Unsupervised Quality Estimation for Neural Machine
  *   Translation"; estimators/lexical_similarity.py, metric "rougeL"): the mean ROUGE-L F-measure
- *   over the m(m−1)/2 unordered pairs i < j (no i = j pairs), averaged as np.mean does. A
+ *   over the m(m−1)/2 unordered pairs i < j (no i = j pairs). A
  *   CONFIDENCE (larger means the samples agree more); LM-Polygraph returns its negation as the
  *   uncertainty. NaN for fewer than 2 answers (np.mean of no pairs). LM-Polygraph's scorer stems
  *   (use_stemmer=True); see rouge-l.ts for what differs without a stemmer.
@@ -13,7 +13,6 @@
  *   separated words after lowercasing (Python's `lower().split()`, punctuation kept), 0 when both
  *   sets are empty, and a diagonal of 1 (np.eye), even for an empty answer.
  */
-import { pairwiseMean } from './pairwise';
 import { rougeLTokens, rougeTokenize, type Stemmer } from './rouge-l';
 
 export interface LexicalSimilarityOptions {
@@ -21,14 +20,32 @@ export interface LexicalSimilarityOptions {
   stem?: Stemmer;
 }
 
-/** Mean pairwise ROUGE-L F over the answers (pairs i < j); NaN for fewer than two answers. */
+/**
+ * Mean pairwise ROUGE-L F over the answers (pairs i < j); NaN for fewer than two answers.
+ * Samples repeat often, so answers with the same tokens are scored once: each distinct pair's F
+ * is weighted by how many sample pairs it stands for, and a distinct answer paired with itself
+ * scores 1 (0 when it has no tokens). The sum is grouped differently from np.mean's, which can
+ * move the last bit or two, nothing more.
+ */
 export function lexicalSimilarity(answers: readonly string[], options: LexicalSimilarityOptions = {}): number {
-  const tokens = answers.map((a) => rougeTokenize(a, options.stem));
-  const m = tokens.length;
-  const scores = new Float64Array((m * (m - 1)) / 2 || 0);
-  let k = 0;
-  for (let i = 0; i < m; i++) for (let j = i + 1; j < m; j++) scores[k++] = rougeLTokens(tokens[i], tokens[j]).fmeasure;
-  return pairwiseMean(scores);
+  const m = answers.length;
+  if (m < 2) return NaN;
+  const groups = new Map<string, { tokens: string[]; count: number }>();
+  for (const answer of answers) {
+    const tokens = rougeTokenize(answer, options.stem);
+    const key = tokens.join(' ');
+    const group = groups.get(key);
+    if (group) group.count++;
+    else groups.set(key, { tokens, count: 1 });
+  }
+  const distinct = [...groups.values()];
+  let sum = 0;
+  for (let u = 0; u < distinct.length; u++) {
+    const a = distinct[u];
+    if (a.tokens.length > 0) sum += (a.count * (a.count - 1)) / 2;
+    for (let v = u + 1; v < distinct.length; v++) sum += a.count * distinct[v].count * rougeLTokens(a.tokens, distinct[v].tokens).fmeasure;
+  }
+  return sum / ((m * (m - 1)) / 2);
 }
 
 // Python's str.split() separators (str.isspace): JavaScript's \s lacks \x1c-\x1f and \x85 and adds \ufeff.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { graphUncertainty } from '../../../src/core/graph-uncertainty';
 import { jaccardSimilarity, lexicalSimilarity } from '../../../src/core/lexical-similarity';
+import { rougeL } from '../../../src/core/rouge-l';
 
 interface GraphValues { eigV: number; deg: number; ecc: number }
 interface Fixture { jaccard: { texts: string[]; similarity: number[]; graph: GraphValues }[] }
@@ -48,6 +49,26 @@ describe("LM-Polygraph's Jaccard similarity matrix", () => {
       expect([...w]).toEqual(c.similarity);
       const g = graphUncertainty(w, c.texts.length);
       for (const k of ['eigV', 'deg', 'ecc'] as const) expect(Math.abs(g[k] - c.graph[k]), `${c.texts[0]} ${k}`).toBeLessThanOrEqual(1e-9);
+    }
+  });
+});
+
+describe('lexical similarity scores repeated answers once, with the same mean', () => {
+  it('equals the plain mean over every pair i < j on answers with many repeats', () => {
+    const pool = ['Paris', 'paris!', 'It is Paris', 'Lyon', '', 'the city of Paris, France', 'Marseille'];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let t = 0; t < 20; t++) {
+      const answers = Array.from({ length: 2 + Math.floor(next() * 30) }, () => pool[Math.floor(next() * pool.length)]);
+      let sum = 0;
+      let pairs = 0;
+      for (let i = 0; i < answers.length; i++) {
+        for (let j = i + 1; j < answers.length; j++) {
+          sum += rougeL(answers[i], answers[j]).fmeasure;
+          pairs++;
+        }
+      }
+      expect(Math.abs(lexicalSimilarity(answers) - sum / pairs)).toBeLessThan(1e-14);
     }
   });
 });
