@@ -58,7 +58,7 @@ export function simulateDemoRows(questions: DemoQuestion[], model: DemoModel, ra
   const clustered: ClusteredRow[] = [];
   const graded: GradedRow[] = [];
   for (const question of questions) {
-    const pi = classDistribution(question, model.sharpness, model.swapTop.includes(Number(question.id.slice(5))));
+    const pi = classDistribution(question, { sharpness: model.sharpness, swapTop: model.swapTop.includes(Number(question.id.slice(5))) });
     const cStar = Math.max(...pi);
     const cumulative: number[] = [];
     pi.reduce((s, p, k) => (cumulative[k] = s + p), 0);

@@ -129,7 +129,7 @@ export const demoDataset: Dataset = {
  * π of a question for a simulated model; `sharpness` < 1 flattens it (a less sure model) and
  * `swapTop` exchanges the two heaviest answers (a model that favours the runner-up).
  */
-export function classDistribution(question: DemoQuestion, sharpness = 1, swapTop = false): number[] {
+export function classDistribution(question: DemoQuestion, { sharpness = 1, swapTop = false }: { sharpness?: number; swapTop?: boolean } = {}): number[] {
   const w = question.plausible.map((a) => Math.pow(a.weight, sharpness));
   if (swapTop && w.length > 1) {
     const order = w.map((_, k) => k).sort((a, b) => w[b] - w[a]);

@@ -40,9 +40,9 @@ describe('demo question set', () => {
   test('classDistribution normalises, flattens and swaps as documented', () => {
     const q = DEMO_QUESTIONS.find((x) => x.id === 'demo-33')!; // Ankara 82, Istanbul 18
     expect(classDistribution(q)).toEqual([0.82, 0.18]);
-    const flat = classDistribution(q, 0.5);
+    const flat = classDistribution(q, { sharpness: 0.5 });
     expect(flat[0]).toBeCloseTo(Math.sqrt(82) / (Math.sqrt(82) + Math.sqrt(18)), 12);
-    expect(classDistribution(q, 1, true)).toEqual([0.18, 0.82]);
+    expect(classDistribution(q, { sharpness: 1, swapTop: true })).toEqual([0.18, 0.82]);
   });
 });
 
