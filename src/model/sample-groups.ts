@@ -65,11 +65,12 @@ export function sampleInSlot(record: SlottedSamples | undefined, slot: string): 
 }
 
 /**
- * A record's slots with `got` merged in: a slot already there keeps its sample when `keep` is
- * set (the first stored reply wins), else takes the new one. Returns the merged arrays and how
+ * A record's slots with `got` merged in: a slot already there keeps its sample on 'keep' (the
+ * first stored reply wins), else ('replace') takes the new one. Returns the merged arrays and how
  * many slots are new.
  */
-export function mergeSlots(had: SlottedSamples | undefined, got: ReadonlyMap<string, Sample>, keep: boolean): SlottedSamples & { added: number; changed: boolean } {
+export function mergeSlots(had: SlottedSamples | undefined, got: ReadonlyMap<string, Sample>, taken: 'keep' | 'replace'): SlottedSamples & { added: number; changed: boolean } {
+  const keep = taken === 'keep';
   const slots = had ? [...had.slots] : [];
   const samples = had ? [...had.samples] : [];
   const at = new Map(slots.map((slot, j) => [slot, j]));

@@ -49,7 +49,7 @@ export async function moveSamplesByQuestion(db: IDBPDatabase, tx: IDBPTransactio
     await Promise.all(
       [...groups].map(async ([group, got]) => {
         const had = written.has(group) ? ((await values.get(group)) as StoredQuestionSamples | undefined) : undefined;
-        const merged = mergeSlots(had, got, false);
+        const merged = mergeSlots(had, got, 'replace');
         const storedAt = Math.max(had?.storedAt ?? 0, newest.get(group) ?? 0);
         await Promise.all([
           values.put({ key: group, slots: merged.slots, samples: merged.samples, storedAt } satisfies StoredQuestionSamples),

@@ -59,7 +59,7 @@ export class IdbSampleCache implements SampleCache {
         void values
           .get(group)
           .then((had) => {
-            const merged = mergeSlots(had, got, merge === 'keep');
+            const merged = mergeSlots(had, got, merge);
             added += merged.added;
             if (!merged.changed) return;
             void values.put({ key: group, slots: merged.slots, samples: merged.samples, storedAt: now } satisfies StoredQuestionSamples).catch(() => undefined);

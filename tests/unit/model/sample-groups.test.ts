@@ -26,14 +26,14 @@ test('indices are read from slots exactly: 7 is index 7, 007 and 7.0 are not, no
 test('merging keeps the first sample of a slot or takes the new one, and counts the new slots', () => {
   const had = { slots: ['0', '1'], samples: [s('a0'), s('a1')] };
   const got = groupBySlot([{ key: 'q#1', sample: s('b1') }, { key: 'q#2', sample: s('b2') }]).get('q')!;
-  const kept = mergeSlots(had, got, true);
+  const kept = mergeSlots(had, got, 'keep');
   expect(kept).toMatchObject({ slots: ['0', '1', '2'], added: 1, changed: true });
   expect(kept.samples.map((x) => x.answer)).toEqual(['a0', 'a1', 'b2']);
-  const replaced = mergeSlots(had, got, false);
+  const replaced = mergeSlots(had, got, 'replace');
   expect(replaced.samples.map((x) => x.answer)).toEqual(['a0', 'b1', 'b2']);
   // The record merged into is not changed in place.
   expect(had.samples.map((x) => x.answer)).toEqual(['a0', 'a1']);
-  expect(mergeSlots(had, new Map([['0', s('c0')]]), true)).toMatchObject({ added: 0, changed: false });
+  expect(mergeSlots(had, new Map([['0', s('c0')]]), 'keep')).toMatchObject({ added: 0, changed: false });
   // A key twice in one batch: the last sample by default, the first when asked.
   const twice = [{ key: 'q#0', sample: s('first') }, { key: 'q#0', sample: s('last') }];
   expect(groupBySlot(twice).get('q')!.get('0')?.answer).toBe('last');
