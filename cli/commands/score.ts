@@ -169,7 +169,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
           (unmatchedGraded.length ? `, ${unmatchedGraded.length} graded rows without a clustered row` : ''),
       );
       // The report's small-sample rule, per bin (pipeline/small-bins.ts), for the ECEs printed.
-      const caveats = smallBinCaveats([report], PAPER_SIGNALS, options.bins!, true);
+      const caveats = smallBinCaveats([report], PAPER_SIGNALS, { bins: options.bins!, regimes: true });
       if (caveats.length) {
         err(`semece score: note: bins under ${MIN_PER_BIN} questions give coarse accuracies, so an ECE over them is mostly noise and reads high:`);
         for (const line of caveats) err(`semece score: note:   ${line}`);

@@ -68,7 +68,7 @@ export function regimeSmallBins(m: ModelReport, regime: string, s: SignalName, b
  * The caveats `semece score` writes to stderr and the report states once: one line per model,
  * signal and (when `regimes`) margin regime whose ECE rests on a bin under MIN_PER_BIN questions.
  */
-export function smallBinCaveats(models: readonly ModelReport[], signals: readonly SignalName[], bins: number, regimes = false): string[] {
+export function smallBinCaveats(models: readonly ModelReport[], signals: readonly SignalName[], { bins, regimes = false }: { bins: number; regimes?: boolean }): string[] {
   const lines: string[] = [];
   for (const m of models) {
     const who = models.length > 1 ? `${m.model}, ` : '';
