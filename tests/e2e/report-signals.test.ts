@@ -245,7 +245,7 @@ test('Questions tab: "Compare with another clustering…" shows Rand, adjusted R
     // Rows sorted by adjusted Rand index, lowest first, with each question's numbers.
     const rows = page.locator('table[data-table="agreement"] tbody tr');
     const got = await rows.evaluateAll((els) => els.map((e) => [e.getAttribute('data-id'), Number(e.querySelector('[data-ri]')!.getAttribute('data-ri')), Number(e.querySelector('[data-ari]')!.getAttribute('data-ari')), e.querySelector('[data-same]')!.getAttribute('data-same')]));
-    const sorted = sortAgreement(want.value.questions, 'adjustedRandIndex').slice(0, 50);
+    const sorted = sortAgreement(want.value.questions, { key: 'adjustedRandIndex' }).slice(0, 50);
     expect(got).toEqual(sorted.map((q) => [q.id, q.randIndex, q.adjustedRandIndex, String(q.sameModalClass)]));
     // Sort by "Same modal class": the questions whose modal class differs come first.
     await page.locator('table[data-table="agreement"] thead button', { hasText: 'Same modal class' }).click();

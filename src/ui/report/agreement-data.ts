@@ -3,8 +3,14 @@ import type { ReportAgreement } from '../../pipeline/report-agreement';
 
 export type AgreementSortKey = 'id' | 'n' | 'randIndex' | 'adjustedRandIndex' | 'sameModalClass' | 'modalJaccard';
 
+/** A column of the agreement table and which way it is sorted (default ascending). */
+export interface AgreementSort {
+  key: AgreementSortKey;
+  descending?: boolean;
+}
+
 /** Rows sorted by one column (ties keep the file order); NaN last either way. */
-export function sortAgreement<T extends ReportAgreement['questions'][number]>(rows: readonly T[], key: AgreementSortKey, descending = false): T[] {
+export function sortAgreement<T extends ReportAgreement['questions'][number]>(rows: readonly T[], { key, descending = false }: AgreementSort): T[] {
   const dir = descending ? -1 : 1;
   const value = (r: T): number | string => (key === 'id' ? r.id : key === 'sameModalClass' ? Number(r.sameModalClass) : r[key]);
   return rows

@@ -69,10 +69,10 @@ describe('agreement of a report clustering with a clustered file', () => {
     expect(own.rows[0].cluster_assignments).toEqual(model.questions[0].samples!.map((s) => s.cls));
     const r = agreementWithFile(model, reclusteredExact(), 'exact.jsonl');
     if (!r.ok) throw new Error(r.error.message);
-    const byAri = sortAgreement(r.value.questions, 'adjustedRandIndex');
+    const byAri = sortAgreement(r.value.questions, { key: 'adjustedRandIndex' });
     expect(byAri.map((q) => q.adjustedRandIndex)).toEqual(r.value.questions.map((q) => q.adjustedRandIndex).sort((a, b) => a - b));
-    const bySame = sortAgreement(r.value.questions, 'sameModalClass', true);
+    const bySame = sortAgreement(r.value.questions, { key: 'sameModalClass', descending: true });
     expect(bySame.findIndex((q) => !q.sameModalClass)).toBeGreaterThanOrEqual(bySame.filter((q) => q.sameModalClass).length);
-    expect(sortAgreement(r.value.questions, 'id', true)[0].id).toBe([...r.value.questions.map((q) => q.id)].sort().reverse()[0]);
+    expect(sortAgreement(r.value.questions, { key: 'id', descending: true })[0].id).toBe([...r.value.questions.map((q) => q.id)].sort().reverse()[0]);
   });
 });
