@@ -68,7 +68,7 @@ export function estimateRun(spec: RunSpec, prices: PriceTable): { rows: Estimate
 }
 
 /** `local`: the cost is that of local servers, whose 0 says so ("$0 (local)"); elsewhere 0 is a price someone set. */
-export function formatUsd(v: number | null, local = false): string {
+export function formatUsd(v: number | null, { local = false }: { local?: boolean } = {}): string {
   if (v === null) return 'unknown (no price for this model)';
   if (v === 0) return local ? '$0 (local)' : '$0';
   return v < 0.01 ? '< $0.01' : `$${v.toFixed(2)}`;

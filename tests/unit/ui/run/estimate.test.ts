@@ -30,7 +30,7 @@ describe('the run estimate follows each provider’s capabilities', () => {
     expect(rows[0].upTo!.inputTokens).toBe(rows[0].inputTokens * 10);
     expect(total.upTo).toEqual(rows[0].upTo);
     expect(formatCountRange(total.requests, total.upTo?.requests)).toBe('2 – 20');
-    expect(formatUsd(total.cost.max, total.local)).toBe('unknown (no price for this model)');
+    expect(formatUsd(total.cost.max, { local: total.local })).toBe('unknown (no price for this model)');
     // With a price, the most requests bound the highest cost.
     const priced = estimateRun(spec([model('custom')]), { 'custom/m': { input: 1e6, output: 0 } }).rows[0];
     expect(priced.cost.max).toBe(priced.upTo!.inputTokens);
@@ -40,12 +40,12 @@ describe('the run estimate follows each provider’s capabilities', () => {
   test('"$0 (local)" only for local presets; a 0 set for another provider is just $0', () => {
     const local = estimateRun(spec([model('ollama'), model('vllm')]), DEFAULT_PRICES).total;
     expect(local.local).toBe(true);
-    expect(formatUsd(local.cost.max, local.local)).toBe('$0 (local)');
+    expect(formatUsd(local.cost.max, { local: local.local })).toBe('$0 (local)');
     const custom = estimateRun(spec([model('custom')]), { 'custom/': { input: 0, output: 0 } }).total;
-    expect(formatUsd(custom.cost.max, custom.local)).toBe('$0');
+    expect(formatUsd(custom.cost.max, { local: custom.local })).toBe('$0');
     const mixed = estimateRun(spec([model('ollama'), model('custom')]), { ...DEFAULT_PRICES, 'custom/': { input: 0, output: 0 } }).total;
     expect(mixed.local).toBe(false);
-    expect(formatUsd(mixed.cost.max, mixed.local)).toBe('$0');
+    expect(formatUsd(mixed.cost.max, { local: mixed.local })).toBe('$0');
   });
 });
 
@@ -63,6 +63,6 @@ describe('the multiple-choice estimate follows them too', () => {
     expect(custom.upTo?.requests).toBe(2 * 14);
     const { total } = estimateRun(mcSpec('ollama'), DEFAULT_PRICES);
     expect(total.upTo).toBeUndefined();
-    expect(formatUsd(total.cost.max, total.local)).toBe('$0 (local)');
+    expect(formatUsd(total.cost.max, { local: total.local })).toBe('$0 (local)');
   });
 });
