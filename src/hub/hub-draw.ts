@@ -81,7 +81,7 @@ export async function drawParquetQuestions(input: DrawInput): Promise<Result<Dra
     const opened = openParquet(f.bytes, f.path);
     if (!opened.ok) return opened;
     const p = opened.value;
-    const problem = parquetBoundProblem(p.metadata, f.path, total, undefined, true);
+    const problem = parquetBoundProblem(p.metadata, f.path, total, { rowsOnly: true });
     if (problem) return { ok: false, error: { kind: 'dataset', message: problem, where: f.path } };
     // A footer whose count disagrees with its row groups: the full read decides what it holds.
     if (BigInt(p.rows) !== p.metadata.num_rows) return undefined;
@@ -99,7 +99,7 @@ export async function drawParquetQuestions(input: DrawInput): Promise<Result<Dra
     strata = [];
     for (const s of shards) {
       if (!s.p.columns.includes(top)) return undefined;
-      const problem = parquetBoundProblem(s.p.metadata, s.p.name, s.offset, new Set([top]));
+      const problem = parquetBoundProblem(s.p.metadata, s.p.name, s.offset, { columns: new Set([top]) });
       if (problem) return { ok: false, error: { kind: 'dataset', message: problem, where: s.p.name } };
       for (let g = 0; g < s.p.groupStarts.length; g++) {
         const rows = await parquetGroupRows(s.p, g, [top], s.offset, (column) => input.onDecoded?.(s.p.name, g, column));
@@ -136,7 +136,7 @@ export async function drawParquetQuestions(input: DrawInput): Promise<Result<Dra
     }
     for (const [shard, add] of groups) {
       const all = new Set([...shard.decoded, ...add]);
-      const problem = parquetBoundProblem(shard.p.metadata, shard.p.name, shard.offset, new Set(shard.columns), false, all);
+      const problem = parquetBoundProblem(shard.p.metadata, shard.p.name, shard.offset, { columns: new Set(shard.columns), groups: all });
       if (problem) return { ok: false, error: { kind: 'dataset', message: problem, where: shard.p.name } };
       for (const g of [...add].sort((a, b) => a - b)) {
         const read = await parquetGroupRows(shard.p, g, shard.columns, shard.offset, (column) => input.onDecoded?.(shard.p.name, g, column));

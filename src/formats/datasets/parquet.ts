@@ -61,7 +61,12 @@ const count = (n: bigint | number) => n.toLocaleString('en-US');
  * same split), or (unless `rowsOnly`) the uncompressed bytes or values of the columns to read
  * (`columns`, else all) in the row groups to read (`groups`, else all), past the bounds.
  */
-export function parquetBoundProblem(metadata: FileMetaData, fileName: string, rowsBefore: number, columns?: ReadonlySet<string>, rowsOnly = false, groups?: ReadonlySet<number>): string | undefined {
+export function parquetBoundProblem(
+  metadata: FileMetaData,
+  fileName: string,
+  rowsBefore: number,
+  { columns, rowsOnly = false, groups }: { columns?: ReadonlySet<string>; rowsOnly?: boolean; groups?: ReadonlySet<number> } = {},
+): string | undefined {
   // The file's count and its row groups' sum may disagree in a forged footer: the larger is believed.
   const groupRows = metadata.row_groups.reduce((sum, g) => sum + g.num_rows, 0n);
   const declared = metadata.num_rows > groupRows ? metadata.num_rows : groupRows;
@@ -123,7 +128,7 @@ export async function parquetTable(bytes: Uint8Array, fileName: string, rowOffse
   }
   // A look at the first rows decodes the first pages of a flat column, not the whole column, so
   // only its rows are bounded (a row group of millions may still be walked through for it).
-  const problem = parquetBoundProblem(metadata, fileName, rowOffset, wanted && new Set(wanted), options.rowEnd !== undefined);
+  const problem = parquetBoundProblem(metadata, fileName, rowOffset, { columns: wanted && new Set(wanted), rowsOnly: options.rowEnd !== undefined });
   if (problem) return fail(problem, fileName);
   try {
     records = (await parquetReadObjects({ file, metadata, ...(wanted ? { columns: wanted } : {}), ...(options.rowEnd !== undefined ? { rowStart: 0, rowEnd: options.rowEnd } : {}) })) as Record<string, unknown>[];
