@@ -18,10 +18,18 @@ function round(x: number, digits: number | null): number {
   return Number(x.toFixed(digits));
 }
 
-/** Every signal every entry scored, per entry: bins, the curve (thinned to `columns`) and the Sem1 − Sem2 gap. */
-export function chartModels(entries: readonly CompareEntry[], forLink = false): CompareChartModel[] {
-  const columns = forLink ? LINK_COLUMNS : 800;
-  const digits = forLink ? LINK_DIGITS : null;
+/** Every signal every entry scored, per entry, as the Compare page draws them. */
+export function chartModels(entries: readonly CompareEntry[]): CompareChartModel[] {
+  return chartModelsAt(entries, 800, null);
+}
+
+/** The same, thinner and rounded, for a share link. */
+export function linkChartModels(entries: readonly CompareEntry[]): CompareChartModel[] {
+  return chartModelsAt(entries, LINK_COLUMNS, LINK_DIGITS);
+}
+
+/** Per entry: bins, the curve (thinned to `columns`) and the Sem1 − Sem2 gap, `digits` kept (null: all). */
+function chartModelsAt(entries: readonly CompareEntry[], columns: number, digits: number | null): CompareChartModel[] {
   const signals = SIGNAL_ORDER.filter((s) => entries.every((e) => e.model.metrics.signals[s]));
   return entries.map((e) => {
     const out: CompareChartModel['signals'] = {};

@@ -6,7 +6,7 @@ import { compareEntries } from '../../../src/pipeline/report-alignment';
 import { compareReports } from '../../../src/pipeline/report-comparison';
 import { leaderboard } from '../../../src/pipeline/leaderboard';
 import { sampleReport } from './report-fixture';
-import { chartModels } from '../../../src/ui/compare/chart-models';
+import { chartModels, linkChartModels } from '../../../src/ui/compare/chart-models';
 
 const BASE = 'http://127.0.0.1:5173/';
 const payloadOf = (url: string) => url.slice(url.indexOf(COMPARE_SHARE_ROUTE) + COMPARE_SHARE_ROUTE.length);
@@ -32,7 +32,7 @@ describe('comparison and leaderboard links', () => {
 
   test("a comparison's charts travel in its link, rounded and thinned, and come back as they went", () => {
     const big = compareEntries([{ source: 'big.json', document: sampleReport({ questions: 400, samples: false }) }]);
-    const charts = chartModels(big, true);
+    const charts = linkChartModels(big);
     const full = chartModels(big);
     const signals = Object.keys(full[0].signals);
     expect(signals.length).toBeGreaterThan(0);
@@ -49,7 +49,7 @@ describe('comparison and leaderboard links', () => {
   });
 
   test('when the charts do not fit, the link carries the numbers alone and says so', () => {
-    const shared = { kind: 'comparison' as const, value: comparison, charts: chartModels(entries, true) };
+    const shared = { kind: 'comparison' as const, value: comparison, charts: linkChartModels(entries) };
     const numbersOnly = makeCompareLink({ kind: 'comparison', value: comparison }, BASE);
     const withCharts = makeCompareLink(shared, BASE);
     expect(numbersOnly.ok && withCharts.ok).toBe(true);
