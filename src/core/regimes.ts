@@ -51,5 +51,10 @@ export function regimesOf(
  */
 export function regimeBoundaries(n: number, meanClasses: number): { jensen: number; large: number } {
   const large = meanClasses > 1 ? Math.sqrt(Math.log(meanClasses) / n) : 0;
-  return { jensen: JENSEN_THRESHOLD / Math.sqrt(n), large };
+  return { jensen: jensenBoundary(n), large };
+}
+
+/** The margin Δ below which questions of n samples are Jensen-dominated: √n·Δ < 0.612, Δ < 0.612/√n. */
+export function jensenBoundary(n: number): number {
+  return JENSEN_THRESHOLD / Math.sqrt(n);
 }

@@ -12,6 +12,7 @@ import type { SimulatedQuestion } from '../../core/simulate';
 import { sem1 as sem1Of, sem2HeldOut, type Sem2Options } from '../../core/estimators';
 import { eceEqualWidth } from '../../core/ece';
 import { pairwiseMean } from '../../core/pairwise';
+import { largestShareSE, meanSE, type MeanSE } from '../../core/standard-error';
 
 export interface ClassroomSettings {
   questions: number;
@@ -57,12 +58,6 @@ export interface QuestionPoint {
   piMargin: number;
 }
 
-/** A mean with its standard error. */
-export interface MeanSE {
-  mean: number;
-  se: number;
-}
-
 export interface MarginBin {
   lo: number;
   hi: number;
@@ -105,18 +100,8 @@ export const GAP_METER_MAX = 1.5;
 
 /** The mean Sem1 − Sem2 gap in standard errors at n, and its band. */
 export function gapReading(gap: number, n: number): { inSE: number; band: 'easy' | 'mixed' | 'hard' } {
-  const inSE = gap / (0.5 / Math.sqrt(n));
+  const inSE = gap / largestShareSE(n);
   return { inSE, band: inSE < GAP_BANDS.easy ? 'easy' : inSE < GAP_BANDS.hard ? 'mixed' : 'hard' };
-}
-
-export function meanSE(values: readonly number[]): MeanSE {
-  const n = values.length;
-  if (n === 0) return { mean: NaN, se: NaN };
-  const mean = pairwiseMean(values);
-  if (n < 2) return { mean, se: NaN };
-  let ss = 0;
-  for (const v of values) ss += (v - mean) ** 2;
-  return { mean, se: Math.sqrt(ss / (n - 1) / n) };
 }
 
 /** Clamps settings into the ranges the page offers, so any input gives a valid simulation. */

@@ -6,7 +6,8 @@ import { simulateSet } from '../../core/simulate-families';
 import { oracleEce, type SimulatedQuestion } from '../../core/simulate';
 import { heldOutPermutations, selectionBlockSize, SEM2_REFERENCE, sem1 as sem1Of, sem2HeldOut, sem2Trace, type HeldOutSplit, type Sem2Options } from '../../core/estimators';
 import { eceEqualWidth } from '../../core/ece';
-import { meanSE, normalizeSettings, sem2Options, setOptions, type ClassroomSettings, type MeanSE } from './classroom-model';
+import { meanSE, type MeanSE } from '../../core/standard-error';
+import { normalizeSettings, sem2Options, setOptions, type ClassroomSettings } from './classroom-model';
 
 /** Sample sizes of the convergence view: doubling, as the paper's n = 5 … 50 sweep but longer. */
 export const CONVERGENCE_NS = [4, 8, 16, 32, 64, 128, 256];

@@ -16,6 +16,7 @@ import { SCORING_DEFAULTS, type RunSpec, type ScoringSpec } from '../../model/ru
 import type { ReportDocument, ReportQuestion } from '../../model/report';
 import { IN_BROWSER_PRESET, TINY_CAUSAL_MODEL } from '../../providers/in-browser/models';
 import { TINY_NLI_MODEL, isShippedNliModel } from '../../clustering/nli-models';
+import { pairwiseMean } from '../../core/pairwise';
 import { splitSteps, type SplitStep } from './classroom-steps';
 
 /**
@@ -144,7 +145,7 @@ export function liveResult(doc: ReportDocument): { questions: LiveQuestion[]; su
   const scoring: ScoringSpec = { sem2: doc.settings.sem2, bins: doc.settings.bins, bootstrap: doc.settings.bootstrap };
   const questions = model.questions.map((q) => liveQuestion(q, scoring)).filter((q): q is LiveQuestion => q !== null);
   if (questions.length === 0) return null;
-  const mean = (f: (q: LiveQuestion) => number) => questions.reduce((s, q) => s + f(q), 0) / questions.length;
+  const mean = (f: (q: LiveQuestion) => number) => pairwiseMean(questions.map(f));
   return {
     questions,
     summary: {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { regimeBoundaries, regimeOf } from '../../../src/core/regimes';
+import { jensenBoundary, regimeBoundaries, regimeOf } from '../../../src/core/regimes';
 
 describe('regimeBoundaries', () => {
   test('follow the spec: 0.612/√n and √(ln K̄ / n)', () => {
@@ -7,6 +7,9 @@ describe('regimeBoundaries', () => {
     expect(b.jensen).toBeCloseTo(0.612 / Math.sqrt(50), 12);
     expect(b.large).toBeCloseTo(Math.sqrt(Math.log(3) / 50), 12);
     expect(regimeBoundaries(50, 1).large).toBe(0);
+    // The Classroom's chart draws the Jensen edge alone, at any K̄.
+    expect(jensenBoundary(50)).toBe(b.jensen);
+    expect(jensenBoundary(20)).toBeCloseTo(0.612 / Math.sqrt(20), 12);
   });
   test('are where regimeOf changes its answer', () => {
     const n = 50;

@@ -3,7 +3,8 @@
  * checked with a margin of several standard errors computed from the simulated data itself.
  */
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_SETTINGS, meanSE, normalizeSettings, runClassroom, runClassroomInSlices } from '../../../../src/ui/classroom/classroom-model';
+import { DEFAULT_SETTINGS, normalizeSettings, runClassroom, runClassroomInSlices } from '../../../../src/ui/classroom/classroom-model';
+import { meanSE } from '../../../../src/core/standard-error';
 import { convergenceAt, convergenceSweep, hardestQuestion, winnersCurse } from '../../../../src/ui/classroom/classroom-steps';
 import { PRESETS } from '../../../../src/ui/classroom/claim-presets';
 import { sem2HeldOut } from '../../../../src/core/estimators';
