@@ -83,7 +83,7 @@ export function badRepoId(repo: string): string | undefined {
 }
 
 /** What a refused request means for a hub dataset, in words a user can act on. */
-function refused(status: number, repo: string, what: string, base: string, hadToken: boolean): string {
+function refused(status: number, { repo, what, base, hadToken }: { repo: string; what: string; base: string; hadToken: boolean }): string {
   const page = `${base}/datasets/${repo}`;
   if (status === 401) {
     return hadToken
@@ -119,7 +119,7 @@ async function fetchBytes(url: string, what: string, repo: string, base: string,
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    return fail(refused(response.status, repo, what, base, Boolean(options.token)), what, response.status);
+    return fail(refused(response.status, { repo, what, base, hadToken: Boolean(options.token) }), what, response.status);
   }
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
