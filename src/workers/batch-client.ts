@@ -1,6 +1,6 @@
 /** The page's handle on the batch worker, started on first use (pages that never batch never load it). */
 import * as Comlink from 'comlink';
-import type { BatchProgress, BatchWorkerApi } from './batch.worker.ts';
+import type { BatchProgress, BatchSubmitOptions, BatchWorkerApi } from './batch.worker.ts';
 import { connectApi } from './worker-connection.ts';
 
 const worker = connectApi<BatchWorkerApi>(() => new Worker(new URL('./batch.worker.ts', import.meta.url), { type: 'module', name: 'semece-batch' }), { name: 'batch' }).api;
@@ -10,8 +10,7 @@ const proxied = (f?: (p: BatchProgress) => void) => (f ? Comlink.proxy(f) : unde
 export const batchClient = {
   requestFiles: (runId: string, modelIndex: number) => worker.requestFiles(runId, modelIndex),
   readResults: (runId: string, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void) => worker.readResults(runId, modelIndex, files, proxied(onProgress)),
-  submit: (runId: string, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void) =>
-    worker.submit(runId, modelIndex, apiKey, retryInteractively, proxied(onProgress)),
+  submit: (runId: string, modelIndex: number, options: BatchSubmitOptions, onProgress?: (p: BatchProgress) => void) => worker.submit(runId, modelIndex, options, proxied(onProgress)),
   judgeRequestFiles: (runId: string) => worker.judgeRequestFiles(runId),
   readJudgeResults: (runId: string, files: File[]) => worker.readJudgeResults(runId, files),
   submitJudge: (runId: string, apiKey: string | undefined, onProgress?: (p: BatchProgress) => void) => worker.submitJudge(runId, apiKey, proxied(onProgress)),

@@ -43,6 +43,12 @@ export interface SubmitSummary {
   missing: number;
 }
 
+/** A sample batch's submission: the key, and whether what the batch leaves unanswered is asked interactively. */
+export interface BatchSubmitOptions {
+  apiKey?: string;
+  retryInteractively: boolean;
+}
+
 /**
  * Each method names a stored run by its id and reads the run's spec here: a run of 40,000
  * questions posted from the page would structured-clone every question on the page's main
@@ -51,7 +57,7 @@ export interface SubmitSummary {
 export interface BatchWorkerApi {
   requestFiles(runId: string, modelIndex: number): Promise<Result<RequestFiles>>;
   readResults(runId: string, modelIndex: number, files: File[], onProgress?: (p: BatchProgress) => void): Promise<Result<ReadSummary>>;
-  submit(runId: string, modelIndex: number, apiKey: string | undefined, retryInteractively: boolean, onProgress?: (p: BatchProgress) => void): Promise<Result<SubmitSummary>>;
+  submit(runId: string, modelIndex: number, options: BatchSubmitOptions, onProgress?: (p: BatchProgress) => void): Promise<Result<SubmitSummary>>;
   /** The judge clustering stage: request file, result files, or submit and wait (judge runs only). */
   judgeRequestFiles(runId: string): Promise<Result<RequestFiles>>;
   readJudgeResults(runId: string, files: File[]): Promise<Result<ReadSummary>>;
@@ -134,7 +140,7 @@ const api: BatchWorkerApi = {
     });
   },
 
-  submit(runId, modelIndex, apiKey, retryInteractively, onProgress) {
+  submit(runId, modelIndex, { apiKey, retryInteractively }, onProgress) {
     return forRun(runId, 'submitting the batch', async (spec) => {
       const made = await requestSetForRun(spec, modelIndex);
       if (!made.ok) return made;
