@@ -134,7 +134,8 @@ class SamplingRun {
     for (const w of this.wake.splice(0)) w();
   };
 
-  private emit(force = false): void {
+  /** Posts the progress, at most every progressIntervalMs unless `force`d. */
+  private emit({ force = false }: { force?: boolean } = {}): void {
     const { progress } = this;
     const t = this.now();
     progress.elapsedMs = t - this.started;
@@ -150,7 +151,7 @@ class SamplingRun {
   private result(state: SamplingResult['state'], error?: StageError): SamplingResult {
     const { progress, pending, questions, opts } = this;
     progress.state = state;
-    this.emit(true);
+    this.emit({ force: true });
     return {
       state,
       error,
@@ -199,7 +200,7 @@ class SamplingRun {
       return { kind: 'cache', message: `Could not read the sample cache: ${toStageError(e).message}` };
     }
     progress.samples.done = progress.samples.cached;
-    this.emit(true);
+    this.emit({ force: true });
     return undefined;
   }
 
@@ -291,7 +292,7 @@ class SamplingRun {
       progress.requests.inFlight--;
       if (retrying) progress.requests.retrying--;
       // Never throttle away the moment nothing is in flight: a pausing caller waits for it.
-      this.emit(progress.requests.inFlight === 0);
+      this.emit({ force: progress.requests.inFlight === 0 });
       this.notify();
     }
   }
