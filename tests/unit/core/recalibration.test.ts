@@ -29,7 +29,7 @@ describe('crossFittedRecalibration', () => {
     const rng = defaultRng(11);
     const n = 40;
     const score = Array.from({ length: n }, () => rng.random());
-    const y = score.map((s) => (rng.random() < s ? 1 : 0));
+    const y: number[] = score.map((s) => (rng.random() < s ? 1 : 0));
     for (const method of ['isotonic', 'platt'] as const) {
       const base = crossFittedRecalibration(score, y, { method, seed: 5 });
       // Flip one question's outcome: its own confidence stays, only the other half's may move.
