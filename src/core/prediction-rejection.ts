@@ -2,8 +2,10 @@
  * The prediction–rejection ratio (PRR) and the area under the accuracy–rejection curve (AUARC),
  * as LM-Polygraph computes them (IINemo/lm-polygraph, src/lm_polygraph/ue_metrics/
  * pred_rej_area.py, ue_metric.py, and the normalisation in utils/manager.py `eval_ue`; read at
- * commit efea882d810d07770e71d3a80e02416d09751435). Both judge ranking only, never calibration:
- * any increasing map of the confidences leaves them unchanged.
+ * commit efea882d810d07770e71d3a80e02416d09751435). PRR is Malinin et al.'s (2017, "Incorporating
+ * uncertainty into deep learning for spoken language assessment", ACL), the paper LM-Polygraph's
+ * authors cite for it. Both judge ranking only, never calibration: any increasing map of the
+ * confidences leaves them unchanged.
  *
  * The accuracy–rejection curve: reject the least confident questions one by one; after j
  * rejections (j = 0 … N − 1) the curve's height is the mean correctness of the N − j retained
