@@ -51,82 +51,103 @@ function gradingRow(obj: Obj): ClusteredRowIn {
   return { ...(obj as unknown as ClusteredRowIn), id: entry.id, n_clusters: 0, modal_cluster_label: '', error: entry.reason };
 }
 
+/** The command's settings, as read from its flags. */
+interface GradeArgs {
+  inFile: string;
+  outFile: string;
+  spec: GradingSpec;
+  grader: Grader;
+  concurrency: number;
+  judge: StopOnFatal | undefined;
+  /** Written into every row (grading_method, grading_detail), so a report scored from them says how they were graded. */
+  recorded: Record<string, string>;
+}
+
+type Say = (s: string) => void;
+
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const { out, err, env } = resolveIo(io);
-  let a;
-  let grader: Grader;
-  let spec: GradingSpec;
-  let concurrency: number;
-  let judge: StopOnFatal | undefined;
-  let recorded: Record<string, string>;
+  let args: GradeArgs | 'help';
   try {
-    a = parseArgs({
-      args: argv,
-      options: {
-        method: { type: 'string' }, in: { type: 'string' }, out: { type: 'string' },
-        provider: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' },
-        concurrency: { type: 'string' }, retries: { type: 'string' }, help: { type: 'boolean' },
-      },
-      strict: true,
-    }).values;
-    if (a.help) {
-      out(USAGE);
-      return EXIT.ok;
-    }
-    if (!a.in || !a.out) throw new Error('--in and --out are required');
-    concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
-    if (a.method === 'alias') spec = { method: 'alias' };
-    else if (a.method === 'judge') {
-      judge = new StopOnFatal(providerFromArgs(a, env, concurrency));
-      spec = { method: 'judge', judge: judgeSpec(judge.config) };
-    }
-    else throw new Error(`--method must be judge or alias, got ${JSON.stringify(a.method ?? '')}`);
-    const retries = judge ? intOption(a.retries, 'retries', 1, 0) : undefined;
-    grader = createGrader(spec, { provider: () => judge!, retries });
-    // Written into every row (grading_method, grading_detail), so a report scored from them says how they were graded.
-    recorded = rowMethodFields('grading', gradingSetting(spec));
+    args = gradeArgs(argv, env);
   } catch (e) {
     err(`semece grade: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
   }
+  if (args === 'help') {
+    out(USAGE);
+    return EXIT.ok;
+  }
+  const opts = args;
+  const files = { outputs: [{ flag: '--out', file: opts.outFile }], inputs: [{ flag: '--in', file: opts.inFile }] };
+  return withOutputs('grade', files, err, () => gradeCommand(opts, out, err));
+}
 
-  const inFile = a.in;
-  const outFile = a.out;
-  const files = { outputs: [{ flag: '--out', file: outFile }], inputs: [{ flag: '--in', file: inFile }] };
-  return withOutputs('grade', files, err, async () => {
-    // Each row is checked by the score reader's own rules, so what grades here also scores; every
-    // row first, so a bad line is reported before anything is sent or written.
-    const rows = () => jsonlRows(inFile, gradingRow);
-    const total = await countRows('grade', rows, err);
-    if (total === undefined) return EXIT.badInput;
+/** The flags read and checked, the grader made from them; throws a usage error's message. */
+function gradeArgs(argv: string[], env: NodeJS.ProcessEnv): GradeArgs | 'help' {
+  const a = parseArgs({
+    args: argv,
+    options: {
+      method: { type: 'string' }, in: { type: 'string' }, out: { type: 'string' },
+      provider: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' },
+      concurrency: { type: 'string' }, retries: { type: 'string' }, help: { type: 'boolean' },
+    },
+    strict: true,
+  }).values;
+  if (a.help) return 'help';
+  if (!a.in || !a.out) throw new Error('--in and --out are required');
+  const concurrency = intOption(a.concurrency, 'concurrency', 8, 1);
+  let spec: GradingSpec;
+  let judge: StopOnFatal | undefined;
+  if (a.method === 'alias') spec = { method: 'alias' };
+  else if (a.method === 'judge') {
+    judge = new StopOnFatal(providerFromArgs(a, env, concurrency));
+    spec = { method: 'judge', judge: judgeSpec(judge.config) };
+  }
+  else throw new Error(`--method must be judge or alias, got ${JSON.stringify(a.method ?? '')}`);
+  const retries = judge ? intOption(a.retries, 'retries', 1, 0) : undefined;
+  const grader = createGrader(spec, { provider: () => judge!, retries });
+  return { inFile: a.in, outFile: a.out, spec, grader, concurrency, judge, recorded: rowMethodFields('grading', gradingSetting(spec)) };
+}
 
-    // The judge's verdicts are kept as they arrive, so a repeated command pays for none twice.
-    const cachePath = `${outFile}.cache.jsonl`;
-    const cachedCount = { cached: 0 };
-    let stage = grader;
-    if (judge) {
-      const cache = await loadJudgeCache(gradeCache(cachePath), 'grade(s)', 'graded', err);
-      stage = cachingGrader(grader, spec, cache, cachedCount);
-    }
+/** The command's phases: every row checked, the judge's cache file opened, then the rows graded a window at a time and written, and the summary printed. */
+async function gradeCommand(opts: GradeArgs, out: Say, err: Say): Promise<number> {
+  // Each row is checked by the score reader's own rules, so what grades here also scores; every
+  // row first, so a bad line is reported before anything is sent or written.
+  const rows = () => jsonlRows(opts.inFile, gradingRow);
+  const total = await countRows('grade', rows, err);
+  if (total === undefined) return EXIT.badInput;
+  const cachePath = `${opts.outFile}.cache.jsonl`;
+  const cached = await cachedGrader(opts, cachePath, err);
 
-    // Then the rows again, a window at a time, each written as its window finishes.
-    const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
-    const ungraded: { id: string; reason: string | undefined }[] = [];
-    const written = await writeStageRows(
-      'grade',
-      rows(),
-      outFile,
-      { concurrency, judge, total, kept: { what: 'Grades', path: cachePath } },
-      (row, signal) => gradeRow(row, stage, signal),
-      ({ row }) => {
-        counts[row.grade ?? 'ungraded']++;
-        if (row.grade === null) ungraded.push({ id: row.id, reason: row.error });
-        return JSON.stringify({ ...row, ...recorded });
-      },
-      err,
-    );
-    if (!written.ok) return written.exit;
-    out(JSON.stringify({ method: grader.method, questions: total, ...counts, ungradedRows: ungraded, fromCache: cachedCount.cached, usage: written.totals.usage }, null, 2));
-    return ungraded.length > 0 ? EXIT.partial : EXIT.ok;
-  });
+  // Then the rows again, a window at a time, each written as its window finishes.
+  const counts = { CORRECT: 0, INCORRECT: 0, NOT_ATTEMPTED: 0, ungraded: 0 };
+  const ungraded: { id: string; reason: string | undefined }[] = [];
+  const written = await writeStageRows(
+    'grade',
+    rows(),
+    opts.outFile,
+    { concurrency: opts.concurrency, judge: opts.judge, total, kept: { what: 'Grades', path: cachePath } },
+    (row, signal) => gradeRow(row, cached.stage, signal),
+    ({ row }) => {
+      counts[row.grade ?? 'ungraded']++;
+      if (row.grade === null) ungraded.push({ id: row.id, reason: row.error });
+      return JSON.stringify({ ...row, ...opts.recorded });
+    },
+    err,
+  );
+  if (!written.ok) return written.exit;
+  out(JSON.stringify({ method: opts.grader.method, questions: total, ...counts, ungradedRows: ungraded, fromCache: cached.counts.cached, usage: written.totals.usage }, null, 2));
+  return ungraded.length > 0 ? EXIT.partial : EXIT.ok;
+}
+
+/** The grader over the cache file beside --out: the judge's verdicts, kept as they arrive so a repeated command pays for none twice. */
+async function cachedGrader(opts: GradeArgs, cachePath: string, err: Say) {
+  const counts = { cached: 0 };
+  let stage = opts.grader;
+  if (opts.judge) {
+    const cache = await loadJudgeCache(gradeCache(cachePath), 'grade(s)', 'graded', err);
+    stage = cachingGrader(opts.grader, opts.spec, cache, counts);
+  }
+  return { stage, counts };
 }

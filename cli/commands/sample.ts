@@ -16,19 +16,21 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_PRICES, priceFor } from '../../src/model/cost.ts';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../src/pipeline/prompts.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
-import { readSamples, runSampling } from '../../src/pipeline/sampling.ts';
+import { readSamples, runSampling, type SamplingResult } from '../../src/pipeline/sampling.ts';
 import { UNREACHABLE_KIND } from '../../src/pipeline/unreachable.ts';
 import type { ProgressCounters } from '../../src/model/run-spec.ts';
-import type { Sample, SampledRow } from '../../src/model/rows.ts';
+import type { Question, Sample, SampledRow } from '../../src/model/rows.ts';
+import type { SamplingProvider } from '../../src/model/provider.ts';
 import { createProvider, getPreset, presetIds } from '../../src/providers/create-provider.ts';
+import type { Preset } from '../../src/providers/presets.ts';
 import { baseUrlOption } from '../provider-options.ts';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
-import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+import { EXIT, EXIT_CODES_HELP, type ExitCode } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { stoppedLine } from '../provider-stop.ts';
 import { HUB_PREFIX, readDatasetSource } from '../dataset-source.ts';
 import { describeSubset } from '../../src/formats/datasets/subset.ts';
-import { inBrowserSamplingProvider, IN_BROWSER_HELP } from '../in-browser-provider.ts';
+import { inBrowserSamplingProvider, IN_BROWSER_HELP, type LocalModelOptions } from '../in-browser-provider.ts';
 
 export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE|hub:OWNER/NAME[:SPLIT] --out FILE [options]
   --dataset hub:…      a Hugging Face hub dataset (hub:OWNER/NAME, :SPLIT or :CONFIG/SPLIT), e.g.
@@ -75,162 +77,234 @@ function progressLine(p: ProgressCounters): string {
 }
 
 
+/** The command's settings, as read from its flags. */
+interface SampleArgs {
+  preset: Preset;
+  model: string;
+  dataset: string;
+  out: string;
+  baseUrl: string;
+  local: LocalModelOptions;
+  n: number;
+  settings: { temperature: number; topP: number; maxTokens: number };
+  concurrency: number;
+  timeoutMs: number;
+  promptFile: string | undefined;
+  limit: number | undefined;
+  seed: number;
+}
+
+type Say = (s: string) => void;
+
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const { out, err, env } = resolveIo(io);
   // Batch mode (write/read/submit through the providers' batch services) lives in its own module.
   if (argv.some((a) => a === '--batch' || a.startsWith('--batch='))) return (await import('./sample-batch.ts')).default(argv, io);
-  let parsed;
+  let opts: SampleArgs | 'help';
   try {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        provider: { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' }, out: { type: 'string' },
-        'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
-        'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' },
-        limit: { type: 'string' }, seed: { type: 'string' },
-        'model-dir': { type: 'string' }, 'allow-remote-models': { type: 'boolean' }, 'sampling-seed': { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    });
-    if (values.help) {
-      out(USAGE);
-      return EXIT.ok;
-    }
-    for (const required of ['provider', 'model', 'dataset', 'out'] as const) {
-      if (!values[required]) throw new Error(`--${required} is required`);
-    }
-    const preset = getPreset(values.provider!);
-    if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
-    const inBrowser = preset.kind === 'in-browser';
-    if (!inBrowser && (values['model-dir'] !== undefined || values['allow-remote-models'] || values['sampling-seed'] !== undefined)) {
-      throw new Error(`--model-dir, --allow-remote-models and --sampling-seed are for --provider ${'in-browser'} only`);
-    }
-    parsed = {
-      preset, model: values.model!, dataset: values.dataset!, out: values.out!,
-      // The in-browser model has no address: it runs in this process.
-      baseUrl: inBrowser ? '' : baseUrlOption(values['base-url'], preset),
-      local: { modelDir: values['model-dir'], allowRemote: values['allow-remote-models'] ?? false, seed: values['sampling-seed'] === undefined ? undefined : intArg(values['sampling-seed'], 'sampling-seed', 0, 0) },
-      n: intArg(values.samples, 'samples', 50, 1),
-      settings: { temperature: numArg(values.temperature, 'temperature', 1, 2), topP: numArg(values['top-p'], 'top-p', 1, 1), maxTokens: intArg(values['max-tokens'], 'max-tokens', 1024, 1) },
-      concurrency: intArg(values.concurrency, 'concurrency', 8, 1),
-      timeoutMs: intArg(values.timeout, 'timeout', 120_000, 1),
-      promptFile: values.prompt,
-      limit: values.limit === undefined ? undefined : intArg(values.limit, 'limit', 0, 1),
-      seed: intArg(values.seed, 'seed', 0, 0),
-    };
+    opts = sampleArgs(argv);
   } catch (e) {
     err(`semece sample: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
   }
-
-  const apiKey = (parsed.preset.keyEnv ? env[parsed.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
-  if (parsed.preset.needsKey && !apiKey) {
-    err(`semece sample: no key for ${parsed.preset.id}: set ${parsed.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
+  if (opts === 'help') {
+    out(USAGE);
+    return EXIT.ok;
+  }
+  const apiKey = (opts.preset.keyEnv ? env[opts.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
+  if (opts.preset.needsKey && !apiKey) {
+    err(`semece sample: no key for ${opts.preset.id}: set ${opts.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
     return EXIT.badInput;
   }
-  const opts = parsed;
-  const files = { outputs: [{ flag: '--out', file: opts.out }], inputs: [{ flag: '--dataset', file: opts.dataset.startsWith(HUB_PREFIX) ? undefined : opts.dataset }, { flag: '--prompt', file: opts.promptFile }] };
-  return withOutputs('sample', files, err, async () => {
-    let template = DEFAULT_GENERATION_PROMPT;
-    try {
-      if (opts.promptFile) template = await readFile(opts.promptFile, 'utf8');
-    } catch (e) {
-      err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
-      return EXIT.badInput;
-    }
-    const checked = validatePromptTemplate(template);
-    if (!checked.ok) {
-      err(`semece sample: ${opts.promptFile}: ${checked.error.message}`);
-      return EXIT.badInput;
-    }
-    const read = await readDatasetSource(opts.dataset, { env, log: err, limit: opts.limit, seed: opts.seed });
-    if (!read.ok) {
-      err(`semece sample: ${read.error.where ?? opts.dataset}: ${read.error.message}`);
-      return EXIT.badInput;
-    }
-    const { questions } = read.value.dataset;
-    if (read.value.dataset.subset) err(`asking ${describeSubset(read.value.dataset.subset)}`);
-    for (const s of read.value.skipped.slice(0, 5)) err(`skipped ${s.where}: ${s.reason}`);
-    if (read.value.skipped.length > 5) err(`… and ${read.value.skipped.length - 5} more rows skipped`);
+  const args = opts;
+  const files = { outputs: [{ flag: '--out', file: args.out }], inputs: [{ flag: '--dataset', file: args.dataset.startsWith(HUB_PREFIX) ? undefined : args.dataset }, { flag: '--prompt', file: args.promptFile }] };
+  return withOutputs('sample', files, err, () => sampleCommand(args, apiKey, io, out, err, env));
+}
 
-    const cache = await new JsonlSampleCache(`${opts.out}.cache.jsonl`).load();
-    if (cache.damagedLines > 0) err(`${cache.path}: dropped ${cache.damagedLines} unreadable line(s) left by a write cut short; those samples are requested again.`);
-    if (cache.size > 0) err(`resuming: ${cache.size} sample(s) already in ${cache.path}`);
-
-    const config = { kind: opts.preset.kind, preset: opts.preset.id, baseUrl: opts.baseUrl, model: opts.model, apiKey, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs };
-    const local = opts.preset.kind === 'in-browser' ? inBrowserSamplingProvider(config, opts.local, err) : undefined;
-    const provider = local?.provider ?? createProvider(config, io.providerDeps);
-    const interrupt = new AbortController();
-    const onSigint = () => interrupt.abort();
-    process.once('SIGINT', onSigint);
-    io.signal?.addEventListener('abort', onSigint, { once: true });
-    let lastPrinted = 0;
-    const result = await runSampling({
-      questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, signal: interrupt.signal,
-      price: priceFor(DEFAULT_PRICES, opts.preset.id, opts.model),
-      progressIntervalMs: 250,
-      onProgress: (p) => {
-        if (Date.now() - lastPrinted >= 2000) {
-          lastPrinted = Date.now();
-          err(progressLine(p));
-        }
-      },
-    });
-    process.removeListener('SIGINT', onSigint);
-    await local?.dispose();
-    err(progressLine(result.progress));
-    for (const note of result.notes) err(`note: ${note}`);
-
-    // Questions short of samples (refused by the provider, or failing again and again) are listed
-    // and left out of --out; the rest is written. Only when none is complete is nothing written.
-    const failedIds = new Set(result.incomplete.map((x) => x.questionId));
-    const someComplete = failedIds.size < new Set(questions.map((q) => q.id)).size;
-    if (result.state !== 'done' && !(result.state === 'incomplete' && someComplete)) {
-      const why =
-        result.state === 'cancelled' ? 'interrupted'
-        : `${result.incomplete.length} question(s) still miss samples${result.incomplete.every((x) => x.refused) ? ' (refused by the provider)' : ' after repeated failures'}${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
-      // A server that cannot be reached is not the user's input to fix: what arrived is kept and
-      // the same command, once the server is back, carries on (exit 3, like an interruption).
-      if (result.state === 'stopped' && result.error?.kind === UNREACHABLE_KIND) {
-        err(`semece sample: stopped: ${result.error.message.trim().replace(/\.$/, '')}. Samples so far are kept in ${cache.path}; run the same command again to resume.`);
-        return EXIT.partial;
-      }
-      err(
-        result.state === 'stopped'
-          ? stoppedLine('sample', result.error?.message ?? 'unknown reason', { what: 'Samples', path: cache.path })
-          : `semece sample: ${why}. Samples so far are kept in ${cache.path}; repeat the command to resume.`,
-      );
-      // A provider or cache error needs the user to act; an interruption or questions still short
-      // of samples kept what they had, and repeating the command finishes them.
-      return result.state === 'stopped' ? EXIT.failed : EXIT.partial;
-    }
-
-    const failed = result.incomplete.map((x) => ({ id: x.questionId, reason: `${x.refused ? 'refused by the provider' : `${x.missing} sample(s) missing after repeated failures`}${x.error ? `: ${x.error.message}` : ''}` }));
-    for (const f of failed.slice(0, 20)) err(`semece sample: question ${f.id} left out: ${f.reason}`);
-    if (failed.length > 20) err(`semece sample: … and ${failed.length - 20} more questions left out`);
-    const complete = questions.filter((q) => !failedIds.has(q.id));
-    // The key bases runSampling computed spare a digest per question on the read back.
-    const stored = await readSamples({ questions: complete, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, keyBases: result.keyBases });
-    const rows: SampledRow[] = complete.map((q, i) => {
-      const samples = stored[i] as Sample[];
-      return {
-        id: q.id, question: q.question, gold_answer: q.answer,
-        ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
-        model: opts.model, n_samples: samples.length,
-        results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence),
-      };
-    });
-    // Written whole then renamed, so a reader never sees half a file.
-    await writeFileAtomic(opts.out, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    out(JSON.stringify({
-      out: opts.out, questions: rows.length, samplesPerQuestion: opts.n, fetched: result.progress.samples.done - result.progress.samples.cached,
-      fromCache: result.progress.samples.cached, requests: result.progress.requests, tokens: result.progress.tokens, cost: result.progress.cost,
-      effective: result.effective, notes: result.notes, ...(failed.length > 0 ? { failed } : {}),
-    }));
-    if (failed.length > 0) {
-      err(`semece sample: wrote ${rows.length} of ${questions.length} questions to ${opts.out}; repeat the command to ask for the ${failed.length} left out again (a refused question is refused again unless the prompt or the provider's policy changed).`);
-      return EXIT.partial;
-    }
-    return EXIT.ok;
+/** The flags read and checked; throws a usage error's message. */
+function sampleArgs(argv: string[]): SampleArgs | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      provider: { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' }, out: { type: 'string' },
+      'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
+      'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' },
+      limit: { type: 'string' }, seed: { type: 'string' },
+      'model-dir': { type: 'string' }, 'allow-remote-models': { type: 'boolean' }, 'sampling-seed': { type: 'string' },
+      help: { type: 'boolean' },
+    },
   });
+  if (values.help) return 'help';
+  for (const required of ['provider', 'model', 'dataset', 'out'] as const) {
+    if (!values[required]) throw new Error(`--${required} is required`);
+  }
+  const preset = getPreset(values.provider!);
+  if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
+  const inBrowser = preset.kind === 'in-browser';
+  if (!inBrowser && (values['model-dir'] !== undefined || values['allow-remote-models'] || values['sampling-seed'] !== undefined)) {
+    throw new Error(`--model-dir, --allow-remote-models and --sampling-seed are for --provider ${'in-browser'} only`);
+  }
+  return {
+    preset, model: values.model!, dataset: values.dataset!, out: values.out!,
+    // The in-browser model has no address: it runs in this process.
+    baseUrl: inBrowser ? '' : baseUrlOption(values['base-url'], preset),
+    local: { modelDir: values['model-dir'], allowRemote: values['allow-remote-models'] ?? false, seed: values['sampling-seed'] === undefined ? undefined : intArg(values['sampling-seed'], 'sampling-seed', 0, 0) },
+    n: intArg(values.samples, 'samples', 50, 1),
+    settings: { temperature: numArg(values.temperature, 'temperature', 1, 2), topP: numArg(values['top-p'], 'top-p', 1, 1), maxTokens: intArg(values['max-tokens'], 'max-tokens', 1024, 1) },
+    concurrency: intArg(values.concurrency, 'concurrency', 8, 1),
+    timeoutMs: intArg(values.timeout, 'timeout', 120_000, 1),
+    promptFile: values.prompt,
+    limit: values.limit === undefined ? undefined : intArg(values.limit, 'limit', 0, 1),
+    seed: intArg(values.seed, 'seed', 0, 0),
+  };
+}
+
+/**
+ * The command's phases: the prompt and the dataset read, the cache file opened, every question
+ * sampled (the app's sampling loop, pipeline/sampling.ts, over the cache file), then the rows of
+ * the complete questions written and the summary printed.
+ */
+async function sampleCommand(opts: SampleArgs, apiKey: string | undefined, io: Io, out: Say, err: Say, env: Record<string, string | undefined>): Promise<number> {
+  const template = await promptTemplate(opts, err);
+  if (template === undefined) return EXIT.badInput;
+  const questions = await datasetQuestions(opts, env, err);
+  if (!questions) return EXIT.badInput;
+  const cache = await openSampleCache(opts.out, err);
+  const { result, provider } = await samplePhase(opts, apiKey, io, err, { questions, template, cache });
+  const unfinished = unfinishedExit(result, questions, cache.path, err);
+  if (unfinished !== undefined) return unfinished;
+  return writePhase(opts, out, err, { questions, template, cache, provider, result });
+}
+
+/** The generation prompt (--prompt, or the default), checked; undefined once its problem is said. */
+async function promptTemplate(opts: SampleArgs, err: Say): Promise<string | undefined> {
+  let template = DEFAULT_GENERATION_PROMPT;
+  try {
+    if (opts.promptFile) template = await readFile(opts.promptFile, 'utf8');
+  } catch (e) {
+    err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
+    return undefined;
+  }
+  const checked = validatePromptTemplate(template);
+  if (!checked.ok) {
+    err(`semece sample: ${opts.promptFile}: ${checked.error.message}`);
+    return undefined;
+  }
+  return template;
+}
+
+/** The dataset's questions (a file or a hub dataset, drawn by --limit and --seed); undefined once its problem is said. */
+async function datasetQuestions(opts: SampleArgs, env: Record<string, string | undefined>, err: Say): Promise<Question[] | undefined> {
+  const read = await readDatasetSource(opts.dataset, { env, log: err, limit: opts.limit, seed: opts.seed });
+  if (!read.ok) {
+    err(`semece sample: ${read.error.where ?? opts.dataset}: ${read.error.message}`);
+    return undefined;
+  }
+  if (read.value.dataset.subset) err(`asking ${describeSubset(read.value.dataset.subset)}`);
+  for (const s of read.value.skipped.slice(0, 5)) err(`skipped ${s.where}: ${s.reason}`);
+  if (read.value.skipped.length > 5) err(`… and ${read.value.skipped.length - 5} more rows skipped`);
+  return read.value.dataset.questions;
+}
+
+/** The cache file beside --out, loaded: what an earlier run of the same command kept. */
+async function openSampleCache(outFile: string, err: Say): Promise<JsonlSampleCache> {
+  const cache = await new JsonlSampleCache(`${outFile}.cache.jsonl`).load();
+  if (cache.damagedLines > 0) err(`${cache.path}: dropped ${cache.damagedLines} unreadable line(s) left by a write cut short; those samples are requested again.`);
+  if (cache.size > 0) err(`resuming: ${cache.size} sample(s) already in ${cache.path}`);
+  return cache;
+}
+
+interface SampleInputs {
+  questions: Question[];
+  template: string;
+  cache: JsonlSampleCache;
+}
+
+/** Every question sampled through the sampling loop, progress on stderr every 2 s; Ctrl-C stops it with what arrived kept. */
+async function samplePhase(opts: SampleArgs, apiKey: string | undefined, io: Io, err: Say, { questions, template, cache }: SampleInputs) {
+  const config = { kind: opts.preset.kind, preset: opts.preset.id, baseUrl: opts.baseUrl, model: opts.model, apiKey, concurrency: opts.concurrency, timeoutMs: opts.timeoutMs };
+  const local = opts.preset.kind === 'in-browser' ? inBrowserSamplingProvider(config, opts.local, err) : undefined;
+  const provider = local?.provider ?? createProvider(config, io.providerDeps);
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  process.once('SIGINT', onSigint);
+  io.signal?.addEventListener('abort', onSigint, { once: true });
+  let lastPrinted = 0;
+  const result = await runSampling({
+    questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, signal: interrupt.signal,
+    price: priceFor(DEFAULT_PRICES, opts.preset.id, opts.model),
+    progressIntervalMs: 250,
+    onProgress: (p) => {
+      if (Date.now() - lastPrinted >= 2000) {
+        lastPrinted = Date.now();
+        err(progressLine(p));
+      }
+    },
+  });
+  process.removeListener('SIGINT', onSigint);
+  await local?.dispose();
+  err(progressLine(result.progress));
+  for (const note of result.notes) err(`note: ${note}`);
+  return { result, provider };
+}
+
+
+/**
+ * The exit code of a run that writes nothing, said on stderr; undefined when --out is written.
+ * Questions short of samples (refused by the provider, or failing again and again) are listed
+ * and left out of --out; the rest is written. Only when none is complete is nothing written.
+ */
+function unfinishedExit(result: SamplingResult, questions: Question[], cachePath: string, err: Say): ExitCode | undefined {
+  const failedIds = new Set(result.incomplete.map((x) => x.questionId));
+  const someComplete = failedIds.size < new Set(questions.map((q) => q.id)).size;
+  if (result.state === 'done' || (result.state === 'incomplete' && someComplete)) return undefined;
+  const why =
+    result.state === 'cancelled' ? 'interrupted'
+    : `${result.incomplete.length} question(s) still miss samples${result.incomplete.every((x) => x.refused) ? ' (refused by the provider)' : ' after repeated failures'}${result.incomplete[0]?.error ? ` (${result.incomplete[0].error.message})` : ''}`;
+  // A server that cannot be reached is not the user's input to fix: what arrived is kept and
+  // the same command, once the server is back, carries on (exit 3, like an interruption).
+  if (result.state === 'stopped' && result.error?.kind === UNREACHABLE_KIND) {
+    err(`semece sample: stopped: ${result.error.message.trim().replace(/\.$/, '')}. Samples so far are kept in ${cachePath}; run the same command again to resume.`);
+    return EXIT.partial;
+  }
+  err(
+    result.state === 'stopped'
+      ? stoppedLine('sample', result.error?.message ?? 'unknown reason', { what: 'Samples', path: cachePath })
+      : `semece sample: ${why}. Samples so far are kept in ${cachePath}; repeat the command to resume.`,
+  );
+  // A provider or cache error needs the user to act; an interruption or questions still short
+  // of samples kept what they had, and repeating the command finishes them.
+  return result.state === 'stopped' ? EXIT.failed : EXIT.partial;
+}
+
+/** The complete questions' rows read back from the cache and written to --out, the summary printed. */
+async function writePhase(opts: SampleArgs, out: Say, err: Say, { questions, template, cache, provider, result }: SampleInputs & { provider: SamplingProvider; result: SamplingResult }): Promise<number> {
+  const failedIds = new Set(result.incomplete.map((x) => x.questionId));
+  const failed = result.incomplete.map((x) => ({ id: x.questionId, reason: `${x.refused ? 'refused by the provider' : `${x.missing} sample(s) missing after repeated failures`}${x.error ? `: ${x.error.message}` : ''}` }));
+  for (const f of failed.slice(0, 20)) err(`semece sample: question ${f.id} left out: ${f.reason}`);
+  if (failed.length > 20) err(`semece sample: … and ${failed.length - 20} more questions left out`);
+  const complete = questions.filter((q) => !failedIds.has(q.id));
+  // The key bases runSampling computed spare a digest per question on the read back.
+  const stored = await readSamples({ questions: complete, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, keyBases: result.keyBases });
+  const rows: SampledRow[] = complete.map((q, i) => {
+    const samples = stored[i] as Sample[];
+    return {
+      id: q.id, question: q.question, gold_answer: q.answer,
+      ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
+      model: opts.model, n_samples: samples.length,
+      results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence),
+    };
+  });
+  // Written whole then renamed, so a reader never sees half a file.
+  await writeFileAtomic(opts.out, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  out(JSON.stringify({
+    out: opts.out, questions: rows.length, samplesPerQuestion: opts.n, fetched: result.progress.samples.done - result.progress.samples.cached,
+    fromCache: result.progress.samples.cached, requests: result.progress.requests, tokens: result.progress.tokens, cost: result.progress.cost,
+    effective: result.effective, notes: result.notes, ...(failed.length > 0 ? { failed } : {}),
+  }));
+  if (failed.length > 0) {
+    err(`semece sample: wrote ${rows.length} of ${questions.length} questions to ${opts.out}; repeat the command to ask for the ${failed.length} left out again (a refused question is refused again unless the prompt or the provider's policy changed).`);
+    return EXIT.partial;
+  }
+  return EXIT.ok;
 }
