@@ -18,20 +18,23 @@ import { toJson } from '../json';
 import { readDataset } from '../../src/formats/datasets';
 import { createProvider, getPreset } from '../../src/providers/create-provider';
 import type { McQuestion } from '../../src/multiple-choice/prompt';
+import type { McSemResult } from '../../src/multiple-choice/sem-ece-run';
+import type { ReportDocument } from '../../src/model/report';
+import type { Dataset } from '../../src/model/rows';
 import { toMcQuestions } from '../../src/multiple-choice/mc-questions';
-import { MC_DEFAULTS, type McRunOptions } from '../../src/multiple-choice/stated-probability-run';
+import { MC_DEFAULTS, type McRunOptions, type McRunResult } from '../../src/multiple-choice/stated-probability-run';
 import { executeMultipleChoiceRun, type McModelResults } from '../../src/multiple-choice/job';
 import { MemoryRunRepository } from '../../src/model/run-repository';
 import { newRun } from '../../src/pipeline/runner';
 import { UNREACHABLE_KIND } from '../../src/pipeline/unreachable';
-import { keyId, type RunSpec } from '../../src/model/run-spec';
+import { keyId, type ModelSpec, type RunRecord, type RunSpec } from '../../src/model/run-spec';
 import type { ProviderConfig } from '../../src/model/provider';
 import { summarizeComparison } from '../../src/pipeline/signal-comparison-summary';
 import { SIGNAL_LABEL } from '../../src/model/signals';
 import { reportJsonFile } from '../../src/formats/report-export';
 import { leftOutNote } from '../../src/formats/report-limits';
 import { resolveIo, writeFileAtomic, type Io } from '../command-io.ts';
-import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+import { EXIT, EXIT_CODES_HELP, type ExitCode } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { reportSource } from '../report-paths.ts';
 import { stoppedLine } from '../provider-stop.ts';
@@ -75,194 +78,243 @@ function numArg(v: string | undefined, name: string, dflt: number): number {
   return n;
 }
 
+type Flags = Partial<Record<'provider' | 'base-url' | 'model' | 'dataset' | 'runs' | 'seed' | 'temperature' | 'max-tokens' | 'samples' | 'concurrency' | 'out' | 'sem-out' | 'report' | 'cache', string>> & { 'no-logprobs'?: boolean };
+type McSettings = McRunOptions & { samples: number; concurrency: number };
+type Say = (s: string) => void;
+
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const { out, err, env } = resolveIo(io);
-  let a;
-  let settings: McRunOptions & { samples: number; concurrency: number };
+  let parsed: { a: Flags; settings: McSettings } | 'help';
   try {
-    a = parseArgs({
-      args: argv,
-      options: {
-        provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' },
-        runs: { type: 'string' }, seed: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' },
-        'no-logprobs': { type: 'boolean' }, samples: { type: 'string' }, concurrency: { type: 'string' },
-        out: { type: 'string' }, 'sem-out': { type: 'string' }, report: { type: 'string' }, cache: { type: 'string' }, help: { type: 'boolean' },
-      },
-      strict: true,
-    }).values;
-    if (a.help) {
-      out(USAGE);
-      return EXIT.ok;
-    }
-    for (const name of ['provider', 'model', 'dataset'] as const) if (!a[name]) throw new Error(`--${name} is required`);
-    settings = {
-      runs: intArg(a.runs, 'runs', MC_DEFAULTS.runs, 1),
-      seed: intArg(a.seed, 'seed', MC_DEFAULTS.seed, 0),
-      temperature: numArg(a.temperature, 'temperature', MC_DEFAULTS.temperature),
-      maxTokens: intArg(a['max-tokens'], 'max-tokens', MC_DEFAULTS.maxTokens, 1),
-      logprobs: !a['no-logprobs'],
-      samples: intArg(a.samples, 'samples', 0, 0),
-      concurrency: intArg(a.concurrency, 'concurrency', 8, 1),
-    };
+    parsed = mcArgs(argv);
   } catch (e) {
     err(`semece mc: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
   }
+  if (parsed === 'help') {
+    out(USAGE);
+    return EXIT.ok;
+  }
+  const { a, settings } = parsed;
   const files = {
     outputs: [{ flag: '--out', file: a.out }, { flag: '--sem-out', file: a['sem-out'] }, { flag: '--report', file: a.report }],
     // The cache is read too: an output over it would destroy the replies it keeps.
     inputs: [{ flag: '--dataset', file: a.dataset }, { flag: '--cache', file: a.cache }],
   };
-  return withOutputs('mc', files, err, async () => {
-    const preset = getPreset(a.provider!);
-    if (!preset) {
-      err(`semece mc: unknown provider ${JSON.stringify(a.provider)}`);
-      return EXIT.badInput;
-    }
-    if (preset.kind === 'in-browser') {
-      // The stated-probability baseline asks an API for one letter and its logprobs; the in-page model is offered for Sem-ECE sampling.
-      err('semece mc: --provider in-browser samples open answers only (semece sample); the multiple-choice baseline needs a model behind an API');
-      return EXIT.badInput;
-    }
-    let text: Uint8Array;
-    try {
-      text = await readFile(a.dataset!);
-    } catch (e) {
-      err(`semece mc: cannot read the dataset ${a.dataset}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      return EXIT.badInput;
-    }
-    const read = readDataset(text, a.dataset!);
-    if (!read.ok) {
-      err(`semece mc: ${read.error.where ? read.error.where + ': ' : ''}${read.error.message}`);
-      return EXIT.badInput;
-    }
-    const mc = toMcQuestions(read.value.dataset.questions);
-    const questions: McQuestion[] = mc.questions;
-    const skipped = [...read.value.skipped, ...mc.skipped];
-    for (const s of skipped) err(`skipped ${s.where}: ${s.reason}`);
-    if (questions.length === 0) {
-      err('semece mc: the dataset has no usable multiple-choice question (each needs 2 to 10 options and a gold letter or option text)');
-      return EXIT.badInput;
-    }
+  return withOutputs('mc', files, err, () => mcCommand(a, settings, io, { out, err, env }));
+}
 
-    const apiKey = (preset.keyEnv ? env[preset.keyEnv] : undefined) ?? env.SEMECE_API_KEY;
-    if (preset.needsKey && !apiKey) {
-      err(`semece mc: no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'}`);
-      return EXIT.badInput;
-    }
-    let baseUrl: string;
-    try {
-      baseUrl = baseUrlOption(a['base-url'], preset);
-    } catch (e) {
-      // A bad address is bad usage (exit 2), as in every other command, not a failed run.
-      err(`semece mc: ${(e as Error).message}`);
-      return EXIT.badInput;
-    }
-    // The run is the app's multiple-choice phases (multiple-choice/job.ts) over one run lifecycle,
-    // its record held in memory and its replies in the --cache file: no orchestration of its own.
-    const model = { kind: preset.kind, preset: preset.id, baseUrl, model: a.model!, concurrency: settings.concurrency };
-    const spec: RunSpec = {
-      title: `Multiple choice: ${a.model} on ${path.basename(read.value.dataset.name)}`,
-      dataset: { name: path.basename(read.value.dataset.name), source: reportSource(a.dataset!), questions: read.value.dataset.questions },
-      models: [model],
-      sampling: { n: 1, temperature: settings.temperature, maxTokens: settings.maxTokens, prompt: '{question}', concurrency: settings.concurrency },
-      clustering: { method: 'exact' },
-      grading: { method: 'alias' },
-      mc: { runs: settings.runs, seed: settings.seed, samples: settings.samples, logprobs: settings.logprobs },
-    };
-    let samples: JsonlSampleCache | undefined;
-    if (a.cache) {
-      samples = await new JsonlSampleCache(a.cache).load();
-      if (samples.damagedLines > 0) err(`${samples.path}: dropped ${samples.damagedLines} unreadable line(s) left by a write cut short; those replies are requested again.`);
-      if (samples.size > 0) err(`${samples.size} reply(ies) already in ${samples.path}: only the missing ones are requested`);
-    }
-    // Only with --cache does a repeated command resume; without it a stop keeps nothing.
-    const kept = a.cache ? { what: 'Replies', path: a.cache } : undefined;
-    const runs = new MemoryRunRepository();
-    const record = newRun(spec);
-    await runs.saveRun(record);
-    let results: McModelResults | undefined;
-    const deps = { runs, samples, provider: (c: ProviderConfig) => createProvider(c, io.providerDeps), label: () => a.model!, onModel: (r: McModelResults) => (results = r) };
-    const ended = await executeMultipleChoiceRun(record.id, apiKey ? { [keyId(model)]: apiKey } : {}, deps, io.signal ?? new AbortController().signal);
-    if (ended.status !== 'done' || !results) {
-      const e = ended.error;
-      // A server that cannot be reached is not the user's input to fix: what arrived is kept and
-      // the same command, once the server is back, carries on (exit 3, as in semece sample).
-      if (e?.kind === UNREACHABLE_KIND && kept) {
-        err(`semece mc: stopped: ${e.message.trim().replace(/\.$/, '')}. ${kept.what} so far are kept in ${kept.path}; run the same command again to resume.`);
-        return EXIT.partial;
-      }
-      if (!e) {
-        err(`semece mc: interrupted (${ended.status}).${kept ? ` ${kept.what} so far are kept in ${kept.path}; repeat the command to resume.` : ''}`);
-        return EXIT.partial;
-      }
-      err(stoppedLine('mc', `${e.message} (${e.kind}, at ${e.where})`, kept));
-      return EXIT.failed;
-    }
-    const r = results.baseline;
-    const semResult = results.sem;
-    if (a.out) {
-      const rows = r.rows.map((row) => json({ model: a.model, ...row })).join('\n') + '\n';
-      try {
-        await writeFileAtomic(a.out, rows);
-      } catch (e) {
-        err(`semece mc: cannot write ${a.out}: ${(e as Error).message}`);
-        out(json({ rows: r.rows }));
-        return EXIT.failed;
-      }
-    }
-    let semEce: unknown;
-    if (semResult) {
-      const s = semResult;
-      if (a['sem-out']) {
-        const lines = s.questions.map((q) => json({ ...q.clustered, grade: q.graded.grade, Y: q.graded.Y, signals: q.signals })).join('\n') + '\n';
-        await writeFileAtomic(a['sem-out'], lines);
-      }
-      // The signal comparison the score stage made once for the run's report (not a second bootstrap here).
-      const comparison = (await runs.getReport(record.id))?.models[0]?.metrics.comparison;
-      semEce = {
-        samples: settings.samples,
-        accuracy: s.accuracy,
-        noOption: s.noOption,
-        failedSamples: s.failedSamples,
-        verdict: comparison ? summarizeComparison(comparison, SIGNAL_LABEL).headline : null,
-        comparison: comparison ?? null,
-        logprobAbsent: s.logprobAbsent,
-      };
-    }
-    if (a.report) {
-      const doc = (await runs.getReport(record.id))!;
-      // At the most detail the app opens (raw replies, then samples, left out past MAX_REPORT_BYTES).
-      const file = reportJsonFile(doc);
-      if (!file.ok) {
-        err(`semece mc: cannot write the report ${a.report}: ${file.error.message}`);
-        return EXIT.failed;
-      }
-      if (file.value.leftOut !== 'nothing') err(`semece mc: the report ${a.report}: ${leftOutNote(file.value.leftOut)}`);
-      try {
-        await writeFileAtomic(a.report, file.value.text);
-      } catch (e) {
-        err(`semece mc: cannot write the report ${a.report}: ${(e as Error).message}`);
-        return EXIT.failed;
-      }
-    }
-    out(
-      json(
-        {
-          model: a.model,
-          provider: preset.id,
-          dataset: read.value.dataset.name,
-          ...r.summary,
-          questions: questions.length,
-          skipped,
-          settings: { ...settings, effective: r.effective },
-          logprob: r.logprob,
-          notes: r.notes,
-          ...(semEce ? { semEce } : {}),
-        },
-        2,
-      ),
-    );
-    return EXIT.ok;
-  });
+/** The flags read and checked; throws a usage error's message. */
+function mcArgs(argv: string[]): { a: Flags; settings: McSettings } | 'help' {
+  const a = parseArgs({
+    args: argv,
+    options: {
+      provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' },
+      runs: { type: 'string' }, seed: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' },
+      'no-logprobs': { type: 'boolean' }, samples: { type: 'string' }, concurrency: { type: 'string' },
+      out: { type: 'string' }, 'sem-out': { type: 'string' }, report: { type: 'string' }, cache: { type: 'string' }, help: { type: 'boolean' },
+    },
+    strict: true,
+  }).values;
+  if (a.help) return 'help';
+  for (const name of ['provider', 'model', 'dataset'] as const) if (!a[name]) throw new Error(`--${name} is required`);
+  const settings = {
+    runs: intArg(a.runs, 'runs', MC_DEFAULTS.runs, 1),
+    seed: intArg(a.seed, 'seed', MC_DEFAULTS.seed, 0),
+    temperature: numArg(a.temperature, 'temperature', MC_DEFAULTS.temperature),
+    maxTokens: intArg(a['max-tokens'], 'max-tokens', MC_DEFAULTS.maxTokens, 1),
+    logprobs: !a['no-logprobs'],
+    samples: intArg(a.samples, 'samples', 0, 0),
+    concurrency: intArg(a.concurrency, 'concurrency', 8, 1),
+  };
+  return { a, settings };
+}
+
+/** The model the command asks, with its key; undefined once the problem (bad usage) is said. */
+function mcModel(a: Flags, settings: McSettings, env: NodeJS.ProcessEnv, err: Say): { model: ModelSpec; apiKey: string | undefined } | undefined {
+  const preset = getPreset(a.provider!)!;
+  const apiKey = (preset.keyEnv ? env[preset.keyEnv] : undefined) ?? env.SEMECE_API_KEY;
+  if (preset.needsKey && !apiKey) {
+    err(`semece mc: no API key: set ${preset.keyEnv ?? 'SEMECE_API_KEY'}`);
+    return undefined;
+  }
+  let baseUrl: string;
+  try {
+    baseUrl = baseUrlOption(a['base-url'], preset);
+  } catch (e) {
+    // A bad address is bad usage (exit 2), as in every other command, not a failed run.
+    err(`semece mc: ${(e as Error).message}`);
+    return undefined;
+  }
+  return { model: { kind: preset.kind, preset: preset.id, baseUrl, model: a.model!, concurrency: settings.concurrency }, apiKey };
+}
+
+/** The provider, then the dataset read into multiple-choice questions; undefined once the problem (bad usage or input) is said. */
+async function mcDataset(a: Flags, err: Say): Promise<{ dataset: Dataset; questions: McQuestion[]; skipped: { where: string; reason: string }[] } | undefined> {
+  const preset = getPreset(a.provider!);
+  if (!preset) {
+    err(`semece mc: unknown provider ${JSON.stringify(a.provider)}`);
+    return undefined;
+  }
+  if (preset.kind === 'in-browser') {
+    // The stated-probability baseline asks an API for one letter and its logprobs; the in-page model is offered for Sem-ECE sampling.
+    err('semece mc: --provider in-browser samples open answers only (semece sample); the multiple-choice baseline needs a model behind an API');
+    return undefined;
+  }
+  let text: Uint8Array;
+  try {
+    text = await readFile(a.dataset!);
+  } catch (e) {
+    err(`semece mc: cannot read the dataset ${a.dataset}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return undefined;
+  }
+  const read = readDataset(text, a.dataset!);
+  if (!read.ok) {
+    err(`semece mc: ${read.error.where ? read.error.where + ': ' : ''}${read.error.message}`);
+    return undefined;
+  }
+  const mc = toMcQuestions(read.value.dataset.questions);
+  const skipped = [...read.value.skipped, ...mc.skipped];
+  for (const s of skipped) err(`skipped ${s.where}: ${s.reason}`);
+  if (mc.questions.length === 0) {
+    err('semece mc: the dataset has no usable multiple-choice question (each needs 2 to 10 options and a gold letter or option text)');
+    return undefined;
+  }
+  return { dataset: read.value.dataset, questions: mc.questions, skipped };
+}
+
+/**
+ * The command's phases: the dataset and the model read, then the run — the app's multiple-choice
+ * phases (multiple-choice/job.ts) over the one run lifecycle, its record held in memory and its
+ * replies in the --cache file: no orchestration of its own — then its files written and its
+ * summary printed.
+ */
+async function mcCommand(a: Flags, settings: McSettings, io: Io, say: { out: Say; err: Say; env: NodeJS.ProcessEnv }): Promise<number> {
+  const { out, err } = say;
+  const read = await mcDataset(a, err);
+  if (!read) return EXIT.badInput;
+  const asked = mcModel(a, settings, say.env, err);
+  if (!asked) return EXIT.badInput;
+  const spec = mcSpec(a, settings, read.dataset, asked.model);
+  const samples = await openReplyCache(a.cache, err);
+  const runs = new MemoryRunRepository();
+  const record = newRun(spec);
+  await runs.saveRun(record);
+  let results: McModelResults | undefined;
+  const deps = { runs, samples, provider: (c: ProviderConfig) => createProvider(c, io.providerDeps), label: () => a.model!, onModel: (r: McModelResults) => (results = r) };
+  const ended = await executeMultipleChoiceRun(record.id, asked.apiKey ? { [keyId(asked.model)]: asked.apiKey } : {}, deps, io.signal ?? new AbortController().signal);
+  if (ended.status !== 'done' || !results) return stoppedExit(ended, a.cache, err);
+  const report = (await runs.getReport(record.id))!;
+  const r = results.baseline;
+  if (a.out && !(await writeRunRows(a, r.rows, say))) return EXIT.failed;
+  const semEce = results.sem ? await semEceSummary(a, settings, results.sem, report) : undefined;
+  if (a.report && !(await writeReport(a.report, report, err))) return EXIT.failed;
+  out(
+    json(
+      {
+        model: a.model,
+        provider: asked.model.preset,
+        dataset: read.dataset.name,
+        ...r.summary,
+        questions: read.questions.length,
+        skipped: read.skipped,
+        settings: { ...settings, effective: r.effective },
+        logprob: r.logprob,
+        notes: r.notes,
+        ...(semEce ? { semEce } : {}),
+      },
+      2,
+    ),
+  );
+  return EXIT.ok;
+}
+
+/** The run the command makes: the dataset's questions asked of the one model, with the flags' settings. */
+function mcSpec(a: Flags, settings: McSettings, dataset: Dataset, model: ModelSpec): RunSpec {
+  return {
+    title: `Multiple choice: ${a.model} on ${path.basename(dataset.name)}`,
+    dataset: { name: path.basename(dataset.name), source: reportSource(a.dataset!), questions: dataset.questions },
+    models: [model],
+    sampling: { n: 1, temperature: settings.temperature, maxTokens: settings.maxTokens, prompt: '{question}', concurrency: settings.concurrency },
+    clustering: { method: 'exact' },
+    grading: { method: 'alias' },
+    mc: { runs: settings.runs, seed: settings.seed, samples: settings.samples, logprobs: settings.logprobs },
+  };
+}
+
+/** The --cache file, loaded: the replies an earlier run of the same command kept. */
+async function openReplyCache(file: string | undefined, err: Say): Promise<JsonlSampleCache | undefined> {
+  if (!file) return undefined;
+  const samples = await new JsonlSampleCache(file).load();
+  if (samples.damagedLines > 0) err(`${samples.path}: dropped ${samples.damagedLines} unreadable line(s) left by a write cut short; those replies are requested again.`);
+  if (samples.size > 0) err(`${samples.size} reply(ies) already in ${samples.path}: only the missing ones are requested`);
+  return samples;
+}
+
+/** The exit code of a run that did not finish, said on stderr. */
+function stoppedExit(ended: RunRecord, cache: string | undefined, err: Say): ExitCode {
+  // Only with --cache does a repeated command resume; without it a stop keeps nothing.
+  const kept = cache ? { what: 'Replies', path: cache } : undefined;
+  const e = ended.error;
+  // A server that cannot be reached is not the user's input to fix: what arrived is kept and
+  // the same command, once the server is back, carries on (exit 3, as in semece sample).
+  if (e?.kind === UNREACHABLE_KIND && kept) {
+    err(`semece mc: stopped: ${e.message.trim().replace(/\.$/, '')}. ${kept.what} so far are kept in ${kept.path}; run the same command again to resume.`);
+    return EXIT.partial;
+  }
+  if (!e) {
+    err(`semece mc: interrupted (${ended.status}).${kept ? ` ${kept.what} so far are kept in ${kept.path}; repeat the command to resume.` : ''}`);
+    return EXIT.partial;
+  }
+  err(stoppedLine('mc', `${e.message} (${e.kind}, at ${e.where})`, kept));
+  return EXIT.failed;
+}
+
+/** The per-run rows to --out; false once a failure to write is said (the rows printed instead). */
+async function writeRunRows(a: Flags, rows: McRunResult['rows'], say: { out: Say; err: Say }): Promise<boolean> {
+  const lines = rows.map((row) => json({ model: a.model, ...row })).join('\n') + '\n';
+  try {
+    await writeFileAtomic(a.out!, lines);
+    return true;
+  } catch (e) {
+    say.err(`semece mc: cannot write ${a.out}: ${(e as Error).message}`);
+    say.out(json({ rows }));
+    return false;
+  }
+}
+
+/** The Sem-ECE part of the summary (its rows to --sem-out): the signal comparison the score phase made once for the run's report, not a second bootstrap here. */
+async function semEceSummary(a: Flags, settings: McSettings, s: McSemResult, report: ReportDocument) {
+  if (a['sem-out']) {
+    const lines = s.questions.map((q) => json({ ...q.clustered, grade: q.graded.grade, Y: q.graded.Y, signals: q.signals })).join('\n') + '\n';
+    await writeFileAtomic(a['sem-out'], lines);
+  }
+  const comparison = report.models[0]?.metrics.comparison;
+  return {
+    samples: settings.samples,
+    accuracy: s.accuracy,
+    noOption: s.noOption,
+    failedSamples: s.failedSamples,
+    verdict: comparison ? summarizeComparison(comparison, SIGNAL_LABEL).headline : null,
+    comparison: comparison ?? null,
+    logprobAbsent: s.logprobAbsent,
+  };
+}
+
+/** The run's report to --report, at the most detail the app opens; false once a failure to write is said. */
+async function writeReport(file: string, doc: ReportDocument, err: Say): Promise<boolean> {
+  // Raw replies, then samples, left out past MAX_REPORT_BYTES.
+  const written = reportJsonFile(doc);
+  if (!written.ok) {
+    err(`semece mc: cannot write the report ${file}: ${written.error.message}`);
+    return false;
+  }
+  if (written.value.leftOut !== 'nothing') err(`semece mc: the report ${file}: ${leftOutNote(written.value.leftOut)}`);
+  try {
+    await writeFileAtomic(file, written.value.text);
+    return true;
+  } catch (e) {
+    err(`semece mc: cannot write the report ${file}: ${(e as Error).message}`);
+    return false;
+  }
 }
