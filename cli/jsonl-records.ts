@@ -12,17 +12,7 @@ import { appendFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { writeLinesAtomic } from './command-io.ts';
 import { endsWithNewline } from './jsonl-rows.ts';
-
-/** A line as a JSON object, or undefined for a torn or foreign line. */
-function recordOf(line: string): Record<string, unknown> | undefined {
-  let record: unknown;
-  try {
-    record = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  return typeof record === 'object' && record !== null && !Array.isArray(record) ? (record as Record<string, unknown>) : undefined;
-}
+import { jsonObjectOf } from '../src/formats/jsonl-rows.ts';
 
 export class JsonlRecords<V> {
   private readonly map = new Map<string, V>();
@@ -42,7 +32,7 @@ export class JsonlRecords<V> {
     // Streamed a line at a time: a cache of a paper-scale run can pass V8's longest string.
     let whole = true;
     for await (const line of this.lines()) {
-      const record = recordOf(line);
+      const record = jsonObjectOf(line);
       if (record === undefined) {
         this.damagedLines++;
         whole = false;
@@ -59,7 +49,7 @@ export class JsonlRecords<V> {
       await writeLinesAtomic(
         this.path,
         (async function* () {
-          for await (const line of lines) if (recordOf(line) !== undefined) yield line;
+          for await (const line of lines) if (jsonObjectOf(line) !== undefined) yield line;
         })(),
       );
     }

@@ -1,23 +1,28 @@
 /**
- * The rows of a command's --in JSONL file, streamed: read in chunks and parsed a line at a time,
- * so `semece cluster` and `grade` over 40,000 questions × 50 replies never hold the file as one
+ * The rows of a command's --in JSONL file, streamed: read in chunks and parsed a line at a time
+ * (each line as every JSONL reader reads one: parseJsonlLine, src/formats/jsonl-rows.ts), so
+ * `semece cluster` and `grade` over 40,000 questions × 50 replies never hold the file as one
  * string or every row at once. A bad line stops the read with a BadRow naming FILE:LINE; a file
  * that cannot be read, with a BadRow naming the file.
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { FieldError, type Obj } from '../src/formats/authors-fields.ts';
+import type { Obj } from '../src/formats/authors-fields.ts';
+import { parseJsonlLine, withoutBom } from '../src/formats/jsonl-rows.ts';
 
 export class BadRow extends Error {
+  /** The file itself could not be read (missing, a folder, no permission). */
+  readonly unreadable: boolean;
+
   constructor(
     /** FILE:LINE, or the file when it cannot be read. */
     readonly where: string,
     message: string,
-    /** The file itself could not be read (missing, a folder, no permission). */
-    readonly unreadable = false,
+    { unreadable = false }: { unreadable?: boolean } = {},
   ) {
     super(message);
+    this.unreadable = unreadable;
   }
 }
 
@@ -33,27 +38,16 @@ export async function* jsonlRows<R>(file: string, read: (obj: Obj) => R): AsyncG
   try {
     for await (const raw of lines) {
       n++;
-      const text = n === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (e) {
-        throw new BadRow(`${file}:${n}`, `bad JSON (${(e as Error).message})`);
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRow(`${file}:${n}`, 'expected a JSON object per line');
-      try {
-        yield read(value as Obj);
-      } catch (e) {
-        if (e instanceof FieldError) throw new BadRow(`${file}:${n}`, e.message);
-        throw e;
-      }
+      const line = parseJsonlLine(n === 1 ? withoutBom(raw) : raw, read);
+      if (line === null) continue;
+      if (!line.ok) throw new BadRow(`${file}:${n}`, line.message);
+      yield line.value;
     }
   } catch (e) {
     if (e instanceof BadRow) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     // The stream's own errors (a missing or unreadable file); anything else is a bug to surface.
-    if (typeof code === 'string') throw new BadRow(file, (e as Error).message, true);
+    if (typeof code === 'string') throw new BadRow(file, (e as Error).message, { unreadable: true });
     throw e;
   } finally {
     lines.close();

@@ -24,6 +24,7 @@ import type { Sample } from '../src/model/rows.ts';
 import { groupBySlot, indexedSamples, slotOf } from '../src/model/sample-groups.ts';
 import { writeLinesAtomic } from './command-io.ts';
 import { endsWithNewline } from './jsonl-rows.ts';
+import { jsonObjectOf } from '../src/formats/jsonl-rows.ts';
 
 type Entry = { key: string; sample: Sample };
 
@@ -107,14 +108,8 @@ export class JsonlSampleCache implements SampleCache {
     this.damagedLines = 0;
     for await (const { text, at, bytes } of linesWithOffsets(this.path)) {
       if (text.trim() === '') continue;
-      let record: unknown;
-      try {
-        record = JSON.parse(text);
-      } catch {
-        this.damagedLines++;
-        continue;
-      }
-      if (!isObject(record)) {
+      const record = jsonObjectOf(text);
+      if (record === undefined) {
         this.damagedLines++;
         continue;
       }
@@ -127,14 +122,8 @@ export class JsonlSampleCache implements SampleCache {
   private async rewriteWithoutDamage(): Promise<void> {
     const path = this.path;
     async function* kept() {
-      for await (const { text } of linesWithOffsets(path)) {
-        if (text.trim() === '') continue;
-        try {
-          if (isObject(JSON.parse(text))) yield text;
-        } catch {
-          // torn: dropped
-        }
-      }
+      // Blank and torn lines are dropped.
+      for await (const { text } of linesWithOffsets(path)) if (jsonObjectOf(text) !== undefined) yield text;
     }
     await writeLinesAtomic(path, kept());
   }

@@ -37,26 +37,52 @@ function badInput(file: string, line: number, message: string): StageError {
   return { kind: 'bad-input', message: `${file}, line ${line}: ${message}`, where: `${file}:${line}` };
 }
 
-/** One line: its row, null when blank, or the error naming the line. */
-function readLine<T>(raw: string, file: string, line: number, readRow: (obj: Obj) => T): Result<T> | null {
+/** A line of JSONL read: its row, or what is wrong with it in words (the reader names the line). */
+export type JsonlLine<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/**
+ * One line of JSONL, for every reader of such files (this one, the CLI's streamed rows, its
+ * caches): null when blank, else the line's JSON object through `readRow`, or what is wrong: bad
+ * JSON, not an object, a field `readRow` refuses (its FieldError). Any other error from `readRow`
+ * is not the line's fault and propagates.
+ */
+export function parseJsonlLine<T>(raw: string, readRow: (obj: Obj) => T): JsonlLine<T> | null {
   // A regex test stops at the first non-blank character; trim() would copy the whole line.
   if (!/\S/.test(raw)) return null;
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (e) {
-    return { ok: false, error: badInput(file, line, `bad JSON (${(e as Error).message})`) };
+    return { ok: false, message: `bad JSON (${(e as Error).message})` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, error: badInput(file, line, `expected a JSON object, got ${describe(value)}`) };
-  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: `expected a JSON object, got ${describe(value)}` };
   try {
     return { ok: true, value: readRow(value as Obj) };
   } catch (e) {
-    if (e instanceof FieldError) return { ok: false, error: badInput(file, line, e.message) };
+    if (e instanceof FieldError) return { ok: false, message: e.message };
+    throw e;
+  }
+}
+
+/** A line's JSON object; undefined when it is blank, torn or not an object (for caches that drop such lines). */
+export function jsonObjectOf(raw: string): Obj | undefined {
+  const read = parseJsonlLine(raw, (obj) => obj);
+  return read?.ok ? read.value : undefined;
+}
+
+/** The text without the byte order mark it may start with. */
+export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/** One line: its row, null when blank, or the error naming the line. */
+function readLine<T>(raw: string, file: string, line: number, readRow: (obj: Obj) => T): Result<T> | null {
+  let read: JsonlLine<T> | null;
+  try {
+    read = parseJsonlLine(raw, readRow);
+  } catch (e) {
     // Not a field the reader checks (a limit of the engine, a bug): still say which row caused it.
     throw new Error(`${file}, line ${line}: ${errorMessage(e)}`, { cause: e });
   }
+  return read && !read.ok ? { ok: false, error: badInput(file, line, read.message) } : read;
 }
 
 /**
@@ -80,7 +106,7 @@ function* linesOf(text: string | Iterable<string>): Generator<string> {
   let first = true;
   for (let chunk of text) {
     if (first && chunk.length > 0) {
-      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+      chunk = withoutBom(chunk);
       first = false;
     }
     let end = chunk.indexOf('\n');

@@ -34,7 +34,7 @@ test('rows are read a line at a time: BOM, CRLF and blank lines skipped, multi-b
 test('a bad line stops the read with FILE:LINE: bad JSON, not an object, a field the reader refuses', async () => {
   const cases: [string, RegExp][] = [
     ['{"id":"a"}\n{"id":\n', /bad JSON/],
-    ['{"id":"a"}\n[1,2]\n', /expected a JSON object per line/],
+    ['{"id":"a"}\n[1,2]\n', /expected a JSON object, got an array/],
     ['{"id":"a"}\n{"id":3}\n', /"id" must be a string/],
   ];
   for (const [i, [text, message]] of cases.entries()) {

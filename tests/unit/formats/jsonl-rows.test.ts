@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { parseJsonl } from '../../../src/formats/jsonl-rows';
+import { jsonObjectOf, parseJsonl, parseJsonlLine } from '../../../src/formats/jsonl-rows';
+import { FieldError, type Obj } from '../../../src/formats/authors-fields';
 
 const readRow = (obj: Record<string, unknown>) => ({ id: String(obj.id) });
 const TEXT = '{"id": "q1"}\n{"id": "q2"}\n';
@@ -59,4 +60,20 @@ test('chunks: UTF-16 read as UTF-8 is named from the first chunk; no chunks at a
   const r = parseJsonl(cut(utf16ReadAsUtf8(TEXT, 'utf16le'), [3, 9]), 'c.jsonl', readRow);
   expect(!r.ok && r.error.message).toBe('c.jsonl: looks like UTF-16 text, which is not supported here: save it as UTF-8');
   expect(parseJsonl([], 'c.jsonl', readRow)).toEqual(parseJsonl('', 'c.jsonl', readRow));
+});
+
+test('parseJsonlLine, the line every JSONL reader reads: blank, a row, or what is wrong in words; a reader’s own bug passes through', () => {
+  const ids = (obj: Obj) => {
+    if (typeof obj.id !== 'string') throw new FieldError('"id" must be a string');
+    return obj.id;
+  };
+  expect(parseJsonlLine(' \t\r', ids)).toBeNull();
+  expect(parseJsonlLine('{"id": "q1"}\r', ids)).toEqual({ ok: true, value: 'q1' });
+  expect(parseJsonlLine('{"id": ', ids)).toMatchObject({ ok: false, message: expect.stringMatching(/^bad JSON \(/) });
+  expect(parseJsonlLine('"q1"', ids)).toEqual({ ok: false, message: 'expected a JSON object, got the string "q1"' });
+  expect(parseJsonlLine('{"id": 3}', ids)).toEqual({ ok: false, message: '"id" must be a string' });
+  expect(() => parseJsonlLine('{}', () => { throw new TypeError('a bug'); })).toThrow(TypeError);
+  // The caches' reading: an object, else nothing (blank, torn, an array).
+  expect(jsonObjectOf('{"key": "k"}')).toEqual({ key: 'k' });
+  expect([jsonObjectOf(''), jsonObjectOf('{"key": "k'), jsonObjectOf('[1]')]).toEqual([undefined, undefined, undefined]);
 });
