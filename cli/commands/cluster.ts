@@ -109,29 +109,29 @@ export default async function run(argv: string[], io: Io = {}, methods: ClusterM
   const usage = methods === SHIPPED ? USAGE : clusterUsage(methods);
   let args: ClusterArgs | 'help';
   try {
-    args = clusterArgs(argv, env);
+    args = clusterArgs(argv, env, methods);
   } catch (e) {
     err(`semece cluster: ${(e as Error).message}\n${usage}`);
     return EXIT.badInput;
   }
   if (args === 'help') {
-    out(USAGE);
+    out(usage);
     return EXIT.ok;
   }
   const opts = args;
   const files = { outputs: [{ flag: '--out', file: opts.outFile }], inputs: [{ flag: '--in', file: opts.inFile }] };
-  return withOutputs('cluster', files, err, () => clusterCommand(opts, out, err));
+  return withOutputs('cluster', files, err, () => clusterCommand(opts, methods, out, err));
 }
 
 /** The flags read and checked, the method's settings made from them; throws a usage error's message. */
-function clusterArgs(argv: string[], env: NodeJS.ProcessEnv): ClusterArgs | 'help' {
+function clusterArgs(argv: string[], env: NodeJS.ProcessEnv, methods: ClusterMethods): ClusterArgs | 'help' {
   let judge: StopOnFatal | undefined;
   const a = parseArgs({
     args: argv,
     options: {
       method: { type: 'string' }, in: { type: 'string' }, out: { type: 'string' },
       concurrency: { type: 'string' }, help: { type: 'boolean' },
-      ...(METHOD_FLAGS as Record<string, { type: 'string' | 'boolean' }>),
+      ...(methodFlags(methods) as Record<string, { type: 'string' | 'boolean' }>),
     },
     strict: true,
   }).values as CliFlags;
@@ -139,25 +139,26 @@ function clusterArgs(argv: string[], env: NodeJS.ProcessEnv): ClusterArgs | 'hel
   if (!a.in || !a.out) throw new Error('--in and --out are required');
   let concurrency = intOption(text(a.concurrency), 'concurrency', 8, 1);
   const method = typeof a.method === 'string' ? a.method : '';
-  if (!isClusteringMethod(method)) throw new Error(`--method must be ${methodsInWords}, got ${JSON.stringify(a.method ?? '')}`);
+  if (!Object.hasOwn(methods.methods, method)) throw new Error(`--method must be ${inWords(clusteringMethodNames(methods.methods))}, got ${JSON.stringify(a.method ?? '')}`);
   // The judge's provider flags are read only when the method asks for its judge.
-  const spec = clusteringFromFlags(method, a, () => judgeSpec((judge = new StopOnFatal(providerFromArgs({ provider: text(a.provider), model: text(a.model), 'base-url': text(a['base-url']) }, env, concurrency))).config));
+  const spec = clusteringFromFlags(method as ClusteringMethodName, a, () => judgeSpec((judge = new StopOnFatal(providerFromArgs({ provider: text(a.provider), model: text(a.model), 'base-url': text(a['base-url']) }, env, concurrency))).config), methods.clusterers);
   const retries = judge ? intOption(text(a.retries), 'retries', 2, 0) : undefined;
   // A model run in this process takes one question at a time.
-  if (CLUSTERING_METHODS[method].ownModel) concurrency = 1;
-  return { a, inFile: a.in as string, outFile: a.out as string, spec, retries, concurrency, judge, recorded: rowMethodFields('clustering', clusteringSetting(spec)) };
+  if (methods.methods[method].ownModel) concurrency = 1;
+  const recorded = rowMethodFields('clustering', { method: spec.method, detail: clusteringDetail(spec, methods.methods) });
+  return { a, inFile: a.in as string, outFile: a.out as string, spec, retries, concurrency, judge, recorded };
 }
 
 /**
  * The command's phases: every row checked, the clusterer made (its own models loaded), its cache
  * file opened, then the rows clustered a window at a time and written, and the summary printed.
  */
-async function clusterCommand(opts: ClusterArgs, out: Say, err: Say): Promise<number> {
+async function clusterCommand(opts: ClusterArgs, methods: ClusterMethods, out: Say, err: Say): Promise<number> {
   // First every row is checked, so a bad line is reported before anything is sent or written.
   const rows = () => jsonlRows(opts.inFile, readSampledRow);
   const total = await countRows('cluster', rows, err);
   if (total === undefined) return EXIT.badInput;
-  const made = makeClusterer(opts);
+  const made = makeClusterer(opts, methods);
   if (!(await ownModelsLoaded(made.own, opts.a, err))) return EXIT.badInput;
   const cachePath = `${opts.outFile}.cache.jsonl`;
   const cached = await cachedClusterer(opts, made, cachePath, err);
@@ -184,7 +185,7 @@ async function clusterCommand(opts: ClusterArgs, out: Say, err: Say): Promise<nu
 }
 
 /** The clusterer from the methods' registry, with the models it runs itself read from --model-dir (the hub only when allowed). */
-function makeClusterer(opts: ClusterArgs) {
+function makeClusterer(opts: ClusterArgs, methods: ClusterMethods) {
   const { a } = opts;
   const own: (OwnModel & { role: string })[] = [];
   const source = (s: OwnModelSource) => ({ model: s.model, localModelPath: modelsFolder(text(a['model-dir'])), readFile: readModelFile, allowRemoteModels: s.allowRemote });
@@ -207,7 +208,7 @@ function makeClusterer(opts: ClusterArgs) {
     },
     entailmentCache: { get: (keys) => pairs.cache!.get(keys), put: (entries) => pairs.cache!.put(entries) },
     onDecided: (n) => (nliPairs += n),
-  });
+  }, methods.clusterers, methods.methods);
   return { clusterer, own, pairs, nli: () => own.find((m) => m.role === 'NLI'), nliPairs: () => nliPairs };
 }
 

@@ -6,7 +6,7 @@
  * key (pipeline/stage-cache-keys.ts) takes each method's identity from here. TypeScript holds the
  * registry to the table: a method without a row here does not compile.
  */
-import { CLUSTERING_METHODS, type ClusteringMethodName, type ClusteringSettings, type ClusteringSpec } from '../model/clustering-methods';
+import { CLUSTERING_METHODS, type ClusteringMethodName, type ClusteringMethodTable, type ClusteringSettings, type ClusteringSpec } from '../model/clustering-methods';
 import type { EmbeddingCache } from '../model/embedding-cache';
 import type { EntailmentCache } from '../model/entailment-cache';
 import type { ChatProvider } from '../model/provider';
@@ -44,23 +44,24 @@ export interface ClustererDeps {
 /** The CLI's parsed flags (node:util parseArgs values). */
 export type CliFlags = Record<string, string | boolean | undefined>;
 
-export interface ClustererRow<M extends ClusteringMethodName> {
+/** A method's row; `Spec` is its ClusteringSpec (the method and its settings). */
+export interface ClustererRow<Spec extends { method: string } = { method: string }> {
   /**
    * What of the settings a cached clustering is keyed by (pipeline/stage-cache-keys.ts): whatever
    * changes the classes, never where a model is fetched from. A method with its own model also has
    * that model's loaded identity checked against each cached clustering (pipeline/cluster-grade-stages.ts).
    */
-  cacheIdentity(spec: ClusteringSettings<M>): unknown;
+  cacheIdentity(spec: Spec): unknown;
   /** Whether its clusterings go through the stage cache (exact match is cheaper to redo than to look up). */
   cached: boolean;
-  create(spec: ClusteringSettings<M>, deps: ClustererDeps): Clusterer | undefined;
+  create(spec: Spec, deps: ClustererDeps): Clusterer | undefined;
   cli: {
     /** Help for its own flags (`semece cluster --help`). */
     help: string;
     /** Its own flags, beside the command's. */
     flags: Record<string, 'string' | 'boolean'>;
     /** Its settings from the flags; throws, naming the flag, on a bad value. `judge`: the judge the flags name. */
-    settings(flags: CliFlags, judge: () => ModelSpec): Omit<ClusteringSettings<M>, 'method'>;
+    settings(flags: CliFlags, judge: () => ModelSpec): Omit<Spec, 'method'>;
   };
 }
 
@@ -73,7 +74,7 @@ const modelDirFlags = { 'model-dir': 'string', 'allow-remote-models': 'boolean' 
 const modelDirHelp = '[--model-dir DIR] (default: the repository\'s public/models) [--allow-remote-models]';
 const ownModel = (model: string | undefined, allowRemote: boolean | undefined): OwnModelSource => ({ model: model ?? '', allowRemote: allowRemote ?? false });
 
-export const CLUSTERERS: { [M in ClusteringMethodName]: ClustererRow<M> } = {
+export const CLUSTERERS: { [M in ClusteringMethodName]: ClustererRow<ClusteringSettings<M>> } = {
   judge: {
     cacheIdentity: (s) => ({ method: s.method, judge: modelCacheIdentity(s.judge), prompt: s.prompt ?? null, promptVersion: JUDGE_PROMPT_VERSION }),
     cached: true,
@@ -124,29 +125,35 @@ export const CLUSTERERS: { [M in ClusteringMethodName]: ClustererRow<M> } = {
   },
 };
 
-function rowOf<M extends ClusteringMethodName>(spec: ClusteringSettings<M>): ClustererRow<M> {
-  return CLUSTERERS[spec.method as M];
+/** Any registry of clusterers (the shipped one, or a copy a test adds a method to); each row typed by its own spec. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ClustererTable = Readonly<Record<string, ClustererRow<any>>>;
+
+/** The row of `spec`'s method in `table`. */
+function rowOf(spec: { method: string }, table: ClustererTable): ClustererRow<{ method: string }> {
+  return table[spec.method] as unknown as ClustererRow<{ method: string }>;
 }
 
 /**
  * The clusterer for `spec`. Where what it needs is not given (embeddings in a run with no
  * embedding worker), one that fails each question saying so, so the stage excludes them with why.
+ * `clusterers` and `methods`: the shipped tables unless a test gives copies with a method of its own.
  */
-export function createClusterer(spec: ClusteringSpec, deps: ClustererDeps): Clusterer {
-  const built = rowOf(spec).create(spec as never, deps);
+export function createClusterer(spec: ClusteringSpec, deps: ClustererDeps, clusterers: ClustererTable = CLUSTERERS, methods: ClusteringMethodTable = CLUSTERING_METHODS): Clusterer {
+  const built = rowOf(spec, clusterers).create(spec, deps);
   if (built) return built;
-  const label = CLUSTERING_METHODS[spec.method].label;
+  const label = methods[spec.method].label;
   return { method: spec.method, cluster: async () => ({ ok: false, error: { kind: 'unavailable', message: `${label} cannot be computed here; choose exact match or the judge.` } }) };
 }
 
 /** `method`'s settings from the CLI's flags (`judge`: the judge the flags name, read only by the judge). */
-export function clusteringFromFlags(method: ClusteringMethodName, flags: CliFlags, judge: () => ModelSpec): ClusteringSpec {
-  return { ...CLUSTERERS[method].cli.settings(flags, judge), method } as ClusteringSpec;
+export function clusteringFromFlags(method: ClusteringMethodName, flags: CliFlags, judge: () => ModelSpec, clusterers: ClustererTable = CLUSTERERS): ClusteringSpec {
+  return { ...rowOf({ method }, clusterers).cli.settings(flags, judge), method } as ClusteringSpec;
 }
 
 /** What of `spec` the stage cache key holds. */
 export function clustererCacheIdentity(spec: ClusteringSpec): unknown {
-  return rowOf(spec).cacheIdentity(spec as never);
+  return rowOf(spec, CLUSTERERS).cacheIdentity(spec);
 }
 
 /** Whether `spec`'s clusterings go through the stage cache. */

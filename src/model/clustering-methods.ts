@@ -44,10 +44,15 @@ export interface ClusteringMethodInfo<S extends z.ZodObject = z.ZodObject> {
    * model's identity (transformers/model-identity.ts) is then recorded with each cached clustering,
    * and a clustering made by another model under the same id is not reused.
    */
-  ownModel?: 'embedding' | 'nli';
+  ownModel?: OwnModelRole;
 }
 
-const row = <S extends z.ZodObject>(info: ClusteringMethodInfo<S>) => info;
+/** The roles of the models a clusterer runs itself. */
+export type OwnModelRole = 'embedding' | 'nli';
+
+// `O` keeps a row's own-model role as its literal type, so a method can be named by its model (MethodWithOwnModel).
+const row = <S extends z.ZodObject, const O extends OwnModelRole | undefined = undefined>(info: ClusteringMethodInfo<S> & { ownModel?: O }) =>
+  info as ClusteringMethodInfo<S> & { ownModel: O };
 
 /** Every method, in the order the CLI, the report schema and the rows list them. */
 export const CLUSTERING_METHODS = {
@@ -114,6 +119,19 @@ export function isClusteringMethod(name: string): name is ClusteringMethodName {
   return Object.hasOwn(CLUSTERING_METHODS, name);
 }
 
+/** The method that runs a model of the role `R` itself (one per role), as a type. */
+export type MethodWithOwnModel<R extends OwnModelRole> = { [M in ClusteringMethodName]: Table[M]['ownModel'] extends R ? M : never }[ClusteringMethodName];
+
+/**
+ * The method that runs a model of the role `role` itself, from the table: what a page that offers
+ * "group with an NLI model" names, without spelling the method.
+ */
+export function methodWithOwnModel<R extends OwnModelRole>(role: R): MethodWithOwnModel<R> {
+  const found = CLUSTERING_METHOD_NAMES.find((m) => CLUSTERING_METHODS[m].ownModel === role);
+  if (!found) throw new Error(`no clustering method runs a model of the role ${role}`);
+  return found as MethodWithOwnModel<R>;
+}
+
 /** The zod schema of a ClusteringSpec: one loose object per method, told apart by `method`. */
 export function clusteringSpecSchemaOf<T extends ClusteringMethodTable = Table>(table: T = CLUSTERING_METHODS as unknown as T) {
   type Option = z.ZodObject<{ method: z.ZodLiteral<keyof T & string> } & z.core.$ZodLooseShape, z.core.$loose>;
@@ -121,12 +139,12 @@ export function clusteringSpecSchemaOf<T extends ClusteringMethodTable = Table>(
   return z.discriminatedUnion('method', options as [Option, ...Option[]]);
 }
 
-/** The row of a method. */
-export function clusteringMethod(name: ClusteringMethodName): ClusteringMethodInfo {
-  return CLUSTERING_METHODS[name] as unknown as ClusteringMethodInfo;
+/** The row of a method (of `table`: the shipped one unless a test gives its own). */
+export function clusteringMethod(name: ClusteringMethodName, table: ClusteringMethodTable = CLUSTERING_METHODS): ClusteringMethodInfo {
+  return table[name] as unknown as ClusteringMethodInfo;
 }
 
 /** What a report says of a clustering made with `spec` (also written into the CLI's rows). */
-export function clusteringDetail(spec: ClusteringSpec): string {
-  return clusteringMethod(spec.method).detail(spec);
+export function clusteringDetail(spec: ClusteringSpec, table: ClusteringMethodTable = CLUSTERING_METHODS): string {
+  return clusteringMethod(spec.method, table).detail(spec);
 }
