@@ -78,133 +78,168 @@ async function readText(file: string, flag: string): Promise<string | Iterable<s
   }
 }
 
+/** The command's settings, as read from its flags. */
+interface ScoreArgs {
+  clustered: string;
+  graded: string;
+  report: string | undefined;
+  model: string | undefined;
+  by: string | undefined;
+  regimeIntervals: boolean;
+  pretty: boolean;
+  options: ScoreOptions;
+}
+
+type Say = (s: string) => void;
+
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const { out, err } = resolveIo(io);
   try {
-    let a;
-    try {
-      a = parseArgs({
-        args: argv,
-        options: {
-          clustered: { type: 'string' }, graded: { type: 'string' },
-          R: { type: 'string' }, 'sem2-seed': { type: 'string' }, 'sem2-selection': { type: 'string' }, bins: { type: 'string' },
-          B: { type: 'string' }, 'bootstrap-seed': { type: 'string' },
-          model: { type: 'string' }, report: { type: 'string' }, by: { type: 'string' },
-          'regime-intervals': { type: 'boolean' }, pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        },
-        strict: true,
-        allowPositionals: false,
-      }).values;
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    if (a.help) {
+    const a = scoreArgs(argv);
+    if (a === 'help') {
       out(USAGE);
       return EXIT.ok;
     }
-    if (!a.clustered || !a.graded) throw new UsageError('both --clustered FILE and --graded FILE are required');
-    const selection = a['sem2-selection'];
-    const options: ScoreOptions = {
-      R: intOption(a.R, '--R', D.sem2.R, 1, MAX_SEM2_R),
-      sem2Seed: intOption(a['sem2-seed'], '--sem2-seed', D.sem2.seed, 0),
-      sem2Selection: selection === undefined || selection === 'half' ? 'half' : intOption(selection, '--sem2-selection', 1, 1, MAX_SAMPLES_PER_QUESTION),
-      bins: intOption(a.bins, '--bins', D.bins, MIN_BINS, MAX_BINS),
-      B: intOption(a.B, '--B', D.bootstrap.B, 1, MAX_BOOTSTRAP_B),
-      bootstrapSeed: intOption(a['bootstrap-seed'], '--bootstrap-seed', D.bootstrap.seed, 0),
-      samples: a.report ? 'raw' : 'none',
-      // The printed document has regime intervals only when asked (their cost is a bootstrap per
-      // regime); a report document shows them, as the app's do.
-      regimeIntervals: Boolean(a.report || a['regime-intervals']),
-      // The printed document holds the paper's three; a report document holds every signal, as the app's do.
-      signals: a.report ? undefined : PAPER_SIGNALS,
-      // The signal comparison, abstention thresholds and consistency bands are the report's views'
-      // (the printed document has none of them): computed only for a report document.
-      viewExtras: Boolean(a.report),
-    };
-    const clustered = a.clustered;
-    const gradedFile = a.graded;
-    const reportFile = a.report;
-    const files = { outputs: [{ flag: '--report', file: reportFile }], inputs: [{ flag: '--clustered', file: clustered }, { flag: '--graded', file: gradedFile }] };
-    return await withOutputs('score', files, err, async () => {
-      const [clusteredText, gradedText] = await Promise.all([
-        readText(clustered, '--clustered'),
-        readText(gradedFile, '--graded'),
-      ]);
-      // The raw replies and answers are only needed for the report document's drill-down.
-      const rows = readAuthorsRows(
-        { text: clusteredText, file: clustered },
-        { text: gradedText, file: gradedFile },
-        { dropReplies: !reportFile, dropAnswers: !reportFile },
-      );
-      if (!rows.ok) {
-        err(`semece score: ${rows.error.message}`);
-        return EXIT.badInput;
-      }
-      if (rows.value.questions.length === 0) {
-        // The reader refuses files without rows, so every clustered row was excluded, with a reason.
-        const first = rows.value.excluded[0];
-        err(`semece score: no question can be scored: ${rows.value.excluded.length} excluded${first ? ` (first: ${first.id}: ${first.reason})` : ''}`);
-        return EXIT.badInput;
-      }
-      // An exclusion's reason can name the graded file; the report keeps it as reportSource names
-      // it, so no absolute path travels in a shared report.
-      const named = reportSource(gradedFile);
-      const scored = named === gradedFile ? rows.value : { ...rows.value, excluded: rows.value.excluded.map((x) => ({ ...x, reason: x.reason.split(gradedFile).join(named) })) };
-      const report = scoreAuthorsRows(scored, options, a.model);
-      const document = scoreCliDocument(report, scored, options, { regimeIntervals: Boolean(a['regime-intervals']) });
-      let sliced: SliceAnalysis | undefined;
-      if (a.by !== undefined) {
-        try {
-          sliced = sliceReport(report.questions, a.by, PAPER_SIGNALS, { bins: options.bins!, seed: options.bootstrapSeed! });
-        } catch (e) {
-          err(`semece score: --by ${a.by}: ${(e as Error).message} (in ${clustered})`);
-          return EXIT.badInput;
-        }
-      }
-      out(toJson(sliced ? { ...document, slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : document, { pretty: a.pretty }));
-      const { excluded, duplicates, unmatchedGraded } = scored;
-      err(
-        `semece score: ${report.questions.length} questions scored, ${excluded.length} excluded` +
-          (duplicates.length ? `, ${duplicates.length} duplicate rows ignored (first row per id kept)` : '') +
-          (unmatchedGraded.length ? `, ${unmatchedGraded.length} graded rows without a clustered row` : ''),
-      );
-      // The report's small-sample rule, per bin (pipeline/small-bins.ts), for the ECEs printed.
-      const caveats = smallBinCaveats([report], PAPER_SIGNALS, { bins: options.bins!, regimes: true });
-      if (caveats.length) {
-        err(`semece score: note: bins under ${MIN_PER_BIN} questions give coarse accuracies, so an ECE over them is mostly noise and reads high:`);
-        for (const line of caveats) err(`semece score: note:   ${line}`);
-      }
-      if (reportFile) {
-        const doc = buildReport([report], {
-          title: `${report.model} — ${path.basename(clustered)}`,
-          dataset: { name: path.basename(clustered), source: reportSource(clustered) },
-          settings: importedSettings(options, report.questions[0]?.n ?? 0, scored.methods),
-          createdAt: new Date().toISOString(),
-        });
-        // Hashes of every question's samples, classes and grade, and of the settings: `semece verify` checks them.
-        doc.manifest = await reportManifest(doc);
-        // At the most detail the app opens (raw replies, then samples, left out past MAX_REPORT_BYTES).
-        const file = reportJsonFile(doc);
-        if (!file.ok) {
-          err(`semece score: cannot write --report ${reportFile}: ${file.error.message}`);
-          return EXIT.failed;
-        }
-        if (file.value.leftOut !== 'nothing') err(`semece score: --report ${reportFile}: ${leftOutNote(file.value.leftOut)}`);
-        try {
-          await writeFileAtomic(reportFile, file.value.text);
-        } catch (e) {
-          err(`semece score: cannot write --report ${reportFile}: ${(e as Error).message}`);
-          return EXIT.failed;
-        }
-      }
-      // Some questions were left out: the document stands, but a script should know it is partial.
-      return excluded.length > 0 ? EXIT.partial : EXIT.ok;
-    });
+    const files = { outputs: [{ flag: '--report', file: a.report }], inputs: [{ flag: '--clustered', file: a.clustered }, { flag: '--graded', file: a.graded }] };
+    return await withOutputs('score', files, err, () => scoreCommand(a, out, err));
   } catch (e) {
     if (e instanceof UsageError) {
       err(`semece score: ${e.message}\n\n${USAGE}`);
       return EXIT.badInput;
     }
     throw e;
+  }
+}
+
+/** The flags read and checked into the scoring options; throws a UsageError. */
+function scoreArgs(argv: string[]): ScoreArgs | 'help' {
+  let a;
+  try {
+    a = parseArgs({
+      args: argv,
+      options: {
+        clustered: { type: 'string' }, graded: { type: 'string' },
+        R: { type: 'string' }, 'sem2-seed': { type: 'string' }, 'sem2-selection': { type: 'string' }, bins: { type: 'string' },
+        B: { type: 'string' }, 'bootstrap-seed': { type: 'string' },
+        model: { type: 'string' }, report: { type: 'string' }, by: { type: 'string' },
+        'regime-intervals': { type: 'boolean' }, pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (a.help) return 'help';
+  if (!a.clustered || !a.graded) throw new UsageError('both --clustered FILE and --graded FILE are required');
+  const selection = a['sem2-selection'];
+  const options: ScoreOptions = {
+    R: intOption(a.R, '--R', D.sem2.R, 1, MAX_SEM2_R),
+    sem2Seed: intOption(a['sem2-seed'], '--sem2-seed', D.sem2.seed, 0),
+    sem2Selection: selection === undefined || selection === 'half' ? 'half' : intOption(selection, '--sem2-selection', 1, 1, MAX_SAMPLES_PER_QUESTION),
+    bins: intOption(a.bins, '--bins', D.bins, MIN_BINS, MAX_BINS),
+    B: intOption(a.B, '--B', D.bootstrap.B, 1, MAX_BOOTSTRAP_B),
+    bootstrapSeed: intOption(a['bootstrap-seed'], '--bootstrap-seed', D.bootstrap.seed, 0),
+    samples: a.report ? 'raw' : 'none',
+    // The printed document has regime intervals only when asked (their cost is a bootstrap per
+    // regime); a report document shows them, as the app's do.
+    regimeIntervals: Boolean(a.report || a['regime-intervals']),
+    // The printed document holds the paper's three; a report document holds every signal, as the app's do.
+    signals: a.report ? undefined : PAPER_SIGNALS,
+    // The signal comparison, abstention thresholds and consistency bands are the report's views'
+    // (the printed document has none of them): computed only for a report document.
+    viewExtras: Boolean(a.report),
+  };
+  return { clustered: a.clustered, graded: a.graded, report: a.report, model: a.model, by: a.by, regimeIntervals: Boolean(a['regime-intervals']), pretty: Boolean(a.pretty), options };
+}
+
+/**
+ * The command's phases: the two files read and joined, the questions scored, the document printed
+ * (sliced with --by), the exclusions and small bins said on stderr, and the report written with --report.
+ */
+async function scoreCommand(a: ScoreArgs, out: Say, err: Say): Promise<number> {
+  const scored = await readRows(a, err);
+  if (!scored) return EXIT.badInput;
+  const { options } = a;
+  const report = scoreAuthorsRows(scored, options, a.model);
+  const document = scoreCliDocument(report, scored, options, { regimeIntervals: a.regimeIntervals });
+  let sliced: SliceAnalysis | undefined;
+  if (a.by !== undefined) {
+    try {
+      sliced = sliceReport(report.questions, a.by, PAPER_SIGNALS, { bins: options.bins!, seed: options.bootstrapSeed! });
+    } catch (e) {
+      err(`semece score: --by ${a.by}: ${(e as Error).message} (in ${a.clustered})`);
+      return EXIT.badInput;
+    }
+  }
+  out(toJson(sliced ? { ...document, slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : document, { pretty: a.pretty }));
+  sayCounts(report.questions.length, scored, err);
+  // The report's small-sample rule, per bin (pipeline/small-bins.ts), for the ECEs printed.
+  const caveats = smallBinCaveats([report], PAPER_SIGNALS, { bins: options.bins!, regimes: true });
+  if (caveats.length) {
+    err(`semece score: note: bins under ${MIN_PER_BIN} questions give coarse accuracies, so an ECE over them is mostly noise and reads high:`);
+    for (const line of caveats) err(`semece score: note:   ${line}`);
+  }
+  if (a.report && !(await writeReport(a, a.report, report, scored, err))) return EXIT.failed;
+  // Some questions were left out: the document stands, but a script should know it is partial.
+  return scored.excluded.length > 0 ? EXIT.partial : EXIT.ok;
+}
+
+type ScoredRows = Extract<ReturnType<typeof readAuthorsRows>, { ok: true }>['value'];
+
+/** The clustered and graded rows joined, exclusions named as the report names the graded file; undefined once the problem is said. */
+async function readRows(a: ScoreArgs, err: Say): Promise<ScoredRows | undefined> {
+  const [clusteredText, gradedText] = await Promise.all([readText(a.clustered, '--clustered'), readText(a.graded, '--graded')]);
+  // The raw replies and answers are only needed for the report document's drill-down.
+  const rows = readAuthorsRows({ text: clusteredText, file: a.clustered }, { text: gradedText, file: a.graded }, { dropReplies: !a.report, dropAnswers: !a.report });
+  if (!rows.ok) {
+    err(`semece score: ${rows.error.message}`);
+    return undefined;
+  }
+  if (rows.value.questions.length === 0) {
+    // The reader refuses files without rows, so every clustered row was excluded, with a reason.
+    const first = rows.value.excluded[0];
+    err(`semece score: no question can be scored: ${rows.value.excluded.length} excluded${first ? ` (first: ${first.id}: ${first.reason})` : ''}`);
+    return undefined;
+  }
+  // An exclusion's reason can name the graded file; the report keeps it as reportSource names
+  // it, so no absolute path travels in a shared report.
+  const named = reportSource(a.graded);
+  return named === a.graded ? rows.value : { ...rows.value, excluded: rows.value.excluded.map((x) => ({ ...x, reason: x.reason.split(a.graded).join(named) })) };
+}
+
+/** How many questions were scored and excluded, and the rows ignored, on one stderr line. */
+function sayCounts(scoredCount: number, scored: ScoredRows, err: Say): void {
+  const { excluded, duplicates, unmatchedGraded } = scored;
+  err(
+    `semece score: ${scoredCount} questions scored, ${excluded.length} excluded` +
+      (duplicates.length ? `, ${duplicates.length} duplicate rows ignored (first row per id kept)` : '') +
+      (unmatchedGraded.length ? `, ${unmatchedGraded.length} graded rows without a clustered row` : ''),
+  );
+}
+
+/** The report document to --report, with its manifest, at the most detail the app opens; false once a failure to write is said. */
+async function writeReport(a: ScoreArgs, reportFile: string, report: ReturnType<typeof scoreAuthorsRows>, scored: ScoredRows, err: Say): Promise<boolean> {
+  const doc = buildReport([report], {
+    title: `${report.model} — ${path.basename(a.clustered)}`,
+    dataset: { name: path.basename(a.clustered), source: reportSource(a.clustered) },
+    settings: importedSettings(a.options, report.questions[0]?.n ?? 0, scored.methods),
+    createdAt: new Date().toISOString(),
+  });
+  // Hashes of every question's samples, classes and grade, and of the settings: `semece verify` checks them.
+  doc.manifest = await reportManifest(doc);
+  // Raw replies, then samples, left out past MAX_REPORT_BYTES.
+  const file = reportJsonFile(doc);
+  if (!file.ok) {
+    err(`semece score: cannot write --report ${reportFile}: ${file.error.message}`);
+    return false;
+  }
+  if (file.value.leftOut !== 'nothing') err(`semece score: --report ${reportFile}: ${leftOutNote(file.value.leftOut)}`);
+  try {
+    await writeFileAtomic(reportFile, file.value.text);
+    return true;
+  } catch (e) {
+    err(`semece score: cannot write --report ${reportFile}: ${(e as Error).message}`);
+    return false;
   }
 }
