@@ -49,8 +49,8 @@ export default async function cachedRunBench(): Promise<void> {
   const t0 = performance.now();
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed - base)), 50);
   const done = await executeRun(run.id, {}, {
-    runs: stores.runs, samples: stores.samples, stages: stores.stages,
-    impl: realStages({ score: (input) => scoreRun(input) }),
+    runs: stores.runs, samples: stores.samples, stageCache: stores.stages,
+    stages: realStages({ score: (input) => scoreRun(input) }),
     onProgress: (p) => {
       if (stageAt[p.stage] === undefined) {
         stageAt[p.stage] = performance.now() - t0;
