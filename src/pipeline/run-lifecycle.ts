@@ -95,8 +95,48 @@ export async function runPhases(
   const meter = new RunMeter(run.progress, deps.prices, now, scrub);
   // The record's progress is the meter's own, so a listener reading the run sees it as it is now.
   run.progress = meter.progress;
-  let lastCheckpoint = 0;
+  const end = runEnds(run, deps, meter, now, signal, partial ? prior : undefined);
 
+  run.status = 'running';
+  run.error = undefined;
+  // Which providers had a key (their ids only): a reloaded page waits for those keys instead of resuming without them.
+  const keyed = new Set([...(run.keyed ?? []), ...Object.keys(keys).filter((k) => keys[k])]);
+  if (keyed.size > 0) run.keyed = [...keyed];
+  await end.save();
+  end.notify();
+
+  const ctx: PhaseContext = { run, spec: run.spec, keys, meter, signal, partial, prior: prior.status, scrub, now, notify: end.notify };
+  const phaseEvent = (event: PhaseEvent) => {
+    meter.onPhase(event);
+    deps.onPhase?.(event);
+  };
+  try {
+    for (const phase of plan(ctx)) {
+      if (phase.skipped || !phase.run) {
+        phaseEvent({ type: 'finish', stage: phase.stage, status: 'skipped' });
+        continue;
+      }
+      phaseEvent({ type: 'enter', stage: phase.stage, total: phase.total?.() ?? 0 });
+      const ended = await phase.run();
+      if (signal.aborted) return await end.stopped();
+      phaseEvent({ type: 'finish', stage: phase.stage, status: ended.status });
+      if (ended.status === 'failed') return await end.failed(ended.error);
+    }
+    if (partial) return await end.stop(prior.status, prior.error);
+    delete run.partialReport;
+    return await end.stop('done');
+  } catch (e) {
+    if (signal.aborted) return await end.stopped();
+    return await end.stop('failed', thrownError(e, `stage ${meter.progress.stage}`));
+  }
+}
+
+/**
+ * How a run's record is saved and ends: a checkpoint now and then, a stop (done, paused,
+ * cancelled, failed) saved with why, and for a partial report (`prior` set) its status kept.
+ */
+function runEnds(run: RunRecord, deps: LifecycleDeps, meter: RunMeter, now: () => number, signal: AbortSignal, prior?: { status: RunRecord['status']; error?: StageError }) {
+  let lastCheckpoint = 0;
   const save = async () => {
     run.updatedAt = new Date(now()).toISOString();
     lastCheckpoint = now();
@@ -123,46 +163,14 @@ export async function runPhases(
     return run;
   };
   // A partial report that stops or fails leaves the run as it was, with why.
-  const stopped = () => (partial ? stop(prior.status, prior.error) : stop(signal.reason === 'cancel' ? 'cancelled' : 'paused'));
+  const stopped = () => (prior ? stop(prior.status, prior.error) : stop(signal.reason === 'cancel' ? 'cancelled' : 'paused'));
   const failed = async (error: StageError) => {
-    if (!partial) return stop('failed', error);
+    if (!prior) return stop('failed', error);
     await stop(prior.status, prior.error);
     run.partialError = meter.error(error);
     return run;
   };
-  const phaseEvent = (event: PhaseEvent) => {
-    meter.onPhase(event);
-    deps.onPhase?.(event);
-  };
-
-  run.status = 'running';
-  run.error = undefined;
-  // Which providers had a key (their ids only): a reloaded page waits for those keys instead of resuming without them.
-  const keyed = new Set([...(run.keyed ?? []), ...Object.keys(keys).filter((k) => keys[k])]);
-  if (keyed.size > 0) run.keyed = [...keyed];
-  await save();
-  notify();
-
-  const ctx: PhaseContext = { run, spec: run.spec, keys, meter, signal, partial, prior: prior.status, scrub, now, notify };
-  try {
-    for (const phase of plan(ctx)) {
-      if (phase.skipped || !phase.run) {
-        phaseEvent({ type: 'finish', stage: phase.stage, status: 'skipped' });
-        continue;
-      }
-      phaseEvent({ type: 'enter', stage: phase.stage, total: phase.total?.() ?? 0 });
-      const end = await phase.run();
-      if (signal.aborted) return await stopped();
-      phaseEvent({ type: 'finish', stage: phase.stage, status: end.status });
-      if (end.status === 'failed') return await failed(end.error);
-    }
-    if (partial) return await stop(prior.status, prior.error);
-    delete run.partialReport;
-    return await stop('done');
-  } catch (e) {
-    if (signal.aborted) return await stopped();
-    return await stop('failed', thrownError(e, `stage ${meter.progress.stage}`));
-  }
+  return { save, notify, stop, stopped, failed };
 }
 
 /**
