@@ -63,168 +63,202 @@ function fileLines(path: string): { lines: AsyncIterable<string>; bytesRead: () 
   return { lines: createInterface({ input, crlfDelay: Infinity }), bytesRead: () => input.bytesRead };
 }
 
+type Say = (s: string) => void;
+type BatchArgs = Exclude<ReturnType<typeof batchArgs>, 'help'>;
+
 export default async function run(argv: string[], io: Io = {}): Promise<number> {
   const { out, err, env } = resolveIo(io);
-  let parsed;
+  let parsed: ReturnType<typeof batchArgs>;
   try {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        batch: { type: 'string' }, provider: { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' }, out: { type: 'string' },
-        'out-requests': { type: 'string' }, results: { type: 'string', multiple: true }, failed: { type: 'string' }, 'poll-interval': { type: 'string' },
-        'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
-        'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' }, help: { type: 'boolean' },
-      },
-    });
-    if (values.help) {
-      out(USAGE);
-      return EXIT.ok;
-    }
-    const mode = values.batch;
-    if (mode !== 'write' && mode !== 'read' && mode !== 'submit') throw new Error(`--batch must be write, read or submit (got ${JSON.stringify(mode)})`);
-    for (const r of ['provider', 'model', 'dataset'] as const) if (!values[r]) throw new Error(`--${r} is required`);
-    if (mode === 'write' && !values['out-requests']) throw new Error('--batch write needs --out-requests FILE');
-    if (mode !== 'write' && !values.out) throw new Error(`--batch ${mode} needs --out FILE`);
-    if (mode === 'read' && !values.results?.length) throw new Error('--batch read needs --results FILE');
-    const preset = getPreset(values.provider!);
-    if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
-    const kind = preset.kind;
-    if (kind === 'in-browser') throw new Error(`--provider ${preset.id} runs the model here and has no batch service: run semece sample without --batch`);
-    if (values.failed && values.failed !== 'interactive' && values.failed !== 'list') throw new Error('--failed must be interactive or list');
-    parsed = {
-      mode, preset, kind, model: values.model!, dataset: values.dataset!, out: values.out, outRequests: values['out-requests'], results: values.results ?? [],
-      baseUrl: baseUrlOption(values['base-url'], preset), failed: values.failed ?? 'interactive', prompt: values.prompt,
-      n: num(values.samples, 'samples', 50, 1, 9999, { whole: true }),
-      settings: { temperature: num(values.temperature, 'temperature', 1, 0, 2), topP: num(values['top-p'], 'top-p', 1, 0, 1), maxTokens: num(values['max-tokens'], 'max-tokens', 1024, 1, 1e6, { whole: true }) },
-      pollMs: num(values['poll-interval'], 'poll-interval', 5000, 1, 3_600_000, { whole: true }),
-      concurrency: num(values.concurrency, 'concurrency', 8, 1, 1000, { whole: true }),
-      timeoutMs: num(values.timeout, 'timeout', 120_000, 1, 3_600_000, { whole: true }),
-    };
+    parsed = batchArgs(argv);
   } catch (e) {
     err(`semece sample: ${(e as Error).message}\n${USAGE}`);
     return EXIT.badInput;
   }
-
+  if (parsed === 'help') {
+    out(USAGE);
+    return EXIT.ok;
+  }
   const o = parsed;
   const files = {
     outputs: [{ flag: '--out', file: o.out }, { flag: '--out-requests', file: o.outRequests }],
     inputs: [{ flag: '--dataset', file: o.dataset }, { flag: '--prompt', file: o.prompt }, ...o.results.map((file) => ({ flag: '--results', file }))],
   };
-  return withOutputs('sample', files, err, async () => {
-    let template = DEFAULT_GENERATION_PROMPT;
-    let datasetText: Uint8Array;
-    try {
-      if (o.prompt) template = await readFile(o.prompt, 'utf8');
-      datasetText = await readFile(o.dataset);
-    } catch (e) {
-      err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
+  return withOutputs('sample', files, err, () => batchCommand(o, io, { out, err, env }));
+}
+
+/** The flags read and checked; throws a usage error's message. */
+function batchArgs(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      batch: { type: 'string' }, provider: { type: 'string' }, model: { type: 'string' }, dataset: { type: 'string' }, out: { type: 'string' },
+      'out-requests': { type: 'string' }, results: { type: 'string', multiple: true }, failed: { type: 'string' }, 'poll-interval': { type: 'string' },
+      'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
+      'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' }, help: { type: 'boolean' },
+    },
+  });
+  if (values.help) return 'help' as const;
+  const mode = values.batch;
+  if (mode !== 'write' && mode !== 'read' && mode !== 'submit') throw new Error(`--batch must be write, read or submit (got ${JSON.stringify(mode)})`);
+  for (const r of ['provider', 'model', 'dataset'] as const) if (!values[r]) throw new Error(`--${r} is required`);
+  if (mode === 'write' && !values['out-requests']) throw new Error('--batch write needs --out-requests FILE');
+  if (mode !== 'write' && !values.out) throw new Error(`--batch ${mode} needs --out FILE`);
+  if (mode === 'read' && !values.results?.length) throw new Error('--batch read needs --results FILE');
+  const preset = getPreset(values.provider!);
+  if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
+  const kind = preset.kind;
+  if (kind === 'in-browser') throw new Error(`--provider ${preset.id} runs the model here and has no batch service: run semece sample without --batch`);
+  if (values.failed && values.failed !== 'interactive' && values.failed !== 'list') throw new Error('--failed must be interactive or list');
+  return {
+    mode, preset, kind, model: values.model!, dataset: values.dataset!, out: values.out, outRequests: values['out-requests'], results: values.results ?? [],
+    baseUrl: baseUrlOption(values['base-url'], preset), failed: values.failed ?? 'interactive', prompt: values.prompt,
+    n: num(values.samples, 'samples', 50, 1, 9999, { whole: true }),
+    settings: { temperature: num(values.temperature, 'temperature', 1, 0, 2), topP: num(values['top-p'], 'top-p', 1, 0, 1), maxTokens: num(values['max-tokens'], 'max-tokens', 1024, 1, 1e6, { whole: true }) },
+    pollMs: num(values['poll-interval'], 'poll-interval', 5000, 1, 3_600_000, { whole: true }),
+    concurrency: num(values.concurrency, 'concurrency', 8, 1, 1000, { whole: true }),
+    timeoutMs: num(values.timeout, 'timeout', 120_000, 1, 3_600_000, { whole: true }),
+  };
+}
+
+/** What every mode works on: the request set of the dataset's questions and the cache beside --out. */
+interface Batch {
+  set: SampleRequestSet;
+  cache: SampleCache;
+  model: { kind: BatchArgs['kind']; preset: string; baseUrl: string; model: string };
+}
+
+/** The command's phases: the prompt and the dataset read, the request set made and the cache opened, then the mode's own phase. */
+async function batchCommand(o: BatchArgs, io: Io, say: { out: Say; err: Say; env: NodeJS.ProcessEnv }): Promise<number> {
+  const { err, env } = say;
+  let template = DEFAULT_GENERATION_PROMPT;
+  let datasetText: Uint8Array;
+  try {
+    if (o.prompt) template = await readFile(o.prompt, 'utf8');
+    datasetText = await readFile(o.dataset);
+  } catch (e) {
+    err(`semece sample: cannot read ${(e as NodeJS.ErrnoException).path ?? 'a file'}: ${(e as Error).message}`);
+    return EXIT.badInput;
+  }
+  const read = readDataset(datasetText, o.dataset.split(/[\\/]/).pop() ?? o.dataset);
+  if (!read.ok) {
+    err(`semece sample: ${read.error.where ?? o.dataset}: ${read.error.message}`);
+    return EXIT.badInput;
+  }
+  const model = { kind: o.kind, preset: o.preset.id, baseUrl: o.baseUrl, model: o.model };
+  const made = await SampleRequestSet.create({ model, settings: o.settings, n: o.n, promptTemplate: template, questions: read.value.dataset.questions });
+  if (!made.ok) {
+    err(`semece sample: ${made.error.where ? `${made.error.where}: ` : ''}${made.error.message}`);
+    return EXIT.badInput;
+  }
+  // Every sample a result file brings goes through the one key scrubber before it is stored,
+  // and --out is written from these stored samples: no file written from a result holds a key.
+  const stored: SampleCache = o.out ? await new JsonlSampleCache(`${o.out}.cache.jsonl`).load() : new MemorySampleCache();
+  const batch: Batch = { set: made.value, cache: scrubbedSampleCache(stored, envReplyScrubber(env)), model };
+  if (o.mode === 'write') return writeRequests(o, batch, say);
+  if (o.mode === 'read') return readResults(o, batch, say);
+  return submitBatches(o, batch, io, say);
+}
+
+/** --batch write: the requests for what is not cached, split by the service's limits into request files. */
+async function writeRequests(o: BatchArgs, { set, cache }: Batch, { out, err }: { out: Say; err: Say }): Promise<number> {
+  const files: string[] = [];
+  for await (const part of inParts(set.api, set.requests(cache))) {
+    const path = files.length === 0 ? o.outRequests! : o.outRequests!.replace(/(\.jsonl)?$/, `.${files.length + 1}.jsonl`);
+    await writeFileAtomic(path, toJsonl(part.map((p) => p.line)));
+    files.push(path);
+  }
+  if (files.length === 0) err('nothing to request: every sample is already cached');
+  out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest }));
+  return EXIT.ok;
+}
+
+/** --batch read: each result file streamed into the cache, then the rows written when every sample is there. */
+async function readResults(o: BatchArgs, batch: Batch, say: { out: Say; err: Say }): Promise<number> {
+  const { err } = say;
+  const reports = [];
+  for (const path of o.results) {
+    if (!existsSync(path)) {
+      err(`semece sample: cannot read ${path}: no such file`);
       return EXIT.badInput;
     }
-    const read = readDataset(datasetText, o.dataset.split(/[\\/]/).pop() ?? o.dataset);
-    if (!read.ok) {
-      err(`semece sample: ${read.error.where ?? o.dataset}: ${read.error.message}`);
-      return EXIT.badInput;
-    }
-    const model = { kind: o.kind, preset: o.preset.id, baseUrl: o.baseUrl, model: o.model };
-    const made = await SampleRequestSet.create({ model, settings: o.settings, n: o.n, promptTemplate: template, questions: read.value.dataset.questions });
-    if (!made.ok) {
-      err(`semece sample: ${made.error.where ? `${made.error.where}: ` : ''}${made.error.message}`);
-      return EXIT.badInput;
-    }
-    const set = made.value;
-    // Every sample a result file brings goes through the one key scrubber before it is stored,
-    // and --out is written from these stored samples: no file written from a result holds a key.
-    const stored: SampleCache = o.out ? await new JsonlSampleCache(`${o.out}.cache.jsonl`).load() : new MemorySampleCache();
-    const cache = scrubbedSampleCache(stored, envReplyScrubber(env));
-
-    if (o.mode === 'write') {
-      const files: string[] = [];
-      for await (const part of inParts(set.api, set.requests(cache))) {
-        const path = files.length === 0 ? o.outRequests! : o.outRequests!.replace(/(\.jsonl)?$/, `.${files.length + 1}.jsonl`);
-        await writeFileAtomic(path, toJsonl(part.map((p) => p.line)));
-        files.push(path);
-      }
-      if (files.length === 0) err('nothing to request: every sample is already cached');
-      out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest }));
-      return EXIT.ok;
-    }
-
-    const apiKey = (o.preset.keyEnv ? env[o.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
-    const finish = async (summary: Record<string, unknown>): Promise<number> => {
-      const missing = await missingSamples(set, cache);
-      if (missing > 0) {
-        err(`semece sample: ${missing} sample(s) still missing; stored samples are kept in ${o.out}.cache.jsonl (run again, or sample the rest interactively with semece sample).`);
-        out(JSON.stringify({ ...summary, missing }));
-        return EXIT.partial;
-      }
-      await writeLinesAtomic(o.out!, sampledRowLines(set, cache, o.model));
-      out(JSON.stringify({ ...summary, out: o.out, questions: set.questions.length, missing: 0 }));
-      return EXIT.ok;
-    };
-
-    if (o.mode === 'read') {
-      const reports = [];
-      for (const path of o.results) {
-        if (!existsSync(path)) {
-          err(`semece sample: cannot read ${path}: no such file`);
-          return EXIT.badInput;
-        }
-        const { lines, bytesRead } = fileLines(path);
-        const say = readProgress(path, statSync(path).size);
-        const report = await ingestSampleResults(set, lines, {
-          file: path, cache, alreadyLines: true,
-          onProgress: (p) => {
-            const line = say(bytesRead(), p);
-            if (line) err(line);
-          },
-        });
-        for (const line of describeIngest(report)) err(line);
-        reports.push({ file: path, lines: report.lines, stored: report.stored, alreadyCached: report.alreadyCached, failed: report.failed.length, problems: report.problemCount });
-      }
-      return finish({ read: reports });
-    }
-
-    if (o.preset.needsKey && !apiKey) {
-      err(`semece sample: no key for ${o.preset.id}: set ${o.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
-      return EXIT.badInput;
-    }
-    const statePath = `${o.out}.batches.json`;
-    const pending = new Set<string>(existsSync(statePath) ? (JSON.parse(await readFile(statePath, 'utf8')) as { pending: string[] }).pending : []);
-    // Atomic: a torn state file would lose the ids of batches already paid for.
-    const saveState = () => writeFileAtomic(statePath, JSON.stringify({ pending: [...pending] }));
-    if (pending.size > 0) err(`collecting ${pending.size} batch(es) submitted earlier: ${[...pending].join(', ')}`);
-    const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once('SIGINT', onSigint);
-    io.signal?.addEventListener('abort', onSigint, { once: true });
-    const result = await submitSampleBatches({
-      set, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, pendingIds: [...pending],
-      poll: { intervalMs: o.pollMs },
-      onSubmitted: async (id) => {
-        pending.add(id);
-        await saveState();
-      },
-      onCollected: async (id) => {
-        pending.delete(id);
-        await saveState();
-      },
-      interactive: o.failed === 'interactive' ? { provider: createProvider({ ...model, apiKey, concurrency: o.concurrency, timeoutMs: o.timeoutMs }), concurrency: o.concurrency } : undefined,
-      onEvent: (e) => {
-        if (e.type === 'submitted') err(`submitted batch ${e.status.id} (${e.requests} request(s))`);
-        else if (e.type === 'status') err(`batch ${e.status.id}: ${e.status.raw} (${e.status.counts.succeeded} succeeded, ${e.status.counts.failed} failed of ${e.status.counts.total})`);
-        else if (e.type === 'ingested') for (const line of describeIngest(e.report)) err(line);
-        else if (e.type === 'interactive') err(`${e.missing} sample(s) missing after the batches: requesting them interactively`);
+    const { lines, bytesRead } = fileLines(path);
+    const progress = readProgress(path, statSync(path).size);
+    const report = await ingestSampleResults(batch.set, lines, {
+      file: path, cache: batch.cache, alreadyLines: true,
+      onProgress: (p) => {
+        const line = progress(bytesRead(), p);
+        if (line) err(line);
       },
     });
-    process.removeListener('SIGINT', onSigint);
-    for (const f of result.failed.slice(0, 20)) err(`failed: question ${f.questionId} samples ${f.indices[0]}..${f.indices.at(-1)}: ${f.code}: ${f.message}`);
-    if (result.failed.length > 20) err(`… and ${result.failed.length - 20} more failed request(s)`);
-    if (result.error) err(`semece sample: ${result.error.message}`);
-    const summary = { batches: result.batches, failedInBatch: result.failedInBatch, expiredInBatch: result.expiredInBatch, listedFailures: result.failed.length, state: result.state };
-    if (result.state === 'failed' || result.state === 'cancelled') {
-      out(JSON.stringify({ ...summary, missing: result.missing }));
-      return result.state === 'failed' ? EXIT.failed : EXIT.partial;
-    }
-    return finish(summary);
+    for (const line of describeIngest(report)) err(line);
+    reports.push({ file: path, lines: report.lines, stored: report.stored, alreadyCached: report.alreadyCached, failed: report.failed.length, problems: report.problemCount });
+  }
+  return finish(o, batch, { read: reports }, say);
+}
+
+/**
+ * --batch submit: the batches submitted (their ids kept in OUT.batches.json until collected, so an
+ * interrupted submit collects them rather than pay again), polled, stored, the failures retried
+ * interactively; then the rows written when every sample is there.
+ */
+async function submitBatches(o: BatchArgs, batch: Batch, io: Io, say: { out: Say; err: Say; env: NodeJS.ProcessEnv }): Promise<number> {
+  const { out, err, env } = say;
+  const { set, cache, model } = batch;
+  const apiKey = (o.preset.keyEnv ? env[o.preset.keyEnv] : undefined) || env.SEMECE_API_KEY || undefined;
+  if (o.preset.needsKey && !apiKey) {
+    err(`semece sample: no key for ${o.preset.id}: set ${o.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
+    return EXIT.badInput;
+  }
+  const statePath = `${o.out}.batches.json`;
+  const pending = new Set<string>(existsSync(statePath) ? (JSON.parse(await readFile(statePath, 'utf8')) as { pending: string[] }).pending : []);
+  // Atomic: a torn state file would lose the ids of batches already paid for.
+  const saveState = () => writeFileAtomic(statePath, JSON.stringify({ pending: [...pending] }));
+  if (pending.size > 0) err(`collecting ${pending.size} batch(es) submitted earlier: ${[...pending].join(', ')}`);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  io.signal?.addEventListener('abort', onSigint, { once: true });
+  const result = await submitSampleBatches({
+    set, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, pendingIds: [...pending],
+    poll: { intervalMs: o.pollMs },
+    onSubmitted: async (id) => {
+      pending.add(id);
+      await saveState();
+    },
+    onCollected: async (id) => {
+      pending.delete(id);
+      await saveState();
+    },
+    interactive: o.failed === 'interactive' ? { provider: createProvider({ ...model, apiKey, concurrency: o.concurrency, timeoutMs: o.timeoutMs }), concurrency: o.concurrency } : undefined,
+    onEvent: (e) => {
+      if (e.type === 'submitted') err(`submitted batch ${e.status.id} (${e.requests} request(s))`);
+      else if (e.type === 'status') err(`batch ${e.status.id}: ${e.status.raw} (${e.status.counts.succeeded} succeeded, ${e.status.counts.failed} failed of ${e.status.counts.total})`);
+      else if (e.type === 'ingested') for (const line of describeIngest(e.report)) err(line);
+      else if (e.type === 'interactive') err(`${e.missing} sample(s) missing after the batches: requesting them interactively`);
+    },
   });
+  process.removeListener('SIGINT', onSigint);
+  for (const f of result.failed.slice(0, 20)) err(`failed: question ${f.questionId} samples ${f.indices[0]}..${f.indices.at(-1)}: ${f.code}: ${f.message}`);
+  if (result.failed.length > 20) err(`… and ${result.failed.length - 20} more failed request(s)`);
+  if (result.error) err(`semece sample: ${result.error.message}`);
+  const summary = { batches: result.batches, failedInBatch: result.failedInBatch, expiredInBatch: result.expiredInBatch, listedFailures: result.failed.length, state: result.state };
+  if (result.state === 'failed' || result.state === 'cancelled') {
+    out(JSON.stringify({ ...summary, missing: result.missing }));
+    return result.state === 'failed' ? EXIT.failed : EXIT.partial;
+  }
+  return finish(o, batch, summary, say);
+}
+
+/** The rows to --out once every sample is stored; otherwise how many are missing (exit 3). */
+async function finish(o: BatchArgs, { set, cache }: Batch, summary: Record<string, unknown>, { out, err }: { out: Say; err: Say }): Promise<number> {
+  const missing = await missingSamples(set, cache);
+  if (missing > 0) {
+    err(`semece sample: ${missing} sample(s) still missing; stored samples are kept in ${o.out}.cache.jsonl (run again, or sample the rest interactively with semece sample).`);
+    out(JSON.stringify({ ...summary, missing }));
+    return EXIT.partial;
+  }
+  await writeLinesAtomic(o.out!, sampledRowLines(set, cache, o.model));
+  out(JSON.stringify({ ...summary, out: o.out, questions: set.questions.length, missing: 0 }));
+  return EXIT.ok;
 }
