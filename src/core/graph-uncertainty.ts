@@ -130,7 +130,7 @@ export function graphUncertainty(w: ArrayLike<number>, m: number, options: Graph
   const deg = degFromRowSums(d, m);
   const l = normalizedLaplacian(ws, d, m);
   if (!l) return { eigV: NaN, deg, ecc: NaN };
-  const { values, vectors } = symmetricEigen(l, m, true);
+  const { values, vectors } = symmetricEigen(l, m, { vectors: true });
   return { eigV: eigVFromValues(values), deg, ecc: eccFromPairs(values, vectors!, m, options.eccThreshold ?? ECCENTRICITY_THRESHOLD) };
 }
 
@@ -139,7 +139,7 @@ export function eigValLaplacian(w: ArrayLike<number>, m: number): number {
   if (m === 0) return NaN;
   const ws = symmetrise(w, m);
   const l = normalizedLaplacian(ws, rowSums(ws, m), m);
-  return l ? eigVFromValues(symmetricEigen(l, m, false).values) : NaN;
+  return l ? eigVFromValues(symmetricEigen(l, m, { vectors: false }).values) : NaN;
 }
 
 /** Deg alone: 1 − mean of the symmetrised W, as trace(m − D)/m². */

@@ -27,14 +27,14 @@ export interface SymmetricEigen {
 const MAX_ITERATIONS = 60;
 const EPS = 2 ** -52;
 
-/** Eigenvalues (ascending) and, when `withVectors`, eigenvectors of the symmetric n×n matrix `a`. */
-export function symmetricEigen(a: ArrayLike<number>, n: number, withVectors = true): SymmetricEigen {
+/** Eigenvalues (ascending) and, unless `vectors` is false, eigenvectors of the symmetric n×n matrix `a`. */
+export function symmetricEigen(a: ArrayLike<number>, n: number, { vectors: withVectors = true }: { vectors?: boolean } = {}): SymmetricEigen {
   if (!Number.isInteger(n) || n < 0 || a.length < n * n) throw new RangeError(`symmetricEigen: need an n×n matrix, got length ${a.length} for n = ${n}`);
   const v = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
       const x = a[i * n + j];
-      if (!Number.isFinite(x)) return nanResult(n, withVectors);
+      if (!Number.isFinite(x)) return nanResult(n, { vectors: withVectors });
       v[i * n + j] = v[j * n + i] = x;
     }
   }
@@ -42,7 +42,7 @@ export function symmetricEigen(a: ArrayLike<number>, n: number, withVectors = tr
   const e = new Float64Array(n);
   if (n > 0) {
     tridiagonalize(v, d, e, n);
-    if (!diagonalize(v, d, e, n)) return nanResult(n, withVectors);
+    if (!diagonalize(v, d, e, n)) return nanResult(n, { vectors: withVectors });
   }
   return sortAscending(d, withVectors ? v : null, n);
 }
@@ -215,7 +215,7 @@ function sortAscending(d: Float64Array, v: Float64Array | null, n: number): Symm
   return { values, vectors };
 }
 
-function nanResult(n: number, withVectors: boolean): SymmetricEigen {
+function nanResult(n: number, { vectors: withVectors }: { vectors: boolean }): SymmetricEigen {
   const values = new Float64Array(n).fill(NaN);
   return withVectors ? { values, vectors: new Float64Array(n * n).fill(NaN) } : { values };
 }
