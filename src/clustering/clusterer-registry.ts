@@ -72,7 +72,7 @@ export function modelCacheIdentity(m: ModelSpec) {
 
 const modelDirFlags = { 'model-dir': 'string', 'allow-remote-models': 'boolean' } as const;
 const modelDirHelp = '[--model-dir DIR] (default: the repository\'s public/models) [--allow-remote-models]';
-const ownModel = (model: string | undefined, allowRemote: boolean | undefined): OwnModelSource => ({ model: model ?? '', allowRemote: allowRemote ?? false });
+const ownModel = ({ model, allowRemote }: { model?: string; allowRemote?: boolean }): OwnModelSource => ({ model: model ?? '', allowRemote: allowRemote ?? false });
 
 export const CLUSTERERS: { [M in ClusteringMethodName]: ClustererRow<ClusteringSettings<M>> } = {
   judge: {
@@ -88,7 +88,7 @@ export const CLUSTERERS: { [M in ClusteringMethodName]: ClustererRow<ClusteringS
   embedding: {
     cacheIdentity: (s) => ({ method: s.method, model: s.model, threshold: s.threshold }),
     cached: true,
-    create: (s, deps) => deps.embedder && createEmbeddingClusterer({ embedder: deps.embedder(ownModel(s.model, s.allowRemote)), threshold: s.threshold, cache: deps.embeddingCache }),
+    create: (s, deps) => deps.embedder && createEmbeddingClusterer({ embedder: deps.embedder(ownModel(s)), threshold: s.threshold, cache: deps.embeddingCache }),
     cli: {
       help: `[--embedding-model ID] (default ${DEFAULT_EMBEDDING_MODEL}) [--threshold T] (default ${DEFAULT_SIMILARITY_THRESHOLD})\n              ${modelDirHelp}`,
       flags: { 'embedding-model': 'string', threshold: 'string', ...modelDirFlags },
@@ -103,7 +103,7 @@ export const CLUSTERERS: { [M in ClusteringMethodName]: ClustererRow<ClusteringS
     // The NLI model decides every pair; the rule's version changes with the rule (clustering/entailment.ts).
     cacheIdentity: (s) => ({ method: s.method, model: s.model, rule: ENTAILMENT_RULE_VERSION }),
     cached: true,
-    create: (s, deps) => deps.decider && createEntailmentClusterer({ decider: deps.decider(ownModel(s.model, s.allowRemote)), cache: deps.entailmentCache, onDecided: deps.onDecided }),
+    create: (s, deps) => deps.decider && createEntailmentClusterer({ decider: deps.decider(ownModel(s)), cache: deps.entailmentCache, onDecided: deps.onDecided }),
     cli: {
       help: [
         `[--model ID] (default ${DEFAULT_NLI_MODEL}) ${modelDirHelp}`,
