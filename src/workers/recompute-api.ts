@@ -16,7 +16,8 @@ import { boundedModelMetrics } from '../pipeline/overrides-recompute';
 import { compareDocumentColumns, type CompareOptions } from '../pipeline/signal-comparison';
 import { eceInferenceOfRows, type EceInferenceMetrics, type InferenceSettings } from '../pipeline/ece-inference-metrics';
 import { sliceReport, type SliceAnalysis } from '../pipeline/slices';
-import { unpackRows, type PackedRows } from './recompute-rows';
+import { standardizedMargin } from '../core/estimators';
+import { REGIME_CODES, type PackedRows } from './recompute-rows';
 
 export interface RecomputeRequest {
   rows: PackedRows;
@@ -52,6 +53,22 @@ export interface RecomputeWorkerApi {
   compare(request: CompareRequest): Result<SignalComparison>;
   infer(request: InferRequest): Result<EceInferenceMetrics>;
   slices(request: SliceRequest): Result<SliceAnalysis>;
+}
+
+/** Packed rows (recompute-rows.ts) as row objects with just the fields modelMetrics reads (text fields empty). */
+export function unpackRows(p: PackedRows): ReportQuestion[] {
+  const rows: ReportQuestion[] = new Array(p.sem1.length);
+  const extraNames = Object.keys(p.extra) as SignalName[];
+  for (let i = 0; i < rows.length; i++) {
+    const row: ReportQuestion = {
+      id: '', question: '', gold: '', modalLabel: '', grade: p.correct[i] ? 'CORRECT' : 'INCORRECT',
+      n: p.n[i], sem1: p.sem1[i], sem2: p.sem2[i], verbalized: p.verbalized[i], correct: p.correct[i] as 0 | 1,
+      margin: p.margin[i], stdMargin: standardizedMargin(p.margin[i], p.n[i]), regime: REGIME_CODES[p.regime[i]], entropy: NaN, nClasses: p.nClasses[i],
+    };
+    if (extraNames.length) row.signals = Object.fromEntries(extraNames.map((s) => [s, p.extra[s]![i]]));
+    rows[i] = row;
+  }
+  return rows;
 }
 
 /** What `compute` returns, or what it threw as the one error shape, with `kind` naming what failed. */

@@ -1,15 +1,16 @@
 /**
- * A model's rows packed into typed arrays for the recompute worker (recompute-client.ts packs,
- * recompute-api.ts unpacks): only the fields the score
+ * A model's rows packed into typed arrays for the recompute worker: only the fields the score
  * stage's `modelMetrics` reads, as transferable buffers, so handing 40,000 rows to the worker
- * costs a few milliseconds instead of a structured clone of every row object.
+ * costs a few milliseconds instead of a structured clone of every row object. The page packs
+ * (recompute-client.ts); the worker unpacks (recompute-api.ts's unpackRows, kept there because it
+ * needs the core's estimators, which this module would carry into the first page's JavaScript).
  */
 import type { Regime } from '../core/types';
-import { standardizedMargin } from '../core/estimators';
 import type { ReportQuestion, SignalName } from '../model/report';
 import { SIGNAL_NAMES, signalValue } from '../model/signals';
 
-const REGIME_CODES: Regime[] = ['jensen', 'low-margin', 'large-margin'];
+/** A row's regime as its index here. */
+export const REGIME_CODES: readonly Regime[] = ['jensen', 'low-margin', 'large-margin'];
 
 export interface PackedRows {
   sem1: Float64Array;
@@ -56,22 +57,6 @@ export function packRows(questions: readonly ReportQuestion[], signals: readonly
     for (let k = 0; k < others.length; k++) extraColumns[k][i] = q.signals?.[others[k]] ?? NaN;
   }
   return p;
-}
-
-/** Row objects with just the fields modelMetrics reads (text fields empty). */
-export function unpackRows(p: PackedRows): ReportQuestion[] {
-  const rows: ReportQuestion[] = new Array(p.sem1.length);
-  const extraNames = Object.keys(p.extra) as SignalName[];
-  for (let i = 0; i < rows.length; i++) {
-    const row: ReportQuestion = {
-      id: '', question: '', gold: '', modalLabel: '', grade: p.correct[i] ? 'CORRECT' : 'INCORRECT',
-      n: p.n[i], sem1: p.sem1[i], sem2: p.sem2[i], verbalized: p.verbalized[i], correct: p.correct[i] as 0 | 1,
-      margin: p.margin[i], stdMargin: standardizedMargin(p.margin[i], p.n[i]), regime: REGIME_CODES[p.regime[i]], entropy: NaN, nClasses: p.nClasses[i],
-    };
-    if (extraNames.length) row.signals = Object.fromEntries(extraNames.map((s) => [s, p.extra[s]![i]]));
-    rows[i] = row;
-  }
-  return rows;
 }
 
 /** Every buffer of a packing, for postMessage's transfer list. */

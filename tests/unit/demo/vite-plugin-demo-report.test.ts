@@ -8,7 +8,8 @@ import { decodeDemoReport, DEMO_REPORT_FILE } from '../../../src/demo/demo-repor
 import { buildDemoReport } from '../../../src/demo/demo-report';
 import { demoReport, demoReportText, readDemoFiles } from '../../../src/demo/vite-plugin-demo-report';
 import { boundedModelMetrics, withMetrics } from '../../../src/pipeline/overrides-recompute';
-import { packRows, unpackRows } from '../../../src/workers/recompute-rows';
+import { packRows } from '../../../src/workers/recompute-rows';
+import { unpackRows } from '../../../src/workers/recompute-api';
 import type { SignalName } from '../../../src/model/report';
 import { firstDifference } from './same-bits';
 

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { packComparison, packRows, transferables, unpackRows } from '../../../src/workers/recompute-rows';
+import { packComparison, packRows, transferables } from '../../../src/workers/recompute-rows';
+import { unpackRows } from '../../../src/workers/recompute-api';
 import { signalColumns } from '../../../src/model/signals';
 import { modelMetrics } from '../../../src/pipeline/score-stage';
 import { demoDocument } from '../../e2e/report-fixture';
