@@ -2,8 +2,9 @@
  * Natural-language-inference decisions cached by (NLI model, its identity, premise, hypothesis),
  * for the entailment clusterer: a repeated or resumed clustering asks the model nothing it was
  * asked before. The identity (a hash of the model's config and weights, transformers/model-identity.ts)
- * keeps apart two models under one id (another --model-dir, a hub model updated in place). The store backs this port with IndexedDB (store/entailment-store.ts); the in-memory
- * version serves Node (CLI, tests, benchmarks) and a page without storage.
+ * keeps apart two models under one id (another --model-dir, a hub model updated in place). The
+ * store backs this port with IndexedDB (store/entailment-store.ts), the CLI with its cache file
+ * (cli/entailment-cache.ts), the tests with a map (tests/mock/memory-entailment-cache.ts).
  */
 import { sha256Hex } from './hash';
 
@@ -46,20 +47,4 @@ export function entailmentKeyString(key: EntailmentKey): string {
  */
 export async function entailmentRecordKey(key: EntailmentKey): Promise<string> {
   return `e2:${await sha256Hex(entailmentKeyString(key))}`;
-}
-
-export class MemoryEntailmentCache implements EntailmentCache {
-  private readonly labels = new Map<string, NliLabel>();
-
-  async get(keys: EntailmentKey[]): Promise<(NliLabel | undefined)[]> {
-    return keys.map((k) => this.labels.get(entailmentKeyString(k)));
-  }
-
-  async put(entries: EntailmentEntry[]): Promise<void> {
-    for (const e of entries) this.labels.set(entailmentKeyString(e), e.label);
-  }
-
-  get size(): number {
-    return this.labels.size;
-  }
 }

@@ -189,8 +189,3 @@ export function decodePayload(payload: string, onProgress?: OnImportProgress): R
   if (!parsed.ok) return refuse(`The report in the link is not valid: ${parsed.error.message}`);
   return { ok: true, value: { report: parsed.value, detail } };
 }
-
-/** The payload of a `#/shared/<payload>` fragment, or null for any other route. */
-export function payloadFromHash(hash: string): string | null {
-  return hash.startsWith(SHARE_ROUTE) ? hash.slice(SHARE_ROUTE.length) : null;
-}

@@ -31,11 +31,6 @@ export function gapPoints(questions: readonly ReportQuestion[]): GapPoint[] {
   return points;
 }
 
-/** Groups by margin; with more than `maxGroups` distinct margins, by equal-width margin bins. */
-export function gapGroups(points: readonly { margin: number; gap: number }[], maxGroups = 60): GapGroup[] {
-  return gapByMargin(Float64Array.from(points, (p) => p.margin), Float64Array.from(points, (p) => p.gap), maxGroups);
-}
-
 export function gapData(questions: readonly ReportQuestion[], maxPoints = 1500): GapData {
   let finite = 0;
   for (const q of questions) if (Number.isFinite(q.sem1 - q.sem2) && Number.isFinite(q.margin)) finite++;

@@ -14,8 +14,8 @@ import { DEMO_QUESTIONS } from '../../demo/questions';
 import { DEFAULT_GENERATION_PROMPT } from '../../pipeline/prompts';
 import { SCORING_DEFAULTS, type RunSpec, type ScoringSpec } from '../../model/run-spec';
 import type { ReportDocument, ReportQuestion } from '../../model/report';
-import { IN_BROWSER_PRESET, TINY_CAUSAL_MODEL } from '../../providers/in-browser/models';
-import { TINY_NLI_MODEL, isShippedNliModel } from '../../clustering/nli-models';
+import { IN_BROWSER_PRESET } from '../../providers/in-browser/models';
+import { isShippedNliModel } from '../../clustering/nli-models';
 import { pairwiseMean } from '../../core/pairwise';
 import { splitSteps, type SplitStep } from './classroom-steps';
 
@@ -82,9 +82,6 @@ export function liveRunSpec(s: LiveSettings): RunSpec {
     scoring: SCORING_DEFAULTS,
   };
 }
-
-/** The settings the browser test (and a class without a network) can use: both models shipped with the app. */
-export const LIVE_SHIPPED: Pick<LiveSettings, 'model' | 'nliModel'> = { model: TINY_CAUSAL_MODEL, nliModel: TINY_NLI_MODEL };
 
 export interface LiveQuestion {
   id: string;

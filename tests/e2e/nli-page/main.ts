@@ -6,7 +6,7 @@
 import { createNliClient } from '../../../src/workers/nli-client';
 import { createEntailmentClusterer, type NliPair } from '../../../src/clustering/entailment';
 import type { ModelProgress } from '../../../src/model/progress';
-import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
+import { MemoryEntailmentCache } from '../../mock/memory-entailment-cache';
 
 const progress: ModelProgress[] = [];
 const loads: unknown[] = [];

@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { assignByEntailment, contextualized, createEntailmentClusterer, type EntailmentDecider, type NliPair } from '../../../src/clustering/entailment';
-import { MemoryEntailmentCache, type NliLabel } from '../../../src/model/entailment-cache';
+import type { NliLabel } from '../../../src/model/entailment-cache';
+import { MemoryEntailmentCache } from '../../mock/memory-entailment-cache';
 
 const Q = 'Who wrote it?';
 

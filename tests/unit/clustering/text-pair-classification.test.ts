@@ -11,7 +11,7 @@ import {
   classifyPairs, createTransformersDecider, decisionsAgree, loadPairClassifier, nliLabelsOf, pairLogits, PROBE_PAIRS, TINY_NLI_MODEL,
 } from '../../../src/clustering/text-pair-classification';
 import { createEntailmentClusterer } from '../../../src/clustering/entailment';
-import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
+import { MemoryEntailmentCache } from '../../mock/memory-entailment-cache';
 import type { ModelProgress } from '../../../src/model/progress';
 
 const localModelPath = path.resolve('public/models') + path.sep;

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { createEntailmentClusterer } from '../../../src/clustering/entailment';
 import { classesToRowFields } from '../../../src/clustering/row-fields';
 import { createTransformersDecider, TINY_NLI_MODEL } from '../../../src/clustering/text-pair-classification';
-import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
+import { MemoryEntailmentCache } from '../../mock/memory-entailment-cache';
 import { agreementWithFile } from '../../../src/pipeline/report-agreement';
 import { demoDocument } from '../../e2e/report-fixture';
 import { demoClusteredText } from '../ui/report/agreement-fixture';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { memoryStores } from '../../mock/memory-stores';
-import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
+import { MemoryEntailmentCache } from '../../mock/memory-entailment-cache';
 import { executeRun, newRun } from '../../../src/pipeline/runner';
 import { realStages } from '../../../src/workers/real-stages';
 import { keyId, type RunSpec } from '../../../src/model/run-spec';

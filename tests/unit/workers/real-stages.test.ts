@@ -1,7 +1,7 @@
 /** The run's wiring of the entailment clusterer: the run's NLI model and the stores' cache reach it. */
 import { describe, expect, test } from 'vitest';
 import { clustererFor } from '../../../src/workers/real-stages';
-import { MemoryEntailmentCache } from '../../../src/model/entailment-cache';
+import { MemoryEntailmentCache } from '../../mock/memory-entailment-cache';
 import type { EntailmentDecider } from '../../../src/clustering/entailment';
 
 const score = () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { quantileSorted } from 'd3-array';
-import { gapData, gapGroups, gapPoints, typicalN } from '../../../../src/ui/charts/gap-data';
+import { gapData, gapPoints, typicalN } from '../../../../src/ui/charts/gap-data';
 import { smallBinsOf } from '../../../../src/pipeline/small-bins';
 import { regimeBars } from '../../../../src/ui/charts/regime-data';
 import type { ReportQuestion, ModelMetrics } from '../../../../src/model/report';
@@ -40,9 +40,10 @@ describe('gap data', () => {
   });
   test('many distinct margins fall back to equal-width margin bins', () => {
     const rows = Array.from({ length: 1000 }, (_, i) => q(String(i), 0.6, 0.5, i / 1000));
-    const groups = gapGroups(gapPoints(rows), 20);
-    expect(groups).toHaveLength(20);
-    expect(groups.reduce((s, g) => s + g.count, 0)).toBe(1000);
+    const data = gapData(rows, 10);
+    if (data.kind !== 'groups') throw new Error('expected groups');
+    expect(data.groups).toHaveLength(60);
+    expect(data.groups.reduce((s, g) => s + g.count, 0)).toBe(1000);
   });
   test('the typical n is the most common one', () => {
     expect(typicalN([q('a', 1, 1, 1, 50), q('b', 1, 1, 1, 20), q('c', 1, 1, 1, 50)])).toBe(50);

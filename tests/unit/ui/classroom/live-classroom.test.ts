@@ -5,15 +5,19 @@ import { buildReport, importedSettings } from '../../../../src/pipeline/score-do
 import { DEMO_QUESTIONS } from '../../../../src/demo/questions';
 import { sem2HeldOut } from '../../../../src/core/estimators';
 import { TINY_TOPICS } from '../../../../scripts/tiny-causal-lm-table';
+import { TINY_CAUSAL_MODEL } from '../../../../src/providers/in-browser/models';
+import { TINY_NLI_MODEL } from '../../../../src/clustering/nli-models';
 import {
   LIVE_DEFAULTS,
   LIVE_QUESTION_IDS,
-  LIVE_SHIPPED,
   liveCaption,
   liveResult,
   liveRunSpec,
   liveSettingsProblems,
 } from '../../../../src/ui/classroom/live-classroom';
+
+/** The settings a class without a network can use: both models shipped with the app. */
+const LIVE_SHIPPED = { model: TINY_CAUSAL_MODEL, nliModel: TINY_NLI_MODEL };
 
 describe('live classroom run', () => {
   it('samples the in-browser model on the first built-in questions, clusters in the page, grades by alias, scores as the paper', () => {
