@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
 import { SCORING_DEFAULTS } from '../../src/model/run-spec.ts';
-import { PAPER_SIGNALS } from '../../src/model/signals.ts';
+import { PAPER_SIGNALS, SIGNAL_NAMES, type SignalName } from '../../src/model/signals.ts';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BINS } from '../../src/model/scoring-limits.ts';
 import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score-stage.ts';
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-documents.ts';
@@ -47,9 +47,14 @@ export const USAGE = `usage: semece score --clustered FILE --graded FILE [option
                        questions, accuracy, ece, ece_interval …) and "slice_test" (does calibration
                        differ across slices; README.md, "Command line"); numbers with many values
                        are binned on a log10 scale
-  --report FILE        also write the full report document (open it in the app), every signal scored
+  --signals LIST       the signals to score, comma-separated (default: every one the rows allow;
+                       the paper's three are always scored): ${SIGNAL_NAMES.join(', ')}
+  --report FILE        also write the full report document (open it in the app), the same signals
   --pretty             indent the JSON
-Prints one JSON document on stdout (the paper's three signals); NaN is written as null.
+Prints one JSON document on stdout: per question its "signals" {name: value} (each a confidence
+in [0,1]; for an uncertainty score its confidence form, README.md), and under "metrics" the maps
+auroc, prr, auarc, ece_recalibrated by signal (and the calibration metrics of the signals that are
+probabilities); NaN is written as null.
 metrics.ece_interval is the one interval shown beside each ECE, metrics.calibration_p the
 p-value of the test of perfect calibration (README.md, "Command line"). Bins under 10 questions
 are named on stderr, per signal and margin regime.
@@ -121,7 +126,7 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
         clustered: { type: 'string' }, graded: { type: 'string' },
         R: { type: 'string' }, 'sem2-seed': { type: 'string' }, 'sem2-selection': { type: 'string' }, bins: { type: 'string' },
         B: { type: 'string' }, 'bootstrap-seed': { type: 'string' },
-        model: { type: 'string' }, report: { type: 'string' }, by: { type: 'string' },
+        model: { type: 'string' }, report: { type: 'string' }, by: { type: 'string' }, signals: { type: 'string' },
         'regime-intervals': { type: 'boolean' }, pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -133,6 +138,7 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
   if (a.help) return 'help';
   if (!a.clustered || !a.graded) throw new UsageError('both --clustered FILE and --graded FILE are required');
   const selection = a['sem2-selection'];
+  const signals = signalsOption(a.signals);
   const options: ScoreOptions = {
     R: intOption(a.R, '--R', D.sem2.R, 1, MAX_SEM2_R),
     sem2Seed: intOption(a['sem2-seed'], '--sem2-seed', D.sem2.seed, 0),
@@ -144,13 +150,30 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
     // The printed document has regime intervals only when asked (their cost is a bootstrap per
     // regime); a report document shows them, as the app's do.
     regimeIntervals: Boolean(a.report || a['regime-intervals']),
-    // The printed document holds the paper's three; a report document holds every signal, as the app's do.
-    signals: a.report ? undefined : PAPER_SIGNALS,
+    // Every signal the rows allow unless --signals names some (the paper's three always), printed and in --report alike.
+    signals,
     // The signal comparison, abstention thresholds and consistency bands are the report's views'
     // (the printed document has none of them): computed only for a report document.
     viewExtras: Boolean(a.report),
   };
   return { clustered: a.clustered, graded: a.graded, report: a.report, model: a.model, by: a.by, regimeIntervals: Boolean(a['regime-intervals']), pretty: Boolean(a.pretty), options };
+}
+
+/** --signals as names of the signals table (undefined: every one); an unknown name is a usage error listing the valid ones. */
+function signalsOption(raw: string | undefined): SignalName[] | undefined {
+  if (raw === undefined) return undefined;
+  const names = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = names.filter((s) => !(SIGNAL_NAMES as readonly string[]).includes(s));
+  if (names.length === 0 || unknown.length > 0) {
+    const what = names.length === 0 ? 'no signal named' : `unknown signal${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `'${s}'`).join(', ')}`;
+    throw new UsageError(`--signals: ${what}; valid: ${SIGNAL_NAMES.join(', ')}`);
+  }
+  return [...new Set(names)] as SignalName[];
+}
+
+/** Whether the answers' text is needed: for --report's drill-down, or for a signal computed from it. */
+function needsAnswers(a: ScoreArgs): boolean {
+  return Boolean(a.report) || a.options.signals === undefined || a.options.signals.includes('lexical_similarity');
 }
 
 /**
@@ -174,6 +197,10 @@ async function scoreCommand(a: ScoreArgs, out: Say, err: Say): Promise<number> {
   }
   out(toJson(sliced ? { ...document, slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : document, { pretty: a.pretty }));
   sayCounts(report.questions.length, scored, err);
+  // A signal asked for by name that these rows do not give on every question is said, not silently missing.
+  for (const s of options.signals ?? []) {
+    if (!report.metrics.signals[s]) err(`semece score: note: ${s} is not scored: not every question has it in these rows (README.md, "semece score")`);
+  }
   // The report's small-sample rule, per bin (pipeline/small-bins.ts), for the ECEs printed.
   const caveats = smallBinCaveats([report], PAPER_SIGNALS, { bins: options.bins!, regimes: true });
   if (caveats.length) {
@@ -190,8 +217,8 @@ type ScoredRows = Extract<ReturnType<typeof readAuthorsRows>, { ok: true }>['val
 /** The clustered and graded rows joined, exclusions named as the report names the graded file; undefined once the problem is said. */
 async function readRows(a: ScoreArgs, err: Say): Promise<ScoredRows | undefined> {
   const [clusteredText, gradedText] = await Promise.all([readText(a.clustered, '--clustered'), readText(a.graded, '--graded')]);
-  // The raw replies and answers are only needed for the report document's drill-down.
-  const rows = readAuthorsRows({ text: clusteredText, file: a.clustered }, { text: gradedText, file: a.graded }, { dropReplies: !a.report, dropAnswers: !a.report });
+  // The raw replies are only needed for the report document's drill-down, the answers also for lexical similarity.
+  const rows = readAuthorsRows({ text: clusteredText, file: a.clustered }, { text: gradedText, file: a.graded }, { dropReplies: !a.report, dropAnswers: !needsAnswers(a) });
   if (!rows.ok) {
     err(`semece score: ${rows.error.message}`);
     return undefined;

@@ -108,6 +108,19 @@ const eceInferenceEntry = z.object({ interval: z.tuple([rate(), rate()], { error
 /** One equal-width bin's consistency band (model/report.ts ConsistencyBandEntry). */
 const consistencyBand = z.object({ bin: count(0, MAX_BINS - 1), count: questionCount(), lo: rate(), hi: rate() });
 
+/** A signal's PRR (≤ 1, unbounded below: a ranking worse than random) and AUARC (model/report.ts RejectionEntry). */
+const rejectionEntry = z.object({ prr: stat(-Number.MAX_VALUE, 1), auarc: rate() });
+
+/** A signal's ECE after a recalibration map with its interval and calibration test (model/report.ts RecalibratedEceEntry). */
+const recalibratedEceEntry = z.object({ ece: rate(), interval: z.tuple([rate(), rate()], { error: expect('[low, high]') }), p: rate() });
+
+const recalibration = z.object({
+  seed: seed(),
+  method: text(),
+  isotonic: bySignal(recalibratedEceEntry),
+  platt: bySignal(recalibratedEceEntry),
+});
+
 const regimeEntry = z.object({
   count: questionCount(),
   ece: bySignal(rate()),
@@ -166,6 +179,9 @@ const modelMetrics = z
     byRegime: z.object({ jensen: regimeEntry, 'low-margin': regimeEntry, 'large-margin': regimeEntry }),
     // K̄, a mean count of non-empty classes: at most the samples of a question.
     meanClasses: stat(0, MAX_SAMPLES_PER_QUESTION),
+    // Version 3 on: absent in older reports.
+    rejection: bySignal(rejectionEntry).optional(),
+    recalibration: recalibration.optional(),
     comparison: signalComparison.optional(),
     abstention: storedAbstention.optional(),
   })

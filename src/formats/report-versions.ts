@@ -21,5 +21,14 @@ type Doc = Record<string, unknown>;
  */
 const from1: (document: unknown) => unknown = (document) => ({ ...(document as Doc), version: 2 });
 
+/**
+ * Version 3 (issue 29) adds signals (semantic_entropy, num_sets, eigv, degree, eccentricity,
+ * lexical_similarity: new values of every by-signal map and of questions' `signals`) and two
+ * optional metrics, `rejection` (PRR, AUARC) and `recalibration` (ECE after cross-fitted isotonic
+ * and Platt maps). A version-2 document has none of them, and none is computed on import: the step
+ * changes only the number, every value kept bit for bit.
+ */
+const from2: (document: unknown) => unknown = (document) => ({ ...(document as Doc), version: 3 });
+
 /** Report versions: `steps[v]` turns a version-v document into a version-(v + 1) one. */
-export const REPORT_VERSIONS: DocumentVersions = { current: REPORT_VERSION, steps: { 1: from1 } };
+export const REPORT_VERSIONS: DocumentVersions = { current: REPORT_VERSION, steps: { 1: from1, 2: from2 } };

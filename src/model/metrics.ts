@@ -26,20 +26,26 @@ export interface MetricInfo {
   shape: 'number' | 'brier';
   /** A per-signal column of the report's headline table. */
   headline: boolean;
+  /**
+   * Whether the metric reads the signal as a probability (a calibration measure): `semece score`
+   * prints it only for signals that are (model/signals.ts `probability`); a ranking measure is
+   * printed for every scored signal.
+   */
+  calibration: boolean;
   description: string;
   /** Its entry in the glossary (model/glossary.ts), where it has one. */
   glossary?: string;
 }
 
 export const METRICS: readonly MetricInfo[] = [
-  { key: 'ece', cli: 'ece', label: 'ECE (paper, equal-width bins)', short: 'ECE', digits: 3, better: 'lower', shape: 'number', headline: false, description: "The paper's ECE: 10 equal-width bins with edges i·0.1, weighted gaps between accuracy and mean confidence.", glossary: 'ece' },
-  { key: 'brier', cli: 'brier', label: 'Brier score', short: 'Brier', digits: 3, better: 'lower', shape: 'brier', headline: true, description: 'Squared error of each confidence against correctness (lower is better), with its decomposition on the 10 equal-width bins (Stephenson et al. 2008).', glossary: 'brier' },
-  { key: 'eceEqualMass', cli: 'ece_equal_mass', label: 'Equal-mass ECE', short: 'ECE (equal mass)', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'The same sum over bins that each hold about a tenth of the questions.', glossary: 'ece-equal-mass' },
-  { key: 'mce', cli: 'mce', label: 'MCE (bins of ≥ 10 questions)', short: 'MCE (bins of 10+)', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'The largest gap of any equal-width bin holding at least 10 questions (MCE_MIN_COUNT).', glossary: 'mce' },
-  { key: 'smoothEce', cli: 'smooth_ece', label: 'Smooth ECE', short: 'smECE', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'Kernel-smoothed calibration error at its self-consistent bandwidth.', glossary: 'smooth-ece' },
-  { key: 'auroc', cli: 'auroc', label: 'AUROC', short: 'AUROC', digits: 3, better: 'higher', shape: 'number', headline: true, description: 'Area under the ROC curve of each confidence for telling correct from incorrect answers (higher is better).', glossary: 'auroc' },
-  { key: 'aurc', cli: 'aurc', label: 'AURC', short: 'AURC', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'Area under the risk–coverage curve (lower is better).', glossary: 'aurc' },
-  { key: 'meanConfidence', cli: 'mean_confidence', label: 'Mean confidence', short: 'Mean conf.', digits: 3, better: null, shape: 'number', headline: false, description: 'The mean of the signal over the questions.' },
+  { key: 'ece', calibration: true, cli: 'ece', label: 'ECE (paper, equal-width bins)', short: 'ECE', digits: 3, better: 'lower', shape: 'number', headline: false, description: "The paper's ECE: 10 equal-width bins with edges i·0.1, weighted gaps between accuracy and mean confidence.", glossary: 'ece' },
+  { key: 'brier', calibration: true, cli: 'brier', label: 'Brier score', short: 'Brier', digits: 3, better: 'lower', shape: 'brier', headline: true, description: 'Squared error of each confidence against correctness (lower is better), with its decomposition on the 10 equal-width bins (Stephenson et al. 2008).', glossary: 'brier' },
+  { key: 'eceEqualMass', calibration: true, cli: 'ece_equal_mass', label: 'Equal-mass ECE', short: 'ECE (equal mass)', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'The same sum over bins that each hold about a tenth of the questions.', glossary: 'ece-equal-mass' },
+  { key: 'mce', calibration: true, cli: 'mce', label: 'MCE (bins of ≥ 10 questions)', short: 'MCE (bins of 10+)', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'The largest gap of any equal-width bin holding at least 10 questions (MCE_MIN_COUNT).', glossary: 'mce' },
+  { key: 'smoothEce', calibration: true, cli: 'smooth_ece', label: 'Smooth ECE', short: 'smECE', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'Kernel-smoothed calibration error at its self-consistent bandwidth.', glossary: 'smooth-ece' },
+  { key: 'auroc', calibration: false, cli: 'auroc', label: 'AUROC', short: 'AUROC', digits: 3, better: 'higher', shape: 'number', headline: true, description: 'Area under the ROC curve of each confidence for telling correct from incorrect answers (higher is better).', glossary: 'auroc' },
+  { key: 'aurc', calibration: false, cli: 'aurc', label: 'AURC', short: 'AURC', digits: 3, better: 'lower', shape: 'number', headline: false, description: 'Area under the risk–coverage curve (lower is better).', glossary: 'aurc' },
+  { key: 'meanConfidence', calibration: false, cli: 'mean_confidence', label: 'Mean confidence', short: 'Mean conf.', digits: 3, better: null, shape: 'number', headline: false, description: 'The mean of the signal over the questions.' },
 ];
 
 /** The number a table shows for a metric (Brier: its score). */

@@ -18,7 +18,7 @@ export const REPORT_FORMAT = 'semece-report';
  * value, a changed meaning), with a step from the previous version in formats/report-versions.ts,
  * so older files and links are upgraded on import (history: docs/REPORT-FORMAT.md).
  */
-export const REPORT_VERSION = 2;
+export const REPORT_VERSION = 3;
 
 export interface ReportSample {
   /** Raw reply text (optional: dropped when a report must be small). */
@@ -86,6 +86,36 @@ export interface ConsistencyBandEntry {
   hi: number;
 }
 
+/** A signal's ranking metrics beside AUROC and AURC (core/prediction-rejection.ts). */
+export interface RejectionEntry {
+  /** Prediction–rejection ratio at max rejection 1, as LM-Polygraph defines it (random: its exact expectation P/N). */
+  prr: number;
+  /** Area under the accuracy–rejection curve: 1 − AURC. */
+  auarc: number;
+}
+
+/** A signal's paper ECE after a recalibration map, with the headline interval and test on the recalibrated confidences. */
+export interface RecalibratedEceEntry {
+  ece: number;
+  interval: [number, number];
+  p: number;
+}
+
+/**
+ * Each scored signal's ECE after a recalibration map fitted on one half of the questions and
+ * applied to the other, both ways (core/recalibration.ts crossFittedRecalibration), on the split
+ * the seed names. The interval is the headline method's (`method`) on the cross-fitted
+ * confidences; it takes them as given, so it describes calibration given the fitted maps, not the
+ * variability of the maps themselves (one split is one draw).
+ */
+export interface RecalibrationMetrics {
+  seed: number;
+  /** The interval method, as core/ece-inference.ts names it. */
+  method: string;
+  isotonic: Partial<Record<SignalName, RecalibratedEceEntry>>;
+  platt: Partial<Record<SignalName, RecalibratedEceEntry>>;
+}
+
 export interface ModelMetrics {
   questions: number;
   excluded: number;
@@ -131,6 +161,10 @@ export interface ModelMetrics {
   consistencyBands?: Partial<Record<SignalName, ConsistencyBandEntry[]>>;
   /** K̄, the mean number of non-empty classes, used for the regime boundary. */
   meanClasses: number;
+  /** PRR and AUARC of every scored signal (version 3 on; absent in older reports). */
+  rejection?: Partial<Record<SignalName, RejectionEntry>>;
+  /** Every scored signal's ECE after cross-fitted isotonic and Platt maps (version 3 on; absent in older reports). */
+  recalibration?: RecalibrationMetrics;
   /**
    * Which signal is best calibrated, made with the metrics (same bootstrap settings). Absent in
    * reports saved before it was stored, and in the CLI's scoring without a report document.

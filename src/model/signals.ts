@@ -5,16 +5,47 @@
  *
  * Sem1, Sem2 and verbalized are the paper's three and fixed fields of every report question;
  * the others live in ReportQuestion.signals (stated probability and logprob from multiple-choice
- * runs, entropy confidence from the classes of every question).
+ * runs, entropy confidence from the classes of every question, the black-box uncertainty signals
+ * of issue 29 from the classes and the answers).
+ *
+ * What a question stores for a signal is always a confidence in [0, 1], larger = more confident:
+ * for a signal whose raw score is an uncertainty (semantic entropy, NumSets, EigV, Deg, Ecc) that
+ * is its confidence form (core/black-box-uncertainty.ts blackBoxConfidence), so every ranking
+ * metric and recalibration map reads every signal the same way. A confidence form is not a
+ * probability (`probability: false`): its raw ECE means nothing; it is judged by its ranking
+ * metrics and by its ECE after recalibration. New names are appended, never inserted: the signal
+ * comparison seeds each signal's test by its position among the compared ones.
  */
+import type { BlackBoxSignal } from '../core/black-box-uncertainty';
 
-export const SIGNAL_NAMES = ['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence'] as const;
+export const SIGNAL_NAMES = [
+  'sem1',
+  'sem2',
+  'verbalized',
+  'stated',
+  'logprob',
+  'entropyConfidence',
+  'semantic_entropy',
+  'num_sets',
+  'eigv',
+  'degree',
+  'eccentricity',
+  'lexical_similarity',
+] as const;
 
 /** Confidence signals a report can hold; only those present in a model's rows are scored. */
 export type SignalName = (typeof SIGNAL_NAMES)[number];
 
 /** The paper's three signals: fixed fields of every report question. */
 export type PaperSignal = 'sem1' | 'sem2' | 'verbalized';
+
+/**
+ * What a signal is computed from: the clustering's partition (each sample's class), the sampled
+ * answers' text, the samples' stated confidences, a multiple-choice reply (stated probability,
+ * token probability), or a pairwise similarity of the samples (entailment probabilities or
+ * embedding cosines; not stored by any run yet, see `similarity` below).
+ */
+export type SignalInput = 'partition' | 'answers' | 'verbalized' | 'reply' | 'similarity';
 
 export interface SignalInfo {
   name: SignalName;
@@ -27,16 +58,45 @@ export interface SignalInfo {
   description: string;
   /** One of the paper's three (always scored, printed by `semece score`). */
   paper: boolean;
+  /**
+   * Direction of the signal's raw score: 'confidence' (larger = more confident) or 'uncertainty'
+   * (larger = less). A question stores the confidence form either way (see the file comment).
+   */
+  direction: 'confidence' | 'uncertainty';
+  /**
+   * Whether the stored value is read as a probability of being correct, so its raw ECE is a
+   * calibration claim. False for a confidence form of an uncertainty score: only its ranking
+   * metrics and its recalibrated ECE are meaningful, and the signal comparison leaves it out.
+   */
+  probability: boolean;
+  /** What it is computed from in this build. */
+  inputs: readonly SignalInput[];
+  /**
+   * The input it would use instead of the partition where a run stored it (the hook for the graph
+   * methods' entailment or embedding similarity; no run stores a similarity matrix yet, so today
+   * they use the clustering's partition, the 0/1 same-class matrix).
+   */
+  preferredInput?: 'similarity';
+  /** Its key in core/black-box-uncertainty.ts, for the signals computed there. */
+  blackBox?: BlackBoxSignal;
 }
 
 /** Every signal, in the order they are listed everywhere: the paper's three first. */
 export const SIGNALS: readonly SignalInfo[] = [
-  { name: 'sem1', label: 'Sem1 (same-sample)', short: 'Sem1', abbr: 'Sem1', paper: true, description: 'Share of the samples in the modal class: the answer is chosen and scored on the same samples.' },
-  { name: 'sem2', label: 'Sem2 (held-out)', short: 'Sem2', abbr: 'Sem2', paper: true, description: 'The modal class of half the samples, scored by its share of the other half, averaged over random splits.' },
-  { name: 'verbalized', label: 'Verbalized', short: 'Verbalized', abbr: 'Verb.', paper: true, description: 'The mean confidence the samples stated (a sample stating none counts 1.0).' },
-  { name: 'stated', label: 'Stated probability', short: 'Stated', abbr: 'Stated', paper: false, description: 'The probability a multiple-choice reply states for the option it chose.' },
-  { name: 'logprob', label: 'Token log-prob', short: 'Log-prob', abbr: 'Logprob', paper: false, description: "The probability of the chosen option's token in a greedy reply." },
-  { name: 'entropyConfidence', label: 'Entropy confidence', short: 'Entropy', abbr: 'Entropy', paper: false, description: 'exp(−H) of the semantic entropy H over the classes: 1 when every sample agrees.' },
+  { name: 'sem1', label: 'Sem1 (same-sample)', short: 'Sem1', abbr: 'Sem1', paper: true, direction: 'confidence', probability: true, inputs: ['partition'], description: 'Share of the samples in the modal class: the answer is chosen and scored on the same samples.' },
+  { name: 'sem2', label: 'Sem2 (held-out)', short: 'Sem2', abbr: 'Sem2', paper: true, direction: 'confidence', probability: true, inputs: ['partition'], description: 'The modal class of half the samples, scored by its share of the other half, averaged over random splits.' },
+  { name: 'verbalized', label: 'Verbalized', short: 'Verbalized', abbr: 'Verb.', paper: true, direction: 'confidence', probability: true, inputs: ['verbalized'], description: 'The mean confidence the samples stated (a sample stating none counts 1.0).' },
+  { name: 'stated', label: 'Stated probability', short: 'Stated', abbr: 'Stated', paper: false, direction: 'confidence', probability: true, inputs: ['reply'], description: 'The probability a multiple-choice reply states for the option it chose.' },
+  { name: 'logprob', label: 'Token log-prob', short: 'Log-prob', abbr: 'Logprob', paper: false, direction: 'confidence', probability: true, inputs: ['reply'], description: "The probability of the chosen option's token in a greedy reply." },
+  // Read as a probability, as every report has read it (its ECE and the signal comparison are
+  // unchanged); the same number as semantic_entropy's confidence form, which is not one.
+  { name: 'entropyConfidence', label: 'Entropy confidence', short: 'Entropy', abbr: 'Entropy', paper: false, direction: 'confidence', probability: true, inputs: ['partition'], description: 'exp(−H) of the semantic entropy H over the classes: 1 when every sample agrees.' },
+  { name: 'semantic_entropy', label: 'Semantic entropy', short: 'SE', abbr: 'SE', paper: false, direction: 'uncertainty', probability: false, inputs: ['partition'], blackBox: 'semanticEntropy', description: 'Discrete semantic entropy H of the class frequencies (Farquhar et al. 2024), stored as exp(−H); not a probability.' },
+  { name: 'num_sets', label: 'Number of semantic sets', short: 'NumSets', abbr: 'NumSets', paper: false, direction: 'uncertainty', probability: false, inputs: ['partition'], blackBox: 'numSets', description: 'The number K of non-empty classes (Lin, Trivedi & Sun 2023), stored as 1/K; not a probability.' },
+  { name: 'eigv', label: 'EigV (Laplacian eigenvalues)', short: 'EigV', abbr: 'EigV', paper: false, direction: 'uncertainty', probability: false, inputs: ['partition'], preferredInput: 'similarity', blackBox: 'eigV', description: "Sum of max(0, 1 − λ) over the graph Laplacian's eigenvalues (Lin, Trivedi & Sun 2023), over the clustering's partition; stored as 1/EigV; not a probability." },
+  { name: 'degree', label: 'Degree (Deg)', short: 'Deg', abbr: 'Deg', paper: false, direction: 'uncertainty', probability: false, inputs: ['partition'], preferredInput: 'similarity', blackBox: 'deg', description: 'One minus the mean pairwise similarity (Lin, Trivedi & Sun 2023), over the clustering\'s partition; stored as 1 − Deg; not a probability.' },
+  { name: 'eccentricity', label: 'Eccentricity (Ecc)', short: 'Ecc', abbr: 'Ecc', paper: false, direction: 'uncertainty', probability: false, inputs: ['partition'], preferredInput: 'similarity', blackBox: 'ecc', description: "Spread of the samples' spectral embedding (Lin, Trivedi & Sun 2023), over the clustering's partition; stored as 1/(1 + Ecc²); not a probability." },
+  { name: 'lexical_similarity', label: 'Lexical similarity (ROUGE-L)', short: 'Lexical', abbr: 'Lex.', paper: false, direction: 'confidence', probability: false, inputs: ['answers'], blackBox: 'lexicalSimilarity', description: 'Mean pairwise ROUGE-L F of the sampled answers (Fomicheva et al. 2020); a similarity, not a probability.' },
 ];
 
 const byName = Object.fromEntries(SIGNALS.map((s) => [s.name, s])) as Record<SignalName, SignalInfo>;
@@ -60,6 +120,13 @@ export const PAPER_SIGNALS = SIGNALS.filter((s) => s.paper).map((s) => s.name) a
 export function isPaperSignal(name: SignalName): name is PaperSignal {
   return byName[name].paper;
 }
+
+export function isProbabilitySignal(name: SignalName): boolean {
+  return byName[name].probability;
+}
+
+/** The signals computed by core/black-box-uncertainty.ts, with their key there. */
+export const BLACK_BOX_SIGNAL_NAMES: readonly SignalName[] = SIGNALS.filter((s) => s.blackBox).map((s) => s.name);
 
 /** The signals other than the paper's three, held in ReportQuestion.signals. */
 export const EXTRA_SIGNALS: readonly SignalName[] = SIGNALS.filter((s) => !s.paper).map((s) => s.name);

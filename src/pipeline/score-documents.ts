@@ -15,7 +15,7 @@ import {
   type ReportDocument,
   type ReportSettings,
 } from '../model/report';
-import { PAPER_SIGNALS, signalValue, type SignalName } from '../model/signals';
+import { isProbabilitySignal, SIGNAL_NAMES, signalValue, type SignalName } from '../model/signals';
 import { fitReportLimits } from '../formats/report-limits';
 import { testModelsUsed } from '../model/test-models';
 import { scoringUsed, type ScoreOptions } from './score-stage';
@@ -90,18 +90,40 @@ export function pooledEce(models: readonly ModelReport[], signal: SignalName, bi
   return eceEqualWidth(conf, y, bins);
 }
 
-/** One metric of every paper signal the report scored, keyed by signal. */
-function bySignal<T>(report: ModelReport, pick: (s: NonNullable<ModelReport['metrics']['signals'][SignalName]>) => T) {
+/** The signals the report scored, in the table's order: the paper's three and every other one asked for and computable. */
+function scoredNames(report: ModelReport): SignalName[] {
+  return SIGNAL_NAMES.filter((s) => report.metrics.signals[s] !== undefined);
+}
+
+/** One metric of every scored signal (with `calibration`: of every scored signal that is a probability), keyed by signal. */
+function bySignal<T>(report: ModelReport, pick: (s: NonNullable<ModelReport['metrics']['signals'][SignalName]>) => T, calibration = true) {
   const out: Record<string, T> = {};
-  for (const s of PAPER_SIGNALS) {
-    const m = report.metrics.signals[s];
-    if (m) out[s] = pick(m);
+  for (const s of scoredNames(report)) {
+    if (calibration && !isProbabilitySignal(s)) continue;
+    out[s] = pick(report.metrics.signals[s]!);
   }
   return out;
 }
 
-function paperOnly<T>(bySignalName: Partial<Record<SignalName, T>>): Partial<Record<SignalName, T>> {
-  return Object.fromEntries(PAPER_SIGNALS.filter((s) => bySignalName[s] !== undefined).map((s) => [s, bySignalName[s]]));
+/** The entries of a by-signal map for the scored signals that are probabilities (a calibration measure means nothing for the others). */
+function probabilitiesOf<T>(report: ModelReport, bySignalName: Partial<Record<SignalName, T>>): Partial<Record<SignalName, T>> {
+  return Object.fromEntries(scoredNames(report).filter((s) => isProbabilitySignal(s) && bySignalName[s] !== undefined).map((s) => [s, bySignalName[s]]));
+}
+
+/** One entry per scored signal of a by-signal map (nothing for a report without it). */
+function scoredOf<T, U>(report: ModelReport, bySignalName: Partial<Record<SignalName, T>> | undefined, pick: (v: T) => U): Partial<Record<SignalName, U>> {
+  return Object.fromEntries(scoredNames(report).filter((s) => bySignalName?.[s] !== undefined).map((s) => [s, pick(bySignalName![s]!)]));
+}
+
+/** Each scored signal's recalibrated ECE: {isotonic: {ece, interval, p}, platt: {…}}. */
+function eceRecalibrated(report: ModelReport) {
+  const r = report.metrics.recalibration;
+  if (!r) return {};
+  return Object.fromEntries(
+    scoredNames(report)
+      .filter((s) => r.isotonic[s] && r.platt[s])
+      .map((s) => [s, { isotonic: r.isotonic[s]!, platt: r.platt[s]! }]),
+  );
 }
 
 /** One field of each signal's stored ECE inference (nothing for a report without it). */
@@ -111,8 +133,12 @@ function inferenceField<K extends keyof EceInferenceEntry>(inf: Partial<Record<S
 
 /**
  * The CLI's `score` document: per-question values under the authors' names first
- * (id, n, sem1, sem2, verbalized, correct, margin), then the metrics: accuracy, every metric of
- * the metrics table by paper signal under its CLI key (ece, brier, ece_equal_mass …), the paired
+ * (id, n, sem1, sem2, verbalized, correct, margin …), and `signals` {name: stored value} of every
+ * scored signal (a confidence in [0, 1]; for an uncertainty score its confidence form,
+ * model/signals.ts); then the metrics: accuracy, every metric of the metrics table under its CLI
+ * key (ece, brier, ece_equal_mass …; a calibration metric for each scored signal that is a
+ * probability, a ranking metric, auroc and aurc, for every scored signal), `prr` and `auarc` of
+ * every scored signal, `ece_recalibrated` {signal: {isotonic, platt: {ece, interval, p}}}, the paired
  * bootstrap [point, low, high], the ECE intervals: `ece_interval` {signal: [low, high]}, the one
  * interval the report shows beside each ECE (core/ece-inference.ts, method `ece_interval_method`),
  * `calibration_p` {signal: p-value of the test of perfect calibration}, the authors' percentile
@@ -127,7 +153,8 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
   const m = report.metrics;
   const b = m.bootstrap;
   const used = scoringUsed(options);
-  const perSignal = Object.fromEntries(METRICS.map((metric) => [metric.cli, bySignal(report, (s) => s[metric.key])])) as Record<
+  const names = scoredNames(report);
+  const perSignal = Object.fromEntries(METRICS.map((metric) => [metric.cli, bySignal(report, (s) => s[metric.key], metric.calibration)])) as Record<
     MetricCliKey,
     Record<string, number | SignalMetrics['brier']>
   >;
@@ -145,30 +172,34 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
       entropy: q.entropy,
       n_classes: q.nClasses,
       grade: q.grade,
+      signals: Object.fromEntries(names.map((s) => [s, signalValue(q, s)])),
     })),
     metrics: {
       questions: m.questions,
       excluded: m.excluded,
       accuracy: m.accuracy,
       ...perSignal,
+      prr: scoredOf(report, m.rejection, (r) => r.prr),
+      auarc: scoredOf(report, m.rejection, (r) => r.auarc),
+      ece_recalibrated: eceRecalibrated(report),
       bootstrap: { d_conf: b.d_conf, d_ece: b.d_ece, d_ece_lo: b.d_ece_lo, n_lo: b.n_lo, B: b.B, seed: b.seed },
-      ece_interval: paperOnly(inferenceField(m.eceInference, 'interval')),
-      calibration_p: paperOnly(inferenceField(m.eceInference, 'p')),
+      ece_interval: probabilitiesOf(report, inferenceField(m.eceInference, 'interval')),
+      calibration_p: probabilitiesOf(report, inferenceField(m.eceInference, 'p')),
       ece_interval_method: m.eceInferenceMethod ?? null,
-      ece_intervals: paperOnly(m.eceIntervals),
+      ece_intervals: probabilitiesOf(report, m.eceIntervals),
       // 2·ECE − the replicates' mean with its basic interval, under its true name and its old one (an alias).
-      ece_bias_corrected: paperOnly(m.eceBiasCorrected ?? {}),
-      ece_debiased: paperOnly(m.eceBiasCorrected ?? {}),
+      ece_bias_corrected: probabilitiesOf(report, m.eceBiasCorrected ?? {}),
+      ece_debiased: probabilitiesOf(report, m.eceBiasCorrected ?? {}),
       smooth_ece_bandwidth: bySignal(report, (s) => s.smoothEceBandwidth ?? NaN),
       by_regime: Object.fromEntries(
         Object.entries(m.byRegime).map(([regime, r]) => [
           regime,
           {
             count: r.count,
-            ece: paperOnly(r.ece),
-            ece_interval: paperOnly(inferenceField(r.eceInference, 'interval')),
-            calibration_p: paperOnly(inferenceField(r.eceInference, 'p')),
-            ...(print.regimeIntervals ? { ece_bias_corrected: paperOnly(r.eceBiasCorrected ?? {}), ece_debiased: paperOnly(r.eceBiasCorrected ?? {}) } : {}),
+            ece: probabilitiesOf(report, r.ece),
+            ece_interval: probabilitiesOf(report, inferenceField(r.eceInference, 'interval')),
+            calibration_p: probabilitiesOf(report, inferenceField(r.eceInference, 'p')),
+            ...(print.regimeIntervals ? { ece_bias_corrected: probabilitiesOf(report, r.eceBiasCorrected ?? {}), ece_debiased: probabilitiesOf(report, r.eceBiasCorrected ?? {}) } : {}),
           },
         ]),
       ),

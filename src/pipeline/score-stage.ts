@@ -4,15 +4,19 @@
  * on the main thread and in the CLI alike.
  *
  * Every signal is scored in one pass: the paper's three (Sem1, Sem2, verbalized) always, and each
- * other signal (entropy confidence exp(−H) of every question; stated probability and logprob
- * handed in by a multiple-choice run) when every scored question has it. A signal present on only
+ * other signal (entropy confidence exp(−H) and the black-box signals of every question, from its
+ * classes and answers, black-box-signals.ts; stated probability and logprob handed in by a
+ * multiple-choice run) when every scored question has it. A signal present on only
  * some questions stays visible per question but is not scored: a calibration over a different
  * subset of questions would not be comparable with the others (the signal comparison says so).
  * Each scored signal gets the full SignalMetrics; one paired bootstrap gives Sem1 vs Sem2, an ECE
  * interval per signal over the same replicates, and, from those replicates, the signal comparison;
  * then the paper ECE per margin regime (with its bias-corrected interval from resampling the
  * regime's questions), with K̄ the mean number of non-empty classes; and the one interval each
- * ECE is shown with, its calibration test and consistency bands (ece-inference-metrics.ts).
+ * ECE is shown with, its calibration test and consistency bands (ece-inference-metrics.ts); and
+ * every scored signal's PRR, AUARC and ECE after cross-fitted recalibration
+ * (recalibration-metrics.ts). The signal comparison compares the signals that are probabilities;
+ * a confidence form of an uncertainty score is listed as left out (signal-comparison.ts).
  */
 import { accuracy, eceEqualWidth, signalMetrics } from '../core/calibration';
 import { biasCorrectedInterval, pairedBootstrap } from '../core/bootstrap';
@@ -25,6 +29,8 @@ import type { ModelMetrics, ModelReport, ReportQuestion, ReportSample } from '..
 import type { Grade } from '../model/rows';
 import { SCORING_DEFAULTS, type ScoringSpec } from '../model/run-spec';
 import { entropyConfidence, isPaperSignal, PAPER_SIGNALS, SIGNAL_NAMES, signalValue, type SignalName } from '../model/signals';
+import { blackBoxSignalsWanted, blackBoxSignalValues } from './black-box-signals';
+import { recalibrationMetrics, rejectionMetrics } from './recalibration-metrics';
 import { comparedColumns, compareScoredSignals } from './signal-comparison';
 import { abstentionMetrics } from './abstention-metrics';
 import { eceInferenceMetrics, regimeColumns, withEceInference } from './ece-inference-metrics';
@@ -117,16 +123,24 @@ function gradeOf(label: string | null, Y: 0 | 1): Grade {
   return label === 'NOT_ATTEMPTED' ? 'NOT_ATTEMPTED' : 'INCORRECT';
 }
 
+/** The signals the stage computes from the rows themselves (not handed in), among `wanted` (default: all). */
+export function computedSignals(wanted?: readonly SignalName[]): SignalName[] {
+  return [...(!wanted || wanted.includes('entropyConfidence') ? (['entropyConfidence'] as SignalName[]) : []), ...blackBoxSignalsWanted(wanted)];
+}
+
 /**
- * Report rows from joined rows and their estimates; regimes use K̄ over these rows. Entropy
- * confidence is added to each row's signals when `withEntropy`, beside the extra signals given.
+ * Report rows from joined rows and their estimates; regimes use K̄ over these rows. The
+ * `computed` signals (entropy confidence, the black-box signals: computedSignals) are added to
+ * each row's signals, beside the extra signals given.
  */
 export function reportQuestions(
   questions: readonly JoinedQuestion[],
   estimates: readonly QuestionEstimates[],
-  options: ScoreOptions & { withEntropy?: boolean } = {},
+  options: ScoreOptions & { computed?: readonly SignalName[] } = {},
 ): ReportQuestion[] {
-  const withEntropy = options.withEntropy ?? false;
+  const computed = options.computed ?? [];
+  const withEntropy = computed.includes('entropyConfidence');
+  const blackBox = blackBoxSignalsWanted(computed);
   const kBar = meanClassCount(estimates);
   const detail = options.samples ?? 'answers';
   const extra = options.extraSignals;
@@ -153,7 +167,10 @@ export function reportQuestions(
     };
     if (fields) q.fields = { ...fields };
     const given = extra?.[c.id];
-    if (withEntropy || given) q.signals = { ...(withEntropy ? { entropyConfidence: entropyConfidence(e.entropy) } : {}), ...given };
+    // The answers only where the rows carry one per sample (the CLI reads rows without them when no signal needs them).
+    const answers = c.answer_extracted.length === e.n ? c.answer_extracted : undefined;
+    const black = blackBox.length > 0 ? blackBoxSignalValues({ estimates: e, answers }, blackBox) : undefined;
+    if (withEntropy || black || given) q.signals = { ...(withEntropy ? { entropyConfidence: entropyConfidence(e.entropy) } : {}), ...black, ...given };
     if (detail !== 'none') {
       q.samples = c.cluster_assignments.map((cls, j): ReportSample => {
         const s: ReportSample = { answer: c.answer_extracted[j] ?? '', confidence: c.confidence_verbalized[j], cls };
@@ -217,6 +234,10 @@ export function modelMetrics(
     }
   }
 
+  // Ranking beyond AUROC, and calibration after a recalibration map, for every scored signal.
+  const rejection = rejectionMetrics(conf, y);
+  const recalibration = recalibrationMetrics(conf, y, { bins, seed: b.seed });
+
   // The one interval shown beside each ECE, its calibration test and the diagram's consistency
   // bands (ece-inference-metrics.ts), and per regime: no resampling of rows, so a few hundred ms
   // for every signal and regime of 40,000 questions, cheap enough to be always there.
@@ -234,6 +255,8 @@ export function modelMetrics(
     eceBiasCorrected: Object.fromEntries(signals.filter((s) => boot.eceReplicates[s]).map((s) => [s, biasCorrectedInterval(metricsBySignal[s]!.ece, boot.eceReplicates[s])])),
     byRegime,
     meanClasses: meanClassCount(questions.map((q) => ({ n: q.n, nonEmptyClasses: q.nClasses }))),
+    rejection,
+    recalibration,
     ...(extras
       ? {
           comparison: compareScoredSignals(comparedColumns(questions, signals, options.comparedSignals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
@@ -247,8 +270,8 @@ export function modelMetrics(
 /** The whole stage: joined authors' rows → one model's report, every signal scored once. */
 export function scoreAuthorsRows(rows: AuthorsRows, options: ScoreOptions = {}, model?: string): ModelReport {
   const estimates = estimateQuestions(rows.questions, options);
-  const withEntropy = rows.questions.length > 0 && (options.signals?.includes('entropyConfidence') ?? true);
-  const questions = reportQuestions(rows.questions, estimates, { ...options, withEntropy });
+  const computed = rows.questions.length > 0 ? computedSignals(options.signals) : [];
+  const questions = reportQuestions(rows.questions, estimates, { ...options, computed });
   const scored = scoredSignals(questions);
   const signals = options.signals ? scored.filter((s) => isPaperSignal(s) || options.signals!.includes(s)) : scored;
   return {

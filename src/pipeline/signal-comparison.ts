@@ -4,7 +4,9 @@
  * Rows: only questions on which every compared signal is defined, so all ECEs are over the same
  * questions and every difference is paired. A signal present on no question is left out (listed
  * in `excluded`); one present on fewer than `minShare` of the questions is left out too rather than
- * shrinking the comparison to a handful of rows.
+ * shrinking the comparison to a handful of rows. A signal that is not a probability (a confidence
+ * form of an uncertainty score, model/signals.ts) is left out too: its raw ECE claims nothing; it is
+ * compared by its ranking metrics and its ECE after recalibration.
  * Candidate: the lowest paper ECE (10 equal-width bins) on those rows. By how much: ECE(runner-up)
  * − ECE(best), with a paired bootstrap percentile interval for scale — the core's replicates (one
  * default_rng(seed) stream, integers(0, N, N) row indices, the same rows for every signal).
@@ -31,7 +33,7 @@ import { BinnedEceWorkspace, codeSignal, identityRows } from '../core/ece';
 import { ECE_DIFFERENCE_METHOD, eceDifferenceTest } from '../core/ece-difference-test';
 import type { Interval } from '../core/types';
 import type { ModelReport, SignalComparison, SignalSelection } from '../model/report';
-import { isPaperSignal, SIGNAL_NAMES, signalColumns, signalValue, type SignalCarrier, type SignalName } from '../model/signals';
+import { isPaperSignal, isProbabilitySignal, SIGNAL_NAMES, signalColumns, signalValue, type SignalCarrier, type SignalName } from '../model/signals';
 import { SCORING_DEFAULTS } from '../model/run-spec';
 import { assertRecomputeBudget } from '../model/scoring-limits';
 
@@ -52,12 +54,18 @@ export const SELECTION_DRAWS = 1000;
 
 type Columns = Partial<Record<SignalName, ArrayLike<number>>>;
 
+export const NOT_A_PROBABILITY = 'not a probability: compared by its ranking metrics and its ECE after recalibration';
+
 /** The signals compared and the rows they are compared on. */
 function comparisonRows(columns: Columns, y: ArrayLike<number>, minShare: number) {
   const total = y.length;
   const excluded: SignalComparison['excluded'] = [];
   const candidates: [SignalName, ArrayLike<number>][] = [];
   for (const [name, col] of Object.entries(columns) as [SignalName, ArrayLike<number>][]) {
+    if (!isProbabilitySignal(name)) {
+      excluded.push({ signal: name, reason: NOT_A_PROBABILITY });
+      continue;
+    }
     let present = 0;
     for (let i = 0; i < total; i++) if (Number.isFinite(col[i])) present++;
     if (present === 0) excluded.push({ signal: name, reason: 'no question has this signal' });

@@ -18,6 +18,7 @@ const FIXTURES = [
   { file: 'v1-2026-12-02.json', version: 1 },
   { file: 'v1-last.json', version: 1 },
   { file: 'v2.json', version: 2 },
+  { file: 'v3.json', version: 3 },
 ] as const;
 
 const text = (file: string) => readFileSync(`tests/fixtures/report-versions/${file}`, 'utf8');
@@ -92,6 +93,18 @@ describe('every version opens, upgraded, with the same values', () => {
     // Kept as written, not recomputed: the first builds' MCE and Brier parts were defined otherwise (docs/REPORT-FORMAT.md).
     expect(first.models[0].metrics.signals.sem1!.brier.withinBinVariance).toBeUndefined();
     expect(first.models[0].metrics.signals.sem1!.mce).not.toBe(current.models[0].metrics.signals.sem1!.mce);
+  });
+
+  test('a version-2 report opens without the signals and metrics version 3 added, none computed on import', () => {
+    const v2 = opened(text('v2.json'));
+    const v3 = opened(text('v3.json'));
+    expect(v2.models[0].metrics.rejection).toBeUndefined();
+    expect(v2.models[0].metrics.recalibration).toBeUndefined();
+    expect(Object.keys(v2.models[0].metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    expect(Object.keys(v3.models[0].metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence', 'semantic_entropy', 'num_sets', 'eigv', 'degree', 'eccentricity', 'lexical_similarity']);
+    // The signals both versions scored are the same numbers.
+    for (const s of ['sem1', 'sem2', 'verbalized', 'entropyConfidence'] as const) expect(v3.models[0].metrics.signals[s]).toEqual(v2.models[0].metrics.signals[s]);
+    expect(v3.models[0].metrics.bootstrap).toEqual(v2.models[0].metrics.bootstrap);
   });
 
   test('an upgraded report is written back at the current version and reads back equal', () => {

@@ -23,14 +23,16 @@ describe('extra signals in the report', () => {
   test('stated, logprob and entropy confidence are scored columns beside Sem1/Sem2', () => {
     const report = mcSemEceReport(rows(() => true), 'mock', { B: 100 });
     expect(report.questions).toHaveLength(30);
-    expect(Object.keys(report.metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence']);
+    expect(Object.keys(report.metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence', 'semantic_entropy', 'num_sets', 'eigv', 'degree', 'eccentricity', 'lexical_similarity']);
     const stated = report.questions.map((q) => q.signals!.stated!);
     const y = report.questions.map((q) => q.correct);
     expect(report.metrics.signals.stated!.ece).toBe(eceEqualWidth(stated, y));
     expect(report.questions[7].signals!.entropyConfidence).toBeCloseTo(Math.exp(0.8 * Math.log(0.8) + 0.2 * Math.log(0.2)), 12);
     expect(report.metrics.eceIntervals.logprob).toHaveLength(3);
     const cmp = compareReportSignals(report, { B: 100 });
+    // The six probabilities; the six confidence forms are listed as left out.
     expect(cmp.compared).toHaveLength(6);
+    expect(cmp.excluded).toHaveLength(6);
     // Made in the same pass as the metrics, from the same replicates, and stored with them.
     expect(report.metrics.comparison).toEqual(cmp);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eceEqualWidth } from '../../../src/core/calibration';
 import { readAuthorsRows, type AuthorsRows } from '../../../src/formats/authors-rows';
 import { PAPER_SIGNALS, scoreAuthorsRows, modelMetrics } from '../../../src/pipeline/score-stage';
+import { REPORT_VERSION } from '../../../src/model/report';
 import { parseReport } from '../../../src/formats/report-import';
 import { reportToJson } from '../../../src/formats/report-export';
 import { buildReport, importedSettings, pooledEce, scoreCliDocument } from '../../../src/pipeline/score-documents';
@@ -120,15 +121,18 @@ describe('score stage on the reference sample (expected.json)', () => {
     }
   });
 
-  it('by default scores every signal in the same pass: entropy confidence beside the paper three, bit-equal to them', () => {
+  it('by default scores every signal in the same pass: entropy confidence and the black-box signals beside the paper three, bit-equal to them', () => {
     const all = scoreAuthorsRows(rows, { samples: 'none' });
-    expect(Object.keys(all.metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    // The rows carry answers, so lexical similarity is among them; samples 'none' only shapes the report.
+    expect(Object.keys(all.metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence', 'semantic_entropy', 'num_sets', 'eigv', 'degree', 'eccentricity', 'lexical_similarity']);
     for (const s of PAPER_SIGNALS) {
       expect(all.metrics.signals[s]).toEqual(report.metrics.signals[s]);
       expect(all.metrics.eceIntervals[s]).toEqual(report.metrics.eceIntervals[s]);
     }
     expect(all.metrics.bootstrap).toEqual(report.metrics.bootstrap);
+    // The confidence forms are no probabilities: left out of the comparison, with why.
     expect(all.metrics.comparison!.compared).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    expect(all.metrics.comparison!.excluded.map((x) => x.signal)).toEqual(['semantic_entropy', 'num_sets', 'eigv', 'degree', 'eccentricity', 'lexical_similarity']);
   });
 
   it('lists excluded questions with reasons, duplicates and settings', () => {
@@ -191,7 +195,7 @@ describe('modelMetrics, buildReport and pooled ECE', () => {
   it('buildReport wraps models in a versioned document', () => {
     const doc = buildReport([a], { title: 't', dataset: { name: 'sample' }, settings: importedSettings({ B: 60 }) });
     expect(doc.format).toBe('semece-report');
-    expect(doc.version).toBe(2);
+    expect(doc.version).toBe(REPORT_VERSION);
     expect(doc.dataset.questions).toBe(120);
     expect(doc.settings.bootstrap).toEqual({ B: 60, seed: 7 });
     expect(doc.models[0]).toBe(a);
