@@ -36,14 +36,6 @@ export function meanClassCount(questions: ReadonlyArray<{ n: number; nonEmptyCla
   return count === 0 ? NaN : sum / count;
 }
 
-/** Regime of every question, with K̄ taken over the same questions. */
-export function regimesOf(
-  questions: ReadonlyArray<{ n: number; nonEmptyClasses: number; margin: number; stdMargin: number }>,
-): Array<Regime | null> {
-  const kBar = meanClassCount(questions);
-  return questions.map((q) => regimeOf(q.stdMargin, q.margin, q.n, kBar));
-}
-
 /**
  * The margins Δ where the regimes change for questions of n samples and K̄ mean classes, as
  * `regimeOf` draws them: Jensen-dominated below 0.612/√n, large-margin from √(ln K̄ / n)

@@ -133,12 +133,6 @@ export async function sampleKey(input: SampleKeyInput): Promise<string> {
   return `${await sampleKeyBase(input)}#${input.index}`;
 }
 
-/** The keys of indices 0..n-1 of one question, with one digest. */
-export async function sampleKeys(input: Omit<SampleKeyInput, 'index'>, n: number): Promise<string[]> {
-  const base = await sampleKeyBase(input);
-  return Array.from({ length: n }, (_, i) => keyAt(base, i));
-}
-
 /** A SampleCache in memory (tests, one-off runs, and the layer under the JSONL file cache). */
 export class MemorySampleCache implements SampleCache {
   readonly map = new Map<string, Sample>();
