@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MIN_BINS } from '../model/scoring-limits';
 import { count, seed, sem2SettingsSchema } from './report-schema-fields';
-import { clusteringSpecSchemaOf, judgePromptSchema, modelSpecSchema } from '../model/clustering-methods';
+import { CLUSTERING_METHODS, clusteringSpecSchemaOf, judgePromptSchema, modelSpecSchema, type ClusteringMethodTable } from '../model/clustering-methods';
 
 const text = z.string();
 const whole = z.number().int().min(0);
@@ -32,16 +32,21 @@ export const scoringSpecSchema = z.object({
   bootstrap: z.object({ B: count(1, MAX_BOOTSTRAP_B), seed: seed() }),
 });
 
-export const runSpecSchema = z.looseObject({
-  title: text,
-  dataset: z.looseObject({ name: text, source: text, questions: z.array(question) }),
-  models: z.array(modelSpecSchema),
-  sampling: z.looseObject({ n: whole, temperature: z.number(), topP: z.number().optional(), maxTokens: whole, prompt: text, concurrency: whole }),
-  clustering: clusteringSpecSchema,
-  grading: gradingSpecSchema,
-  scoring: scoringSpecSchema.optional(),
-  mc: z.looseObject({ runs: whole, seed: z.number(), samples: whole, logprobs: z.boolean() }).optional(),
-});
+/** The schema of a RunSpec whose clustering is one of `table`'s methods (a test's copy with a method of its own; the shipped table by default). */
+export function runSpecSchemaOf<T extends ClusteringMethodTable = typeof CLUSTERING_METHODS>(table: T = CLUSTERING_METHODS as unknown as T) {
+  return z.looseObject({
+    title: text,
+    dataset: z.looseObject({ name: text, source: text, questions: z.array(question) }),
+    models: z.array(modelSpecSchema),
+    sampling: z.looseObject({ n: whole, temperature: z.number(), topP: z.number().optional(), maxTokens: whole, prompt: text, concurrency: whole }),
+    clustering: clusteringSpecSchemaOf(table),
+    grading: gradingSpecSchema,
+    scoring: scoringSpecSchema.optional(),
+    mc: z.looseObject({ runs: whole, seed: z.number(), samples: whole, logprobs: z.boolean() }).optional(),
+  });
+}
+
+export const runSpecSchema = runSpecSchemaOf();
 
 /**
  * A RunSpec still being written (the wizard's draft): any field may be missing, and the dataset

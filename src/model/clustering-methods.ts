@@ -139,6 +139,12 @@ export function clusteringSpecSchemaOf<T extends ClusteringMethodTable = Table>(
   return z.discriminatedUnion('method', options as [Option, ...Option[]]);
 }
 
+/** The model a clustering runs itself (a method with an own model keeps its id in `model`), or none. */
+export function ownModelOf(spec: { method: string; model?: string; allowRemote?: boolean }, table: ClusteringMethodTable = CLUSTERING_METHODS): { role: OwnModelRole; model: string; allowRemote: boolean } | undefined {
+  const role = Object.hasOwn(table, spec.method) ? table[spec.method].ownModel : undefined;
+  return role ? { role, model: spec.model?.trim() ?? '', allowRemote: spec.allowRemote ?? false } : undefined;
+}
+
 /** The row of a method (of `table`: the shipped one unless a test gives its own). */
 export function clusteringMethod(name: ClusteringMethodName, table: ClusteringMethodTable = CLUSTERING_METHODS): ClusteringMethodInfo {
   return table[name] as unknown as ClusteringMethodInfo;

@@ -5,21 +5,17 @@
  * `applySpec()` puts such a spec back; `problems()` says, in words, what still stops each step
  * from going on.
  */
-import { DEFAULT_SIMILARITY_THRESHOLD } from '../../clustering/agglomerative';
-import { DEFAULT_EMBEDDING_MODEL } from '../../clustering/embedding-models';
-import { DEFAULT_NLI_MODEL } from '../../clustering/nli-models';
 import { demoDataset } from '../../demo/questions';
 import type { ColumnMapping, DatasetPreview, ReadDataset, SkippedRow } from '../../formats/datasets';
 import type { DatasetWorkerApi } from '../../workers/dataset-api';
-import { getPreset, PRESETS } from '../../providers/presets';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../pipeline/prompts';
 import type { ClusteringSpec, GradingSpec, McJobSpec, ModelSpec, RunSpec, SamplingSpec, ScoringSpec } from '../../model/run-spec';
 import { defaultScoring, scoringProblems } from './scoring-choice';
 import { mcProblems, hasMcOptions } from './multiple-choice-draft';
 import { drawSubset } from '../../formats/datasets/subset';
 import { HubDraft } from './hub-draft.svelte';
-import { embeddingProblems } from './embedding-choice';
-import { nliProblems } from './nli-choice';
+import { clusteringDraftOf, clusteringModels, clusteringProblems, clusteringSpecOf, initialClusteringDrafts, type ClusteringDrafts } from './clustering-choice';
+import { modelDraft, modelDraftOf, modelProblems, toModelSpec, type ModelDraft } from './model-draft';
 import type { Dataset, Result, StageError } from '../../model/rows';
 import { errorText } from '../error-text';
 
@@ -28,30 +24,10 @@ export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] 
 /** Characters of a dataset file kept in session storage with the draft (its quota is about 5 MB per origin). */
 export const MAX_KEPT_FILE_CHARS = 1_500_000;
 
-export interface ModelDraft {
-  uid: number;
-  preset: string;
-  model: string;
-  baseUrl: string;
-}
-
-let nextUid = 1;
-export function modelDraft(preset = 'openai', model = 'gpt-4o-mini'): ModelDraft {
-  return { uid: nextUid++, preset, model, baseUrl: getPreset(preset)?.baseUrl ?? '' };
-}
+export { modelDraft, modelDraftOf, toModelSpec, type ModelDraft };
 
 /** A RunSpec's settings without its dataset, any of them missing: what a saved draft holds. */
 export type DraftSpec = Partial<Omit<RunSpec, 'dataset'>>;
-
-/** A model of a spec as the wizard edits it (a new uid: the list's key). */
-export function modelDraftOf(m: Pick<ModelSpec, 'preset' | 'model' | 'baseUrl'>): ModelDraft {
-  return { ...modelDraft(m.preset, m.model), baseUrl: m.baseUrl };
-}
-
-export function toModelSpec(m: ModelDraft, concurrency?: number): ModelSpec {
-  const preset = getPreset(m.preset);
-  return { kind: preset?.kind ?? 'openai', preset: m.preset, baseUrl: m.baseUrl.trim(), model: m.model.trim(), ...(concurrency ? { concurrency } : {}) };
-}
 
 export class RunDraft {
   step = $state(0);
@@ -76,14 +52,8 @@ export class RunDraft {
 
   sampling = $state<SamplingSpec>({ n: 50, temperature: 1, topP: 1, maxTokens: 512, prompt: DEFAULT_GENERATION_PROMPT, concurrency: 8 });
   clusteringMethod = $state<ClusteringSpec['method']>('exact');
-  clusteringJudge = $state<ModelDraft>(modelDraft());
-  embeddingModel = $state(DEFAULT_EMBEDDING_MODEL);
-  embeddingThreshold = $state(DEFAULT_SIMILARITY_THRESHOLD);
-  /** Download a model the app does not ship from the Hugging Face hub (off: "use shipped models only"). */
-  embeddingAllowRemote = $state(true);
-  /** The NLI model of entailment clustering, and whether it may be downloaded (as for embeddings). */
-  nliModel = $state(DEFAULT_NLI_MODEL);
-  nliAllowRemote = $state(true);
+  /** Each clustering method's settings (ui/run/clustering-choice.ts), kept so switching back finds them. */
+  clusterings = $state<ClusteringDrafts>(initialClusteringDrafts());
   gradingMethod = $state<GradingSpec['method']>('alias');
   gradingJudge = $state<ModelDraft>(modelDraft());
   /** Open answers (Sem-ECE) or, for a dataset with options, multiple choice (ConfidenceBench). */
@@ -178,17 +148,14 @@ export class RunDraft {
     if (this.isMc) return [...this.models];
     return [
       ...this.models,
-      ...(this.clusteringMethod === 'judge' ? [this.clusteringJudge] : []),
+      ...clusteringModels(this.clusteringMethod, this.clusterings),
       ...(this.gradingMethod === 'judge' ? [this.gradingJudge] : []),
     ];
   }
 
   /** The settings of one clustering method as a spec (the draft keeps each method's, so switching back finds them). */
   clusteringFor(method: ClusteringSpec['method'], concurrency?: number): ClusteringSpec {
-    if (method === 'judge') return { method: 'judge', judge: toModelSpec(this.clusteringJudge, concurrency) };
-    if (method === 'embedding') return { method: 'embedding', model: this.embeddingModel.trim(), threshold: this.embeddingThreshold, allowRemote: this.embeddingAllowRemote };
-    if (method === 'entailment') return { method: 'entailment', model: this.nliModel.trim(), allowRemote: this.nliAllowRemote };
-    return { method: 'exact' };
+    return clusteringSpecOf(method, this.clusterings, concurrency);
   }
 
   /** Takes a clustering spec's settings and makes it the run's method. */
@@ -199,16 +166,7 @@ export class RunDraft {
 
   /** Takes a clustering spec's settings, the run's method left as it is (found when switching to it). */
   rememberClustering(c: ClusteringSpec): void {
-    if (c.method === 'judge') this.clusteringJudge = modelDraftOf(c.judge);
-    if (c.method === 'embedding') {
-      this.embeddingModel = c.model;
-      this.embeddingThreshold = c.threshold;
-      if (c.allowRemote !== undefined) this.embeddingAllowRemote = c.allowRemote;
-    }
-    if (c.method === 'entailment') {
-      this.nliModel = c.model;
-      if (c.allowRemote !== undefined) this.nliAllowRemote = c.allowRemote;
-    }
+    (this.clusterings as Record<ClusteringSpec['method'], object>)[c.method] = clusteringDraftOf(c, this.clusterings);
   }
 
   gradingFor(method: GradingSpec['method'], concurrency?: number): GradingSpec {
@@ -299,10 +257,7 @@ export class RunDraft {
       if (!Number.isInteger(s.concurrency) || s.concurrency < 1 || s.concurrency > 64) out.push('Concurrency must be a whole number from 1 to 64.');
       const prompt = validatePromptTemplate(s.prompt);
       if (!prompt.ok) out.push(prompt.error.message);
-      if (this.clusteringMethod === 'judge') out.push(...modelProblems(this.clusteringJudge, 'The clustering judge', { judge: true }));
-      if (this.clusteringMethod === 'embedding' && !(this.embeddingThreshold > 0 && this.embeddingThreshold < 1)) out.push('The similarity threshold must be between 0 and 1.');
-      if (this.clusteringMethod === 'embedding') out.push(...embeddingProblems(this.embeddingModel, { allowDownload: this.embeddingAllowRemote }));
-      if (this.clusteringMethod === 'entailment') out.push(...nliProblems(this.nliModel, { allowDownload: this.nliAllowRemote }));
+      out.push(...clusteringProblems(this.clusteringMethod, this.clusterings));
       if (this.gradingMethod === 'judge') out.push(...modelProblems(this.gradingJudge, 'The grading judge', { judge: true }));
       if (this.gradingMethod === 'alias' && this.dataset && this.dataset.questions.every((q) => !q.answer)) out.push('Alias grading needs reference answers.');
     }
@@ -315,28 +270,5 @@ function subsetProblems(s: { n: number; seed: number }): string[] {
   const out: string[] = [];
   if (!Number.isInteger(s.n) || s.n < 1) out.push('The number of questions to draw must be a whole number of at least 1.');
   if (!Number.isInteger(s.seed) || s.seed < 0 || s.seed > 2 ** 32 - 1) out.push('The seed must be a whole number from 0 to 4294967295.');
-  return out;
-}
-
-/** What stops a model's settings; `judge`: the model judges answers, which the in-page model cannot. */
-function modelProblems(m: ModelDraft, name: string, { judge = false }: { judge?: boolean } = {}): string[] {
-  const out: string[] = [];
-  if (!PRESETS[m.preset]) out.push(`${name}: choose a provider.`);
-  if (!m.model.trim()) out.push(`${name}: enter a model id.`);
-  // The in-page model has no address; it samples answers but does not judge them.
-  if (getPreset(m.preset)?.kind === 'in-browser') {
-    if (judge) out.push(`${name}: the in-browser model can only answer questions; choose a provider with an API for the judge.`);
-    return out;
-  }
-  if (getPreset(m.preset)?.custom && !m.baseUrl.trim()) {
-    out.push(`${name}: enter the base URL of the server (e.g. http://localhost:8000/v1).`);
-    return out;
-  }
-  try {
-    const url = new URL(m.baseUrl);
-    if (!/^https?:$/.test(url.protocol)) out.push(`${name}: the base URL must start with http:// or https://.`);
-  } catch {
-    out.push(`${name}: the base URL is not a valid URL.`);
-  }
   return out;
 }

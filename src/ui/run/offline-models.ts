@@ -10,6 +10,7 @@
  */
 import { isShippedEmbeddingModel } from '../../clustering/embedding-models';
 import { isShippedNliModel } from '../../clustering/nli-models';
+import { ownModelOf, type OwnModelRole } from '../../model/clustering-methods';
 import { hubFileUrl } from '../../model/model-hub';
 import type { ModelLoadProgress } from '../../model/run-spec';
 import type { Result } from '../../model/rows';
@@ -37,16 +38,17 @@ export interface HubModelChoice {
   clustering: { method: string; model?: string; allowRemote?: boolean };
 }
 
+const SHIPPED_BY_ROLE: Record<OwnModelRole, (model: string) => boolean> = { nli: isShippedNliModel, embedding: isShippedEmbeddingModel };
+
 /** The run's in-page models whose files come from the hub (not shipped, download allowed), each once. */
 export function hubModelsOf(spec: HubModelChoice): HubModel[] {
   const out: HubModel[] = [];
   for (const m of spec.models) {
     if (m.preset === IN_BROWSER_PRESET && m.model.trim() && !isShippedGenerationModel(m.model.trim())) out.push({ model: m.model.trim(), role: 'generation' });
   }
-  const c = spec.clustering;
-  const id = c.model?.trim() ?? '';
-  if (c.method === 'entailment' && c.allowRemote && id && !isShippedNliModel(id)) out.push({ model: id, role: 'nli' });
-  if (c.method === 'embedding' && c.allowRemote && id && !isShippedEmbeddingModel(id)) out.push({ model: id, role: 'embedding' });
+  // The model the clustering runs itself, by its role in the methods table.
+  const own = ownModelOf(spec.clustering);
+  if (own && own.allowRemote && own.model && !SHIPPED_BY_ROLE[own.role](own.model)) out.push({ model: own.model, role: own.role });
   return out.filter((m, i) => out.findIndex((o) => o.model === m.model && o.role === m.role) === i);
 }
 

@@ -23,13 +23,13 @@ function changedDraft(): RunDraft {
   ];
   d.sampling = { n: 9, temperature: 0.7, topP: 0.9, maxTokens: 128, prompt: 'Q: {question}\nA:', concurrency: 3 };
   // Embedding chosen; the judge and NLI settings are kept for when the user switches back.
-  d.clusteringJudge = { uid: 3, preset: 'openai', model: 'gpt-judge', baseUrl: 'https://api.openai.com/v1' };
-  d.nliModel = 'my/nli-model';
-  d.nliAllowRemote = false;
+  d.clusterings.judge.judge = { uid: 3, preset: 'openai', model: 'gpt-judge', baseUrl: 'https://api.openai.com/v1' };
+  d.clusterings.entailment.model = 'my/nli-model';
+  d.clusterings.entailment.allowRemote = false;
   d.clusteringMethod = 'embedding';
-  d.embeddingModel = 'my/embedder';
-  d.embeddingThreshold = 0.8;
-  d.embeddingAllowRemote = false;
+  d.clusterings.embedding.model = 'my/embedder';
+  d.clusterings.embedding.threshold = 0.8;
+  d.clusterings.embedding.allowRemote = false;
   d.gradingMethod = 'judge';
   d.gradingJudge = { uid: 4, preset: 'openai', model: 'gpt-grader', baseUrl: 'https://api.openai.com/v1' };
   d.mc = { runs: 5, seed: 3, samples: 4, logprobs: false };

@@ -17,7 +17,7 @@ describe('the wizard draft in session storage', () => {
     d.models = [{ uid: 99, preset: 'vllm', model: 'local-model', baseUrl: 'http://127.0.0.1:8000/v1' }];
     d.sampling = { ...d.sampling, n: 7, temperature: 0.7 };
     d.clusteringMethod = 'embedding';
-    d.embeddingThreshold = 0.8;
+    d.clusterings.embedding.threshold = 0.8;
     d.step = 2;
     d.title = 'my run';
     saveDraft(d, storage);
@@ -34,7 +34,7 @@ describe('the wizard draft in session storage', () => {
     expect(back.models.map(({ preset, model, baseUrl }) => ({ preset, model, baseUrl }))).toEqual([{ preset: 'vllm', model: 'local-model', baseUrl: 'http://127.0.0.1:8000/v1' }]);
     expect(back.sampling).toMatchObject({ n: 7, temperature: 0.7 });
     expect(back.clusteringMethod).toBe('embedding');
-    expect(back.embeddingThreshold).toBe(0.8);
+    expect(back.clusterings.embedding.threshold).toBe(0.8);
     expect(snapshotDraft(back)).toEqual(snapshotDraft(d));
   });
 

@@ -11,8 +11,8 @@ describe('the embedding model choice', () => {
   test('defaults that work: the default model is downloaded, so step 3 has nothing to refuse', () => {
     const draft = new RunDraft(noHub);
     draft.clusteringMethod = 'embedding';
-    expect(draft.embeddingModel).toBe(DEFAULT_EMBEDDING_MODEL);
-    expect(draft.embeddingAllowRemote).toBe(true);
+    expect(draft.clusterings.embedding.model).toBe(DEFAULT_EMBEDDING_MODEL);
+    expect(draft.clusterings.embedding.allowRemote).toBe(true);
     expect(draft.problems(2)).toEqual([]);
     expect(draft.toSpec().clustering).toMatchObject({ method: 'embedding', model: DEFAULT_EMBEDDING_MODEL, allowRemote: true });
   });
@@ -20,15 +20,15 @@ describe('the embedding model choice', () => {
   test('"use shipped models only" with a model the app does not ship is refused before Start, with the reason', () => {
     const draft = new RunDraft(noHub);
     draft.clusteringMethod = 'embedding';
-    draft.embeddingAllowRemote = false;
+    draft.clusterings.embedding.allowRemote = false;
     const problems = draft.problems(2);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/"Xenova\/all-MiniLM-L6-v2" is not shipped with this app \(shipped: tiny-embedder\)/);
     expect(problems[0]).toMatch(/untick it to download the model from the Hugging Face hub, or choose a shipped model/);
-    draft.embeddingModel = TINY_EMBEDDING_MODEL;
+    draft.clusterings.embedding.model = TINY_EMBEDDING_MODEL;
     expect(draft.problems(2)).toEqual([]);
     // Only the embedding method is concerned.
-    draft.embeddingModel = DEFAULT_EMBEDDING_MODEL;
+    draft.clusterings.embedding.model = DEFAULT_EMBEDDING_MODEL;
     draft.clusteringMethod = 'exact';
     expect(draft.problems(2)).toEqual([]);
   });
