@@ -44,7 +44,9 @@ describe('semece score on the reference sample', () => {
     }))).toEqual(expected.questions);
     expect(doc.metrics.questions).toBe(expected.metrics.questions);
     expect(doc.metrics.accuracy).toBe(expected.metrics.accuracy);
-    expect(doc.metrics.ece).toEqual(expected.metrics.ece);
+    // The paper's three bit for bit; every other scored probability (entropy confidence) beside them.
+    expect({ sem1: doc.metrics.ece.sem1, sem2: doc.metrics.ece.sem2, verbalized: doc.metrics.ece.verbalized }).toEqual(expected.metrics.ece);
+    expect(Object.keys(doc.metrics.ece)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
     expect(doc.metrics.bootstrap.n_lo).toBe(expected.metrics.bootstrap.n_lo);
     for (const key of ['d_conf', 'd_ece', 'd_ece_lo']) {
       (doc.metrics.bootstrap[key] as number[]).forEach((v, i) =>
