@@ -31,7 +31,8 @@
  * as that option's text, so they merge as they do under exact match; the class label stays the
  * most frequent raw answer, which the alias grader maps back to its option.
  */
-import type { EntailmentCache, EntailmentKey, NliLabel } from '../model/entailment-cache';
+import { ENTAILMENT_LABEL, NLI_FAILED_KIND, type EntailmentCache, type EntailmentKey, type NliLabel } from '../model/entailment-cache';
+import { methodWithOwnModel } from '../model/clustering-methods';
 import type { SemanticClass } from '../model/rows';
 import { classLabel, mergeNormalized } from './embedding';
 import { chosenOption } from './exact';
@@ -104,10 +105,10 @@ export async function assignByEntailment(texts: string[], decide: (pairs: NliPai
     let joined = -1;
     if (firstMembers.length > 0) {
       const forward = await decide(firstMembers.map((first) => ({ premise: first, hypothesis: text })));
-      const candidates = firstMembers.map((_, c) => c).filter((c) => forward[c] === 'entailment');
+      const candidates = firstMembers.map((_, c) => c).filter((c) => forward[c] === ENTAILMENT_LABEL);
       if (candidates.length > 0) {
         const backward = await decide(candidates.map((c) => ({ premise: text, hypothesis: firstMembers[c] })));
-        const k = backward.findIndex((l) => l === 'entailment');
+        const k = backward.findIndex((l) => l === ENTAILMENT_LABEL);
         if (k >= 0) joined = candidates[k];
       }
     }
@@ -141,9 +142,12 @@ export function readAsOptions(answers: string[], choices: string[] | undefined):
   });
 }
 
+/** This clusterer's method: the one of the methods table that runs an NLI model. */
+const METHOD = methodWithOwnModel('nli');
+
 export function createEntailmentClusterer(options: EntailmentClustererOptions): Clusterer {
   return {
-    method: 'entailment',
+    method: METHOD,
     identity: (signal) => options.decider.identity(signal),
     async cluster(question, answers, signal, context): Promise<ClusterOutcome> {
       const where = `entailment clusterer (${options.decider.model})`;
@@ -161,7 +165,7 @@ export function createEntailmentClusterer(options: EntailmentClustererOptions): 
         if (signal?.aborted) return aborted();
         // Said as it is: the stage stops on it rather than failing every question alike.
         if (isHubUnreachable(err)) return { ok: false, error: { kind: HUB_UNREACHABLE, message: (err as Error).message, where } };
-        return { ok: false, error: { kind: 'entailment', message: `entailment failed: ${errorMessage(err)}`, where } };
+        return { ok: false, error: { kind: NLI_FAILED_KIND, message: `entailment failed: ${errorMessage(err)}`, where } };
       }
     },
   };

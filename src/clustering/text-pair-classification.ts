@@ -9,7 +9,7 @@
  * implementation's arg-max of the softmax), read through the model's id2label by name.
  */
 import { pipeline, type TextClassificationPipeline } from '@huggingface/transformers';
-import type { NliLabel } from '../model/entailment-cache';
+import { ENTAILMENT_LABEL, type NliLabel } from '../model/entailment-cache';
 import type { EntailmentDecider, NliPair } from './entailment';
 import type { EmbeddingDevice, EmbeddingDtype } from './embedding-models';
 import type { ModelProgress } from '../model/progress';
@@ -33,19 +33,19 @@ export async function loadPairClassifier(source: NliModelSource, onProgress?: (p
 
 /**
  * Each class index's NLI label, read from config.json's id2label by name, in any case
- * ('ENTAILMENT', 'entailment'): MNLI models order their classes differently. A label that is
+ * (ENTAILMENT or entailment): MNLI models order their classes differently. A label that is
  * neither entailment nor contradiction (neutral, not_entailment) reads as neutral, which the
- * clusterer treats as "does not entail". A model with no 'entailment' label is refused.
+ * clusterer treats as "does not entail". A model with no entailment label is refused.
  */
 export function nliLabelsOf(model: string, config: unknown): NliLabel[] {
   const id2label = (config as { id2label?: Record<string, string> } | undefined)?.id2label;
   const names = id2label ? Object.entries(id2label).sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => String(v)) : [];
   const labels = names.map((n): NliLabel => {
     const lower = n.trim().toLowerCase();
-    return lower === 'entailment' ? 'entailment' : lower === 'contradiction' ? 'contradiction' : 'neutral';
+    return lower === ENTAILMENT_LABEL ? ENTAILMENT_LABEL : lower === 'contradiction' ? 'contradiction' : 'neutral';
   });
-  if (!labels.includes('entailment')) {
-    throw new Error(`"${model}" is not an NLI model: its config.json labels (${names.length ? names.join(', ') : 'none'}) name no 'entailment' class`);
+  if (!labels.includes(ENTAILMENT_LABEL)) {
+    throw new Error(`"${model}" is not an NLI model: its config.json labels (${names.length ? names.join(', ') : 'none'}) name no '${ENTAILMENT_LABEL}' class`);
   }
   return labels;
 }

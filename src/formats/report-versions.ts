@@ -14,7 +14,7 @@ type Doc = Record<string, unknown>;
  * Version 1 is every report written from the first build to 2026-12-04. Its shape grew, but only
  * by optional fields (the baseline, the signal comparison, eceBiasCorrected, eceInference,
  * consistency bands, abstention, question fields, the manifest …) and new values
- * ('entailment' clustering, samples 0): the current schema reads each of those shapes as it is,
+ * (entailment clustering, samples 0): the current schema reads each of those shapes as it is,
  * with what an older document lacks left absent (the views compute or leave out what is missing).
  * Version 2 is that shape under a version that older builds refuse with "newer version" rather
  * than misreading, so the step changes nothing but the number: every value is kept bit for bit.

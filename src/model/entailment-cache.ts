@@ -8,10 +8,15 @@
  */
 import { sha256Hex } from './hash';
 
-/** The three MNLI labels, as the clusterer reads a model's top class (lower-cased). */
-export type NliLabel = 'entailment' | 'neutral' | 'contradiction';
+/** The MNLI label "the premise entails the hypothesis", the one the clusterer joins classes on. */
+export const ENTAILMENT_LABEL = 'entailment';
 
-export const NLI_LABELS: readonly NliLabel[] = ['entailment', 'neutral', 'contradiction'];
+/** The three MNLI labels, as the clusterer reads a model's top class (lower-cased). */
+export const NLI_LABELS = [ENTAILMENT_LABEL, 'neutral', 'contradiction'] as const;
+export type NliLabel = (typeof NLI_LABELS)[number];
+
+/** The kind of error a failed NLI decision carries (the clusterer's and the NLI worker's). */
+export const NLI_FAILED_KIND = ENTAILMENT_LABEL;
 
 export function isNliLabel(value: unknown): value is NliLabel {
   return typeof value === 'string' && (NLI_LABELS as readonly string[]).includes(value);

@@ -9,6 +9,9 @@ import { moveSamplesByQuestion, SAMPLES_BEFORE_6 } from './sample-migration';
 
 export type SemeceDatabase = IDBPDatabase<SemeceDB>;
 
+/** The object store of the entailment clusterer's pair decisions (named once: the method's name appears in few files). */
+export const ENTAILMENT_STORE = 'entailment' satisfies keyof SemeceDB;
+
 /** A store of an earlier version that the typed schema no longer names. */
 const DROPPED_IN_2 = 'datasets';
 
@@ -60,7 +63,7 @@ export async function openSemeceDb(name: string = DB_NAME, handlers: ConnectionH
         }
         if (oldVersion < 5) {
           // Pair decisions of the entailment clusterer, so a repeated clustering asks the NLI model nothing twice.
-          db.createObjectStore('entailment', { keyPath: 'key' });
+          db.createObjectStore(ENTAILMENT_STORE, { keyPath: 'key' });
         }
         if (oldVersion < 6) {
           // Samples by question: one record per (provider, model, prompt, settings, question), its

@@ -6,7 +6,7 @@
  */
 import { entailmentRecordKey, isNliLabel, type EntailmentCache, type EntailmentEntry, type EntailmentKey, type NliLabel } from '../model/entailment-cache';
 import { BatchWriter } from '../model/write-batcher';
-import type { SemeceDatabase } from './db';
+import { ENTAILMENT_STORE, type SemeceDatabase } from './db';
 
 export { entailmentRecordKey } from '../model/entailment-cache';
 
@@ -15,7 +15,7 @@ export class IdbEntailmentCache implements EntailmentCache {
 
   constructor(private readonly db: SemeceDatabase) {
     this.writer = new BatchWriter(async (items) => {
-      const tx = this.db.transaction('entailment', 'readwrite');
+      const tx = this.db.transaction(ENTAILMENT_STORE, 'readwrite');
       const storedAt = Date.now();
       for (const { key, label } of items) void tx.store.put({ key, label, storedAt });
       await tx.done;
@@ -24,7 +24,7 @@ export class IdbEntailmentCache implements EntailmentCache {
 
   async get(keys: EntailmentKey[]): Promise<(NliLabel | undefined)[]> {
     const hashed = await Promise.all(keys.map(entailmentRecordKey));
-    const tx = this.db.transaction('entailment', 'readonly');
+    const tx = this.db.transaction(ENTAILMENT_STORE, 'readonly');
     const found = await Promise.all(hashed.map((k) => tx.store.get(k)));
     await tx.done;
     return found.map((r) => (isNliLabel(r?.label) ? r.label : undefined));

@@ -100,7 +100,7 @@ export interface StoredHubFile {
 export interface StoredEntailment {
   /** Hash of (NLI model, question, premise, hypothesis). */
   key: string;
-  /** The model's top label ('entailment', 'neutral', 'contradiction'). */
+  /** The model's top label (one of NLI_LABELS, model/entailment-cache.ts). */
   label: string;
   storedAt: number;
 }

@@ -8,6 +8,7 @@ import type { EntailmentDecider } from '../clustering/entailment';
 import type { EmbeddingDtype } from '../clustering/embedding-models';
 import { DEFAULT_NLI_MODEL, isShippedNliModel } from '../clustering/nli-models';
 import type { NliWorkerApi } from './nli.worker';
+import { NLI_FAILED_KIND } from '../model/entailment-cache';
 import { clientControls, createModelLoader, loadedIdentity, modelSourcesFor, type ModelClientControls, type ModelClientOptions } from './model-client';
 import { connectApi } from './worker-connection';
 
@@ -36,6 +37,6 @@ export function createNliClient(options: NliClientOptions = {}): NliClient {
     model,
     ...clientControls(loader),
     identity: loadedIdentity(loader, model),
-    decide: (pairs, signal) => loader.call('entailment', signal, (api) => api.decide(pairs)),
+    decide: (pairs, signal) => loader.call(NLI_FAILED_KIND, signal, (api) => api.decide(pairs)),
   };
 }

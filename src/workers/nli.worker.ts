@@ -13,7 +13,7 @@ import type { EmbeddingDtype } from '../clustering/embedding-models';
 import type { ModelProgress } from '../model/progress';
 import type { NliPair } from '../clustering/entailment';
 import { classifyPairs, decisionsAgree, loadPairClassifier, pairLogits, PROBE_PAIRS, type NliModelSource, type PairClassifier } from '../clustering/text-pair-classification';
-import type { NliLabel } from '../model/entailment-cache';
+import { NLI_FAILED_KIND, type NliLabel } from '../model/entailment-cache';
 import type { Result } from '../model/rows';
 import { modelIdentity } from '../transformers/model-identity';
 import { WEBGPU_CHECK_DECISIONS } from './model-load';
@@ -58,7 +58,7 @@ const api = {
     try {
       return { ok: true, value: await classifyPairs((await use.loaded).instance, use.config.model, pairs) };
     } catch (err) {
-      return { ok: false, error: { kind: 'entailment', message: `entailment failed: ${errorMessage(err)}`, where: 'NLI worker' } };
+      return { ok: false, error: { kind: NLI_FAILED_KIND, message: `entailment failed: ${errorMessage(err)}`, where: 'NLI worker' } };
     }
   },
 };

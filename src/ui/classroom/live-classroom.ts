@@ -16,6 +16,7 @@ import { SCORING_DEFAULTS, type RunSpec, type ScoringSpec } from '../../model/ru
 import type { ReportDocument, ReportQuestion } from '../../model/report';
 import { IN_BROWSER_PRESET } from '../../providers/in-browser/models';
 import { isShippedNliModel } from '../../clustering/nli-models';
+import { methodWithOwnModel } from '../../model/clustering-methods';
 import { pairwiseMean } from '../../core/pairwise';
 import { splitSteps, type SplitStep } from './classroom-steps';
 
@@ -26,10 +27,13 @@ import { splitSteps, type SplitStep } from './classroom-steps';
  */
 export const LIVE_QUESTION_IDS = ['demo-01', 'demo-04', 'demo-21', 'demo-05', 'demo-33', 'demo-44', 'demo-56', 'demo-57', 'demo-59', 'demo-48', 'demo-45', 'demo-49'] as const;
 
+/** The clustering by an NLI model the page runs (the methods table's method with an NLI model of its own). */
+export const LIVE_NLI_METHOD = methodWithOwnModel('nli');
+
 export interface LiveSettings {
   /** A generation model id (providers/in-browser/models.ts) or any hub id with ONNX weights. */
   model: string;
-  clustering: 'entailment' | 'exact';
+  clustering: typeof LIVE_NLI_METHOD | 'exact';
   /** The NLI model of entailment clustering. */
   nliModel: string;
   /** Samples per question. */
@@ -42,7 +46,7 @@ export const LIVE_LIMITS = { n: { min: 4, max: 50 }, questions: { min: 2, max: L
 
 export const LIVE_DEFAULTS: LiveSettings = {
   model: 'HuggingFaceTB/SmolLM2-360M-Instruct',
-  clustering: 'entailment',
+  clustering: LIVE_NLI_METHOD,
   nliModel: 'Xenova/nli-deberta-v3-xsmall',
   n: 20,
   questions: 8,
@@ -52,7 +56,7 @@ export const LIVE_DEFAULTS: LiveSettings = {
 export function liveSettingsProblems(s: LiveSettings): string[] {
   const problems: string[] = [];
   if (!s.model.trim()) problems.push('Choose a model to sample.');
-  if (s.clustering === 'entailment' && !s.nliModel.trim()) problems.push('Choose an NLI model for entailment clustering.');
+  if (s.clustering === LIVE_NLI_METHOD && !s.nliModel.trim()) problems.push('Choose an NLI model for entailment clustering.');
   const whole = (v: number, { min, max }: { min: number; max: number }, what: string) => {
     if (!Number.isInteger(v) || v < min || v > max) problems.push(`${what} must be a whole number from ${min} to ${max}.`);
   };
@@ -77,7 +81,7 @@ export function liveRunSpec(s: LiveSettings): RunSpec {
     clustering:
       s.clustering === 'exact'
         ? { method: 'exact' }
-        : { method: 'entailment', model: s.nliModel.trim(), ...(isShippedNliModel(s.nliModel) ? {} : { allowRemote: true }) },
+        : { method: LIVE_NLI_METHOD, model: s.nliModel.trim(), ...(isShippedNliModel(s.nliModel) ? {} : { allowRemote: true }) },
     grading: { method: 'alias' },
     scoring: SCORING_DEFAULTS,
   };

@@ -134,11 +134,16 @@ function fieldByField<T extends z.ZodRawShape>(schema: z.ZodObject<T>, raw: Reco
  */
 export function fromVersion1(s: Record<string, unknown>): { spec: Record<string, unknown>; wizard: Record<string, unknown> } {
   const model = (m: unknown) => (isObject(m) ? { kind: (typeof m.preset === 'string' && getPreset(m.preset)?.kind) || 'openai', ...m } : m);
-  const clustering: Record<string, () => Record<string, unknown> | undefined> = {
-    exact: () => ({ method: 'exact' }),
-    judge: () => (s.clusteringJudge === undefined ? undefined : { method: 'judge', judge: model(s.clusteringJudge) }),
-    embedding: () => (s.embeddingModel === undefined && s.embeddingThreshold === undefined ? undefined : { method: 'embedding', model: s.embeddingModel, threshold: s.embeddingThreshold, allowRemote: s.embeddingAllowRemote }),
-    entailment: () => (s.nliModel === undefined ? undefined : { method: 'entailment', model: s.nliModel, allowRemote: s.nliAllowRemote }),
+  // Each method's settings as a version-1 draft kept them (undefined: it kept none); the method is the row's name.
+  const settings: Record<string, () => Record<string, unknown> | undefined> = {
+    exact: () => ({}),
+    judge: () => (s.clusteringJudge === undefined ? undefined : { judge: model(s.clusteringJudge) }),
+    embedding: () => (s.embeddingModel === undefined && s.embeddingThreshold === undefined ? undefined : { model: s.embeddingModel, threshold: s.embeddingThreshold, allowRemote: s.embeddingAllowRemote }),
+    entailment: () => (s.nliModel === undefined ? undefined : { model: s.nliModel, allowRemote: s.nliAllowRemote }),
+  };
+  const clustering = (method: string) => {
+    const kept = settings[method]();
+    return kept && { method, ...kept };
   };
   const chosen = typeof s.clusteringMethod === 'string' ? s.clusteringMethod : undefined;
   const grading = (method: unknown) => (method === 'judge' ? { method, judge: model(s.gradingJudge) } : { method });
@@ -147,7 +152,7 @@ export function fromVersion1(s: Record<string, unknown>): { spec: Record<string,
       title: s.title,
       models: Array.isArray(s.models) ? s.models.map(model) : s.models,
       sampling: s.sampling,
-      ...(s.clusteringMethod !== undefined ? { clustering: (chosen && Object.hasOwn(clustering, chosen) && clustering[chosen]()) || { method: s.clusteringMethod } } : {}),
+      ...(s.clusteringMethod !== undefined ? { clustering: (chosen && Object.hasOwn(settings, chosen) && clustering(chosen)) || { method: s.clusteringMethod } } : {}),
       ...(s.gradingMethod !== undefined ? { grading: grading(s.gradingMethod) } : {}),
       mc: s.mc,
     },
@@ -161,7 +166,7 @@ export function fromVersion1(s: Record<string, unknown>): { spec: Record<string,
       subset: s.subset,
       hub: s.hub,
       mode: s.mode,
-      otherClustering: Object.keys(clustering).filter((m) => m !== chosen && m !== 'exact').flatMap((m) => clustering[m]() ?? []),
+      otherClustering: Object.keys(settings).filter((m) => m !== chosen && m !== 'exact').flatMap((m) => clustering(m) ?? []),
       ...(s.gradingMethod !== 'judge' && s.gradingJudge !== undefined ? { otherGrading: [grading('judge')] } : {}),
     },
   };
