@@ -9,7 +9,7 @@
  * holds is the clustering registry (clustering/clusterer-registry.ts).
  *
  * Adding a method: its clusterer module in clustering/, a row here, its row in clustering/clusterer-registry.ts
- * (docs/ARCHITECTURE.md).
+ * and its row in ui/run/clustering-choice.ts (with its settings panel, if it has settings; docs/ARCHITECTURE.md).
  */
 import { z } from 'zod';
 import { PROVIDER_KINDS, type ProviderConfig } from './provider';
