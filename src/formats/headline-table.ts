@@ -2,11 +2,14 @@
  * The report's headline table as data, and as CSV, Markdown and LaTeX for a paper or slides:
  * one row per model, the numbers rounded as the report shows them (formats/numbers.ts), the
  * paper's ECE per signal, its one 95% interval (eceIntervalOf) and its calibration test's p-value
- * per signal, then each headline metric per signal.
+ * per signal, then each headline metric per signal; for a report that holds them (version 3 on),
+ * PRR and AUARC per signal and the ECE after cross-fitted isotonic and Platt recalibration with
+ * its interval, so raw and recalibrated ECE sit in one table. A signal that is not a probability
+ * (model/signals.ts) shows a dash for its raw ECE, interval, p-value and Brier: they claim nothing.
  */
 import { HEADLINE_METRICS, metricValue } from '../model/metrics';
-import type { ModelMetrics, ModelReport } from '../model/report';
-import { SIGNAL_ORDER, SIGNAL_SHORT, type SignalName } from '../model/signals';
+import type { ModelMetrics, ModelReport, RecalibrationMetrics } from '../model/report';
+import { isProbabilitySignal, SIGNAL_ORDER, SIGNAL_SHORT, type SignalName } from '../model/signals';
 import { toCsv } from './csv';
 import { fmt, pct } from './numbers';
 
@@ -48,8 +51,23 @@ export function fmtP(p: number | null): string {
   return p < 0.001 ? '< 0.001' : p.toFixed(3);
 }
 
+/** A signal's ECE after a recalibration map (null when the report holds none). */
+export function recalibratedOf(metrics: ModelMetrics, method: keyof Pick<RecalibrationMetrics, 'isotonic' | 'platt'>, signal: SignalName) {
+  return metrics.recalibration?.[method][signal] ?? null;
+}
+
+/** "0.052 [0.031, 0.080]", the interval left out when undefined; an em dash when absent. */
+export function fmtRecalibrated(r: { ece: number; interval: [number, number] } | null): string {
+  if (!r) return '—';
+  const iv = Number.isFinite(r.interval[0]) && Number.isFinite(r.interval[1]) ? r.interval : null;
+  return iv ? `${fmt(r.ece)} ${fmtEceInterval(iv)}` : fmt(r.ece);
+}
+
 export function headlineTable(models: readonly ModelReport[]): HeadlineTable {
   const signals = headlineSignals(models);
+  const rejection = models.some((m) => m.metrics.rejection);
+  const recalibration = models.some((m) => m.metrics.recalibration);
+  const raw = (s: SignalName, cell: () => string) => (isProbabilitySignal(s) ? cell() : '—');
   const header = [
     'Model',
     'Questions',
@@ -59,22 +77,29 @@ export function headlineTable(models: readonly ModelReport[]): HeadlineTable {
     ...signals.map((s) => `ECE ${SIGNAL_SHORT[s]} 95% CI`),
     ...signals.map((s) => `Calibration p ${SIGNAL_SHORT[s]}`),
     ...HEADLINE_METRICS.flatMap((metric) => signals.map((s) => `${metric.short} ${SIGNAL_SHORT[s]}`)),
+    ...(rejection ? [...signals.map((s) => `PRR ${SIGNAL_SHORT[s]}`), ...signals.map((s) => `AUARC ${SIGNAL_SHORT[s]}`)] : []),
+    ...(recalibration ? [...signals.map((s) => `ECE isotonic ${SIGNAL_SHORT[s]} [95% CI]`), ...signals.map((s) => `ECE Platt ${SIGNAL_SHORT[s]} [95% CI]`)] : []),
   ];
   const rows = models.map((m) => [
     m.model,
     String(m.metrics.questions),
     String(m.metrics.excluded),
     pct(m.metrics.accuracy),
-    ...signals.map((s) => fmt(m.metrics.signals[s]?.ece)),
+    ...signals.map((s) => raw(s, () => fmt(m.metrics.signals[s]?.ece))),
     // The ECE's one interval, as every view shows it, and its calibration test.
-    ...signals.map((s) => fmtEceInterval(eceIntervalOf(m.metrics, s))),
-    ...signals.map((s) => fmtP(calibrationPOf(m.metrics, s))),
+    ...signals.map((s) => raw(s, () => fmtEceInterval(eceIntervalOf(m.metrics, s)))),
+    ...signals.map((s) => raw(s, () => fmtP(calibrationPOf(m.metrics, s)))),
     ...HEADLINE_METRICS.flatMap((metric) =>
       signals.map((s) => {
         const sm = m.metrics.signals[s];
-        return fmt(sm ? metricValue(sm, metric.key) : undefined, metric.digits);
+        const cell = () => fmt(sm ? metricValue(sm, metric.key) : undefined, metric.digits);
+        return metric.calibration ? raw(s, cell) : cell();
       }),
     ),
+    ...(rejection ? [...signals.map((s) => fmt(m.metrics.rejection?.[s]?.prr)), ...signals.map((s) => fmt(m.metrics.rejection?.[s]?.auarc))] : []),
+    ...(recalibration
+      ? [...signals.map((s) => fmtRecalibrated(recalibratedOf(m.metrics, 'isotonic', s))), ...signals.map((s) => fmtRecalibrated(recalibratedOf(m.metrics, 'platt', s)))]
+      : []),
   ]);
   return { header, rows };
 }

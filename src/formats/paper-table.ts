@@ -5,15 +5,19 @@
  * headline table's layout). Each cell holds one number and, for the paper's ECE, its one
  * interval (headline-table.ts eceIntervalOf: the report's `eceInference`); the caption says
  * exactly what that interval is, and no caption promises an interval the cells do not hold.
+ * Columns beyond the metrics table (version 3 reports on): the ECE after cross-fitted isotonic and
+ * Platt recalibration with the same interval method, PRR and AUARC, so one table in the signals
+ * layout reads raw against recalibrated ECE per signal. A signal that is not a probability shows a
+ * dash for every raw calibration cell (ECE, its p-value, Brier, MCE …).
  */
 import { METRICS, metricValue, type MetricKey } from '../model/metrics';
 import type { ModelReport } from '../model/report';
-import { SIGNAL_LABEL, SIGNAL_SHORT, type SignalName } from '../model/signals';
-import { calibrationPOf, eceIntervalOf, fmtEceInterval, fmtP, headlineLatex, headlineMarkdown, headlineSignals, latexText, type HeadlineTable } from './headline-table';
+import { isProbabilitySignal, SIGNAL_LABEL, SIGNAL_SHORT, type SignalName } from '../model/signals';
+import { calibrationPOf, eceIntervalOf, fmtEceInterval, fmtP, fmtRecalibrated, headlineLatex, headlineMarkdown, headlineSignals, latexText, recalibratedOf, type HeadlineTable } from './headline-table';
 import { fmt, pct } from './numbers';
 
 /** A column: a metric of METRICS, the accuracy of the modal answers, or the p-value of the calibration test. */
-export type PaperColumn = MetricKey | 'accuracy' | 'calibrationP';
+export type PaperColumn = MetricKey | 'accuracy' | 'calibrationP' | 'eceIsotonic' | 'ecePlatt' | 'prr' | 'auarc';
 export type PaperLayout = 'signals' | 'models';
 
 export interface PaperTableOptions {
@@ -27,7 +31,11 @@ export interface PaperTableOptions {
 export const PAPER_COLUMNS: readonly { key: PaperColumn; label: string }[] = [
   { key: 'ece', label: 'ECE [95% interval]' },
   { key: 'calibrationP', label: 'Calibration test p' },
+  { key: 'eceIsotonic', label: 'ECE after isotonic [95% interval]' },
+  { key: 'ecePlatt', label: 'ECE after Platt [95% interval]' },
   ...METRICS.filter((m) => m.key !== 'ece').map((m) => ({ key: m.key as PaperColumn, label: m.short })),
+  { key: 'prr', label: 'PRR' },
+  { key: 'auarc', label: 'AUARC' },
   { key: 'accuracy', label: 'Accuracy' },
 ];
 
@@ -38,6 +46,11 @@ const columnLabel = (c: PaperColumn) => PAPER_COLUMNS.find((x) => x.key === c)!.
 
 function cell(m: ModelReport, s: SignalName, c: PaperColumn): string {
   if (c === 'accuracy') return pct(m.metrics.accuracy);
+  if (c === 'eceIsotonic') return fmtRecalibrated(recalibratedOf(m.metrics, 'isotonic', s));
+  if (c === 'ecePlatt') return fmtRecalibrated(recalibratedOf(m.metrics, 'platt', s));
+  if (c === 'prr' || c === 'auarc') return fmt(m.metrics.rejection?.[s]?.[c]);
+  // A raw calibration measure of a signal that is not a probability claims nothing.
+  if (!isProbabilitySignal(s) && (c === 'calibrationP' || METRICS.find((x) => x.key === c)!.calibration)) return '—';
   if (c === 'calibrationP') return fmtP(calibrationPOf(m.metrics, s));
   const sm = m.metrics.signals[s];
   if (!sm) return '—';
@@ -82,7 +95,15 @@ export function paperCaption(models: readonly ModelReport[], o: PaperTableOption
     );
   }
   if (o.columns.includes('calibrationP')) parts.push('Calibration test p: one-sided p-value of the test of perfect calibration (large ECEs count against it), from the same simulation.');
-  const named = PAPER_COLUMNS.filter((c) => c.key !== 'ece' && c.key !== 'calibrationP' && o.columns.includes(c.key)).map((c) => c.label);
+  if (o.columns.includes('eceIsotonic') || o.columns.includes('ecePlatt')) {
+    const seed = models.find((m) => m.metrics.recalibration)?.metrics.recalibration?.seed;
+    parts.push(
+      `ECE after isotonic / Platt: the same ECE after a recalibration map fitted on one half of the questions and applied to the other, both ways (split seed ${seed ?? '—'}), with the same interval method on the recalibrated confidences; the interval takes the fitted maps as given.`,
+    );
+  }
+  if (o.columns.includes('prr') || o.columns.includes('auarc')) parts.push('PRR: prediction–rejection ratio (LM-Polygraph\'s definition, random ranking at its expectation); AUARC: area under the accuracy–rejection curve.');
+  if (models.some((m) => o.signals.some((s) => m.metrics.signals[s] && !isProbabilitySignal(s)))) parts.push('A dash in a raw calibration cell: the signal is not a probability.');
+  const named = PAPER_COLUMNS.filter((c) => !['ece', 'calibrationP', 'eceIsotonic', 'ecePlatt', 'prr', 'auarc'].includes(c.key) && o.columns.includes(c.key)).map((c) => c.label);
   if (named.length) parts.push(`${named.join(', ')}: point estimates.`);
   const n = models.map((m) => `${m.model}: ${m.metrics.questions} questions`).join('; ');
   return `Calibration of each confidence signal (${n}). ${parts.join(' ')}`;
