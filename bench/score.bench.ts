@@ -8,7 +8,11 @@
  *    ROUNDS times, alternating, after one warm-up; the median of each and the ratio
  *    numpy / ours are printed, with how far the two documents' numbers are apart (the same work,
  *    not a cheaper one: per-question values and metrics agree to 1e-9, smooth ECE to 1e-6).
- * 2. In-process, the stages of the CLI's path, wall and CPU time.
+ * 2. In-process, the stages of the CLI's path, wall and CPU time, and what the black-box signals
+ *    of issue 29 add: the graph methods (EigV, Deg, Ecc) with semantic entropy and NumSets on the
+ *    exact-match partition (goal: at most 1 s added at this scale; one pass over each question's
+ *    class sizes, no matrix), lexical similarity (ROUGE-L over the answers), and their metrics.
+ *    The whole-process comparison with numpy scores the paper's three (--signals), the same work.
  * Figures are printed, not asserted (the machine is shared; the load average is printed beside them).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,7 +24,9 @@ import { toJson } from '../cli/json';
 import { defaultRng } from '../src/core/rng';
 import { simulateSet } from '../src/core/simulate-families';
 import { readAuthorsRows } from '../src/formats/authors-rows';
-import { estimateQuestions, modelMetrics, PAPER_SIGNALS, reportQuestions } from '../src/pipeline/score-stage';
+import { computedSignals, estimateQuestions, modelMetrics, PAPER_SIGNALS, reportQuestions } from '../src/pipeline/score-stage';
+import { blackBoxSignalValues } from '../src/pipeline/black-box-signals';
+import type { SignalName } from '../src/model/signals';
 import { scoreCliDocument } from '../src/pipeline/score-documents';
 
 const QUESTIONS = 40_000;
@@ -104,7 +110,8 @@ async function wholeProcess(clustered: string, graded: string, dir: string): Pro
     console.log('whole process: python3 with numpy is not installed here, so there is no numpy figure to compare with');
     return;
   }
-  const ours = ['run', '--silent', 'semece', '--', 'score', '--clustered', clustered, '--graded', graded];
+  // The paper's three, as numpy scores them: the same work.
+  const ours = ['run', '--silent', 'semece', '--', 'score', '--clustered', clustered, '--graded', graded, '--signals', PAPER_SIGNALS.join(',')];
   const theirs = [path.join(root, 'bench/score-numpy.py'), '--clustered', clustered, '--graded', graded];
   const oursOut = path.join(dir, 'ours.json');
   const theirsOut = path.join(dir, 'numpy.json');
@@ -158,6 +165,31 @@ function inProcess(clustered: string, graded: string): void {
   const questions = timed('report rows (regimes, classes)', () => reportQuestions(rows.questions, estimates, { samples: 'none' }));
   const metrics = timed('metrics: companions, bootstrap B=1000, regimes', () => modelMetrics(questions, { excluded: 0, signals: PAPER_SIGNALS }));
   timed('the JSON document', () => toJson(scoreCliDocument({ model: 'synthetic', metrics, questions, excludedQuestions: [] }, rows)));
+  blackBox(clustered, graded, texts, estimates);
+}
+
+/** What the black-box signals add (issue 29): their per-question values, then their metrics. */
+function blackBox(clustered: string, graded: string, texts: string[], estimates: ReturnType<typeof estimateQuestions>): void {
+  console.log('in-process, the black-box signals (issue 29):');
+  const graph: SignalName[] = ['semantic_entropy', 'num_sets', 'eigv', 'degree', 'eccentricity'];
+  const sum = (values: Partial<Record<SignalName, number>>[]) => values.reduce((a, v) => a + Object.values(v).reduce((x, y) => x + y!, 0), 0);
+  // Twice: the first pass warms the code up; the second is the figure.
+  timed('warm-up', () => sum(estimates.map((e) => blackBoxSignalValues({ estimates: e }, graph))));
+  const start = performance.now();
+  const cpu0 = process.cpuUsage();
+  const check = sum(estimates.map((e) => blackBoxSignalValues({ estimates: e }, graph)));
+  const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`  ADDED graph methods + SE + NumSets, exact partition ${ms.toFixed(0).padStart(7)} ms   (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms; goal: at most 1000 ms; checksum ${check.toFixed(3)})`);
+  const read = readAuthorsRows({ text: texts[0], file: clustered }, { text: texts[1], file: graded }, { dropReplies: true });
+  if (!read.ok) throw new Error(read.error.message);
+  const withAnswers = read.value.questions;
+  timed('lexical similarity (ROUGE-L, answers read)', () =>
+    sum(withAnswers.map((q, i) => blackBoxSignalValues({ estimates: estimates[i], answers: q.clustered.answer_extracted }, ['lexical_similarity']))),
+  );
+  const questions = timed('report rows with every computed signal', () => reportQuestions(withAnswers, estimates, { samples: 'none', computed: computedSignals() }));
+  const every = Object.keys(questions[0].signals ?? {}) as SignalName[];
+  timed(`metrics of ${PAPER_SIGNALS.length + every.length} signals (PRR, AUARC, recalibrated)`, () => modelMetrics(questions, { excluded: 0, signals: [...PAPER_SIGNALS, ...every] }, { viewExtras: false, regimeIntervals: false }));
 }
 
 export default async function bench(): Promise<void> {

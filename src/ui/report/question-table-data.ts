@@ -91,6 +91,12 @@ function sortValue(q: ReportQuestion, key: Exclude<SortKey, 'order'>): number | 
     case 'stated':
     case 'logprob':
     case 'entropyConfidence':
+    case 'semantic_entropy':
+    case 'num_sets':
+    case 'eigv':
+    case 'degree':
+    case 'eccentricity':
+    case 'lexical_similarity':
       return signalValue(q, key);
     default:
       return q[key];

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compareDocumentColumns, compareReportSignals, compareSignals } from '../../../src/pipeline/signal-comparison';
-import { entropyConfidence, signalColumns, signalValue } from '../../../src/model/signals';
+import { entropyConfidence, SIGNAL_SHORT, signalColumns, signalValue } from '../../../src/model/signals';
 import { eceIntervals } from '../../../src/core/bootstrap';
 import { eceEqualWidth } from '../../../src/core/ece';
 import type { ReportQuestion, SignalComparison } from '../../../src/model/report';
@@ -129,7 +129,7 @@ describe('report columns', () => {
 describe('summarizeComparison', () => {
   test('headline names the best signal and the margin; rows carry verdicts', async () => {
     const { summarizeComparison } = await import('../../../src/pipeline/signal-comparison-summary');
-    const label = { sem1: 'Sem1', sem2: 'Sem2', verbalized: 'Verbalized', stated: 'Stated', logprob: 'Logprob', entropyConfidence: 'Entropy' };
+    const label = { ...SIGNAL_SHORT, logprob: 'Logprob' };
     const r = compareSignals({ sem1: new Float64Array(200).fill(1), stated: new Float64Array(200).fill(0.75), logprob: new Float64Array(200).fill(NaN) }, Y, { B: 200 });
     const s = summarizeComparison(r, label);
     expect(s.headline).toMatch(/^Stated is best calibrated on these 200 questions \(ECE 0\.000 /);
@@ -142,7 +142,7 @@ describe('summarizeComparison', () => {
 });
 
 describe('naming the best signal', () => {
-  const label = { sem1: 'Sem1', sem2: 'Sem2', verbalized: 'Verbalized', stated: 'Stated', logprob: 'Logprob', entropyConfidence: 'Entropy' };
+  const label = { ...SIGNAL_SHORT, logprob: 'Logprob' };
   /** A stored comparison of three signals with the given p-values against the lowest (stated). */
   const stored = (pSem1: number, pSem2: number): SignalComparison => {
     const named = pSem1 < 0.025 && pSem2 < 0.025;
