@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MockProviderServer } from '../../../mock/provider-server';
 import run from '../../../../cli/commands/mc';
+import { NOT_A_PROBABILITY } from '../../../../src/pipeline/signal-comparison';
 import { COLOUR_QUESTIONS, COLOUR_REPLIES } from './colour-questions';
 
 const DATASET = [
@@ -72,7 +73,9 @@ describe('semece mc', () => {
     // Three questions cannot tell the signals apart: none is named best (the rule's test does not reject).
     expect(summary.semEce.verdict).toMatch(/^No signal is named best calibrated on these 3 questions/);
     expect(summary.semEce.comparison.selection.named).toBe(false);
-    expect(summary.semEce.comparison.excluded).toEqual([{ signal: 'logprob', reason: 'no question has this signal' }]);
+    // The logprob's absence said; the confidence forms (not probabilities, issue 29) listed as left out.
+    expect(summary.semEce.comparison.excluded[0]).toEqual({ signal: 'logprob', reason: 'no question has this signal' });
+    expect(summary.semEce.comparison.excluded.slice(1).map((x: { reason: string }) => x.reason)).toEqual(Array(6).fill(NOT_A_PROBABILITY));
     expect(summary.semEce.logprobAbsent).toMatch(/returned none/);
     expect(summary.logprob.absence).toMatch(/returned none/);
     const rows = (await readFile(semOut, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));

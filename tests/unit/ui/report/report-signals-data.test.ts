@@ -7,11 +7,13 @@ import { DEFAULT_QUERY, queryRows, signalColumnsOf } from '../../../../src/ui/re
 import { demoDocument } from '../../../e2e/report-fixture';
 
 const doc = demoDocument();
+/** The black-box signals (issue 29) every scored report now carries after entropy confidence. */
+const BLACK_BOX = ['semantic_entropy', 'num_sets', 'eigv', 'degree', 'eccentricity', 'lexical_similarity'];
 
 describe('entropy confidence in every report', () => {
   test('the demo report scores entropy confidence exp(−H) beside the paper signals', () => {
     for (const m of doc.models) {
-      expect(Object.keys(m.metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+      expect(Object.keys(m.metrics.signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence', ...BLACK_BOX]);
       for (const q of m.questions) expect(q.signals?.entropyConfidence).toBe(entropyConfidence(q.entropy));
       expect(Number.isFinite(m.metrics.signals.entropyConfidence!.ece)).toBe(true);
       expect(m.metrics.eceIntervals.entropyConfidence).toHaveLength(3);
@@ -26,7 +28,7 @@ describe('entropy confidence in every report', () => {
     expect(scoredSignals(gap.questions)).toContain('verbalized');
     expect(modelMetrics(gap.questions, { excluded: 0, signals: scoredSignals(gap.questions) }, { B: 20 }).signals.verbalized).toBeDefined();
     expect(scoredSignals([])).toEqual(['sem1', 'sem2', 'verbalized']);
-    expect(scoredSignals(m.questions)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    expect(scoredSignals(m.questions)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence', ...BLACK_BOX]);
   });
 });
 
@@ -48,8 +50,8 @@ describe('question table signal columns', () => {
   };
 
   test('paper signals always, then scored signals, then signals only some rows carry, in the shared order', () => {
-    expect(signalColumnsOf(base)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
-    expect(signalColumnsOf(partial)).toEqual(['sem1', 'sem2', 'verbalized', 'logprob', 'entropyConfidence']);
+    expect(signalColumnsOf(base)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence', ...BLACK_BOX]);
+    expect(signalColumnsOf(partial)).toEqual(['sem1', 'sem2', 'verbalized', 'logprob', 'entropyConfidence', ...BLACK_BOX]);
     const bare = { metrics: { signals: {} }, questions: [] };
     expect(signalColumnsOf(bare)).toEqual(['sem1', 'sem2', 'verbalized']);
   });

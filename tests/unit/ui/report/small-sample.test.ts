@@ -9,7 +9,8 @@ function withCounts(base: ModelReport, counts: Partial<Record<'sem1' | 'sem2', n
   for (const [s, cs] of Object.entries(counts)) {
     m.metrics.signals[s as 'sem1']!.bins = cs.map((count, i) => ({ lo: i / 10, hi: (i + 1) / 10, count, accuracy: 0.5, meanConfidence: 0.5 }));
   }
-  for (const s of ['verbalized', 'entropyConfidence'] as const) delete m.metrics.signals[s];
+  // Only Sem1 and Sem2 keep their bins: every other scored signal is left out.
+  for (const s of Object.keys(m.metrics.signals)) if (s !== 'sem1' && s !== 'sem2') delete m.metrics.signals[s as 'sem1'];
   return m;
 }
 
