@@ -19,7 +19,9 @@ import { SUMMARY_FILE_VARIABLE, type RunSummary } from '../tests/summary-reporte
 const SLOWEST = 15;
 const summaryDir = mkdtempSync(path.join(tmpdir(), 'semece-test-'));
 const summaryFile = path.join(summaryDir, 'summary.jsonl');
-const env = { ...process.env, [SUMMARY_FILE_VARIABLE]: summaryFile };
+// No full-page screenshots (tests/e2e/chromium.ts): ~150 of them cost over a minute of the browser
+// lane, and no test reads them. `SEMECE_SCREENSHOTS=1 npm test` takes them.
+const env = { SEMECE_SCREENSHOTS: '0', ...process.env, [SUMMARY_FILE_VARIABLE]: summaryFile };
 
 /** Runs one command; its output goes to `out`. Resolves with whether it passed. */
 function step(command: string, args: string[], out: (chunk: Buffer) => void): Promise<boolean> {

@@ -47,7 +47,16 @@ export async function openPage(browser: Browser) {
 
 const SHOTS = path.resolve('test-results/screenshots');
 
+/**
+ * Whether screenshot() takes its picture. The pictures are for people to look at; no test reads
+ * them. A full-page one costs about half a second of CPU and the browser tests take some 150, so
+ * `npm test` (scripts/test.ts) sets SEMECE_SCREENSHOTS=0 unless it is set already; a run of the
+ * browser tests alone, or of one file, takes them.
+ */
+export const screenshotsTaken = (): boolean => process.env.SEMECE_SCREENSHOTS !== '0';
+
 export async function screenshot(page: Page, name: string) {
+  if (!screenshotsTaken()) return;
   if (!existsSync(SHOTS)) mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
