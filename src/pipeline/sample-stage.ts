@@ -6,14 +6,14 @@
  */
 import { createProvider } from '../providers/create-provider';
 import { modelOnProvider } from '../providers/presets';
-import type { ProviderConfig, ProviderErrorInfo, RequestEvent, SamplingProvider } from '../model/provider';
-import { questionKeyBase, runSampling, type StoredReply } from './sampling';
+import type { GenerationSettings, ProviderConfig, ProviderErrorInfo, RequestEvent, SamplingProvider } from '../model/provider';
+import { questionKeyBase, runSampling, type SamplingResult, type StoredReply } from './sampling';
 import { readQuestions } from '../model/sample-cache';
 import { UNREACHABLE_KIND } from './unreachable';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import { reportDetail } from './report-detail';
 import type { SampleStage, SampleStageArgs } from './stage-ports';
-import { firstRowPerId, type Sample, type SampledRow, type StageError } from '../model/rows';
+import { firstRowPerId, type Question, type Result, type Sample, type SampledRow, type StageError } from '../model/rows';
 
 /** What a row keeps of a sample. */
 type RowSample = Pick<Sample, 'raw' | 'answer' | 'confidence'>;
@@ -86,22 +86,10 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   const where = modelOnProvider(args.model.preset, args.model.model);
   const provider = listening(make({ ...args.model, concurrency: sampling.concurrency }), { error: (e) => args.onError(e), handled: (e) => args.onHandled?.(e) });
   const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens };
-
-  const label = `${args.model.preset}/${args.model.model}`;
   const unique = firstRowPerId(dataset.questions);
   const detail = reportDetail(unique.length * sampling.n);
   const keepRaw = detail.detail === 'raw';
-  // What this execution fetched, as the rows need it, so a question sampled wholly now is not
-  // read back from the cache; only questions with samples from an earlier execution are.
-  const fetched = new Map<string, { samples: RowSample[]; count: number }>();
-  const onSamples = (batch: StoredReply[]) => {
-    for (const { questionId, index, sample } of batch) {
-      let held = fetched.get(questionId);
-      if (!held) fetched.set(questionId, (held = { samples: new Array<RowSample>(sampling.n), count: 0 }));
-      if (held.samples[index] === undefined) held.count += 1;
-      held.samples[index] = { raw: keepRaw ? sample.raw : '', answer: sample.answer, confidence: sample.confidence };
-    }
-  };
+  const fetched = fetchedSamples(sampling.n, keepRaw);
 
   const result = await runSampling({
     questions: dataset.questions,
@@ -115,7 +103,7 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
     price: args.price,
     concurrency: provider.config.concurrency ?? sampling.concurrency,
     onProgress: args.onCounters,
-    onSamples,
+    onSamples: fetched.add,
     // Every change (the caller throttles what it posts).
     progressIntervalMs: 0,
     cachedOnly: args.cachedOnly,
@@ -125,6 +113,44 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   for (const note of result.notes) args.onNote(note);
   args.onEffective?.(result.effective);
 
+  const ended = samplingEnd(result, args, unique.length, where);
+  if (!ended.ok) return ended;
+  const failed = ended.value;
+  const failedIds = new Set(args.cachedOnly ? result.incomplete.map((x) => x.questionId) : failed.map((f) => f.id));
+  if (detail.note) args.onNote(detail.note);
+  const sampledOnes = unique.filter((q) => !failedIds.has(q.id));
+  const rows = await sampledRows(sampledOnes, fetched, { args, provider, settings, keepRaw, keyBases: result.keyBases });
+  return { ok: true, value: { rows, failed, ...(args.cachedOnly ? { unsampled: result.incomplete.length } : {}) } };
+}
+
+/**
+ * What this execution fetched, as the rows need it, so a question sampled wholly now is not
+ * read back from the cache; only questions with samples from an earlier execution are.
+ */
+function fetchedSamples(n: number, keepRaw: boolean) {
+  const held = new Map<string, { samples: RowSample[]; count: number }>();
+  return {
+    add(batch: StoredReply[]) {
+      for (const { questionId, index, sample } of batch) {
+        let question = held.get(questionId);
+        if (!question) held.set(questionId, (question = { samples: new Array<RowSample>(n), count: 0 }));
+        if (question.samples[index] === undefined) question.count += 1;
+        question.samples[index] = { raw: keepRaw ? sample.raw : '', answer: sample.answer, confidence: sample.confidence };
+      }
+    },
+    /** The question's samples when every one of them was fetched in this execution. */
+    complete(id: string): RowSample[] | undefined {
+      const question = held.get(id);
+      return question?.count === n ? question.samples : undefined;
+    },
+  };
+}
+
+/**
+ * How sampling ended, as the stage says it: a stop or a failure of the whole stage, or the
+ * questions still short of samples, failed with their reason (the others go on to be scored).
+ */
+function samplingEnd(result: SamplingResult, args: SampleStageArgs, uniqueCount: number, where: string): Result<{ id: string; reason: string }[]> {
   if (result.state === 'cancelled' || result.state === 'paused') return { ok: false, error: { kind: 'aborted', message: 'Sampling was stopped.', where } };
   if (result.state === 'stopped' && result.error?.kind === UNREACHABLE_KIND) {
     return { ok: false, error: { ...result.error, where, message: `${result.error.message} The samples so far are kept: press Resume once the server can be reached.` } };
@@ -132,30 +158,36 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   if (result.state === 'stopped') return { ok: false, error: result.error ?? { kind: 'stopped', message: 'Sampling stopped.', where } };
   if (args.cachedOnly) {
     // A partial report: questions still short of samples are not failures, only not done yet.
-    if (result.incomplete.length >= unique.length) return { ok: false, error: { kind: 'nothing-complete', message: 'No question has all its samples yet, so there is nothing to score. Resume the run first.', where } };
+    if (result.incomplete.length >= uniqueCount) return { ok: false, error: { kind: 'nothing-complete', message: 'No question has all its samples yet, so there is nothing to score. Resume the run first.', where } };
   }
-  // Questions still short of samples are failed with their reason; the others go on to be scored.
   const failed = (args.cachedOnly ? [] : result.incomplete).map((x) => ({
     id: x.questionId,
     reason: x.refused ? `the provider refused this question: ${x.error?.message ?? 'no reason given'}` : `${x.missing} sample(s) missing after repeated failures${x.error ? `: ${x.error.message}` : ''}`,
   }));
-  if (failed.length > 0 && failed.length === new Set(dataset.questions.map((q) => q.id)).size) {
+  if (failed.length > 0 && failed.length === new Set(args.dataset.questions.map((q) => q.id)).size) {
     const first = result.incomplete[0];
     return {
       ok: false,
       error: { kind: first?.error?.kind ?? 'incomplete', retryable: !first?.refused, where, message: `Every question failed to sample, so there is nothing to score. First cause: ${first?.error?.message ?? 'unknown'}` },
     };
   }
-  const failedIds = new Set((args.cachedOnly ? result.incomplete.map((x) => x.questionId) : failed.map((f) => f.id)));
+  return { ok: true, value: failed };
+}
 
-  if (detail.note) args.onNote(detail.note);
+/**
+ * The rows of the sampled questions, in the dataset's order. A question fetched wholly in this
+ * execution is built from memory; any other has each stored sample read once, straight into its
+ * row. Only what the report needs is kept.
+ */
+async function sampledRows(
+  sampledOnes: Question[],
+  fetched: ReturnType<typeof fetchedSamples>,
+  { args, provider, settings, keepRaw, keyBases }: { args: SampleStageArgs; provider: SamplingProvider; settings: GenerationSettings; keepRaw: boolean; keyBases: Map<string, string> },
+): Promise<SampledRow[]> {
+  const { sampling } = args;
+  const label = `${args.model.preset}/${args.model.model}`;
   const template = sampling.prompt ?? DEFAULT_GENERATION_PROMPT;
-  const rows: SampledRow[] = [];
-  // A question fetched wholly in this execution is built from memory; any other has each stored
-  // sample read once, straight into its row. Only what the report needs is kept.
-  const complete = (id: string) => fetched.get(id)?.count === sampling.n;
-  const sampledOnes = unique.filter((q) => !failedIds.has(q.id));
-  const rowOf = (q: (typeof unique)[number], samples: RowSample[]): SampledRow => ({
+  const rowOf = (q: Question, samples: RowSample[]): SampledRow => ({
     id: q.id,
     question: q.question,
     gold_answer: q.answer,
@@ -168,11 +200,15 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   });
   const rowAt: SampledRow[] = new Array(sampledOnes.length);
   const toRead: number[] = [];
-  sampledOnes.forEach((q, i) => (complete(q.id) ? (rowAt[i] = rowOf(q, fetched.get(q.id)!.samples)) : toRead.push(i)));
+  sampledOnes.forEach((q, i) => {
+    const samples = fetched.complete(q.id);
+    if (samples) rowAt[i] = rowOf(q, samples);
+    else toRead.push(i);
+  });
   const baseOf = new Map<number, string>();
   for (let from = 0; from < toRead.length; from += READ_CHUNK) {
     const chunk = toRead.slice(from, from + READ_CHUNK);
-    const bases = await Promise.all(chunk.map(async (i) => result.keyBases.get(sampledOnes[i].id) ?? questionKeyBase(provider, settings, template, sampledOnes[i])));
+    const bases = await Promise.all(chunk.map(async (i) => keyBases.get(sampledOnes[i].id) ?? questionKeyBase(provider, settings, template, sampledOnes[i])));
     chunk.forEach((i, j) => baseOf.set(i, bases[j]));
   }
   // Read in key order, a chunk at a time: a cache that reads key ranges (store/span-reads.ts)
@@ -183,6 +219,5 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
     const stored = await readQuestions(args.cache, chunk.map((i) => baseOf.get(i)!), sampling.n);
     chunk.forEach((i, j) => (rowAt[i] = rowOf(sampledOnes[i], stored[j].filter((x): x is Sample => x !== undefined))));
   }
-  for (const row of rowAt) rows.push(row);
-  return { ok: true, value: { rows, failed, ...(args.cachedOnly ? { unsampled: result.incomplete.length } : {}) } };
+  return [...rowAt];
 }
