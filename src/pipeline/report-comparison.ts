@@ -25,7 +25,7 @@ import { smoothEce } from '../core/smooth-ece';
 import { METRICS, type MetricCliKey, type MetricKey } from '../model/metrics';
 import type { ReportQuestion } from '../model/report';
 import { SCORING_DEFAULTS } from '../model/run-spec';
-import { SIGNAL_ORDER, signalValue, type SignalName } from '../model/signals';
+import { isProbabilitySignal, SIGNAL_ORDER, signalValue, type SignalName } from '../model/signals';
 import { alignQuestions, clustererWarning, settingsDiffer, type CompareEntry, type QuestionRef, type SettingDifference } from './report-alignment';
 
 export const COMPARISON_METHOD = 'paired-bootstrap-basic';
@@ -155,6 +155,8 @@ function preparePair(A: CompareEntry, B: CompareEntry, metricKeys: readonly Metr
     signals.push(s);
     for (const key of metricKeys) {
       const m = METRICS.find((x) => x.key === key)!;
+      // A calibration measure of a signal that is not a probability claims nothing (model/signals.ts); its ranking measures are compared.
+      if (m.calibration && !isProbabilitySignal(s)) continue;
       specs.push({ confA: ca, yA, confB: cb, yB, stat: metricStatistic(key, bins) });
       slots.push({ metric: m.cli, signal: s });
     }

@@ -21,6 +21,7 @@ import grade from '../../../../cli/commands/grade';
 import score from '../../../../cli/commands/score';
 import compare from '../../../../cli/commands/compare';
 import { MockProviderServer } from '../../../mock/provider-server';
+import { isProbabilitySignal, type SignalName } from '../../../../src/model/signals';
 
 const KEY = 'sk-compare-test-key-1234567890';
 const N_QUESTIONS = 150;
@@ -117,7 +118,11 @@ describe('semece compare on two mock runs', () => {
     check(pair.metrics.ece.sem1, known.sem1, false);
     check(pair.metrics.ece.verbalized, known.verbalized, true);
     check(pair.metrics.accuracy, known.accuracy, true);
-    expect(doc.family_size.ece).toBe(pair.signals.length);
+    // ECE is compared for the signals that are probabilities; the confidence forms (issue 29) only by their ranking metrics.
+    expect(doc.family_size.ece).toBe(pair.signals.filter((s: SignalName) => isProbabilitySignal(s)).length);
+    expect(doc.family_size.ece).toBeLessThan(pair.signals.length);
+    expect(Object.keys(pair.metrics.auroc)).toEqual(pair.signals);
+    expect(Object.keys(pair.metrics.ece)).toEqual(pair.signals.filter((s: SignalName) => isProbabilitySignal(s)));
   });
 
   test('the reversed order flips every difference; the table says what differs before any number', async () => {
