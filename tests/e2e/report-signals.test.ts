@@ -36,7 +36,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const ALL: SignalName[] = ['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence'];
+// The six of a multiple-choice run, then the black-box signals (issue 29) every scored report carries.
+const ALL: SignalName[] = ['sem1', 'sem2', 'verbalized', 'stated', 'logprob', 'entropyConfidence', 'semantic_entropy', 'num_sets', 'eigv', 'degree', 'eccentricity', 'lexical_similarity'];
 
 /** Question i: 10 samples, the gold option chosen (i·7 mod 10) + 1 times with a stated probability that varies by question. */
 function mcRows(count: number, withLogprobs: (i: number) => boolean) {
