@@ -29,7 +29,7 @@ import { EXIT, EXIT_CODES_HELP, type ExitCode } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { stoppedLine } from '../provider-stop.ts';
 import { HUB_PREFIX, readDatasetSource } from '../dataset-source.ts';
-import { describeSubset } from '../../src/formats/datasets/subset.ts';
+import { describeSubset } from '../../src/formats/datasets/subset-description.ts';
 import { inBrowserSamplingProvider, IN_BROWSER_HELP, type LocalModelOptions } from '../in-browser-provider.ts';
 
 export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE|hub:OWNER/NAME[:SPLIT] --out FILE [options]

@@ -88,9 +88,3 @@ export function drawSubset(dataset: Dataset, choice: SubsetChoice): Dataset {
   if (stratified) subset.stratifiedBy = 'category';
   return { ...dataset, questions, subset };
 }
-
-/** One line for a report or a run page: "200 of 4,326 questions, drawn with seed 7, by category". */
-export function describeSubset(subset: QuestionSubset): string {
-  const count = (x: number) => x.toLocaleString('en-US');
-  return `${count(subset.ids.length)} of ${count(subset.of)} questions, drawn with seed ${subset.seed}${subset.stratifiedBy ? ', in proportion to each category' : ''}`;
-}

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { canStratify, describeSubset, drawSubset, stratumQuotas } from '../../../../src/formats/datasets/subset';
+import { canStratify, drawSubset, stratumQuotas } from '../../../../src/formats/datasets/subset';
+import { describeSubset } from '../../../../src/formats/datasets/subset-description';
 import type { Dataset, Question } from '../../../../src/model/rows';
 
 const questions = (n: number, category?: (i: number) => string | undefined): Question[] =>
