@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
 import { SCORING_DEFAULTS } from '../../src/model/run-spec.ts';
-import { PAPER_SIGNALS, SIGNAL_NAMES, type SignalName } from '../../src/model/signals.ts';
+import { PAPER_SIGNALS, SIGNAL_NAMES, SIGNALS, type SignalName } from '../../src/model/signals.ts';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BINS } from '../../src/model/scoring-limits.ts';
 import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score-stage.ts';
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-documents.ts';
@@ -31,6 +31,15 @@ import { inputText } from '../input-text.ts';
 
 const D = SCORING_DEFAULTS;
 
+/**
+ * Without --signals the command scores the signals that are probabilities (the paper's, entropy
+ * confidence, and a multiple-choice run's): the uncertainty scores of the black-box methods cost
+ * their metrics and recalibrations per signal, and lexical similarity a pass over every pair of
+ * answers, which at the paper's scale would double the command's time. `--signals all` asks for
+ * every one.
+ */
+const DEFAULT_SIGNALS: readonly SignalName[] = SIGNALS.filter((s) => s.probability).map((s) => s.name);
+
 export const USAGE = `usage: semece score --clustered FILE --graded FILE [options]
   --R N                Sem2 splits per question (default ${D.sem2.R})
   --sem2-seed N        seed of Sem2's per-question default_rng (default ${D.sem2.seed})
@@ -47,8 +56,10 @@ export const USAGE = `usage: semece score --clustered FILE --graded FILE [option
                        questions, accuracy, ece, ece_interval …) and "slice_test" (does calibration
                        differ across slices; README.md, "Command line"); numbers with many values
                        are binned on a log10 scale
-  --signals LIST       the signals to score, comma-separated (default: every one the rows allow;
-                       the paper's three are always scored): ${SIGNAL_NAMES.join(', ')}
+  --signals LIST       the signals to score, comma-separated, or 'all' for every one the rows allow;
+                       the paper's three are always scored (default: the signals that are
+                       probabilities, where the rows allow them: ${DEFAULT_SIGNALS.join(', ')})
+                       names: ${SIGNAL_NAMES.join(', ')}
   --report FILE        also write the full report document (open it in the app), the same signals
   --pretty             indent the JSON
 Prints one JSON document on stdout: per question its "signals" {name: value} (each a confidence
@@ -91,6 +102,8 @@ interface ScoreArgs {
   model: string | undefined;
   by: string | undefined;
   regimeIntervals: boolean;
+  /** Whether --signals named the signals (only then is a missing one said on stderr). */
+  signalsAsked: boolean;
   pretty: boolean;
   options: ScoreOptions;
 }
@@ -138,7 +151,7 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
   if (a.help) return 'help';
   if (!a.clustered || !a.graded) throw new UsageError('both --clustered FILE and --graded FILE are required');
   const selection = a['sem2-selection'];
-  const signals = signalsOption(a.signals);
+  const { names: signals, asked: signalsAsked } = signalsOption(a.signals);
   const options: ScoreOptions = {
     R: intOption(a.R, '--R', D.sem2.R, 1, MAX_SEM2_R),
     sem2Seed: intOption(a['sem2-seed'], '--sem2-seed', D.sem2.seed, 0),
@@ -150,25 +163,27 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
     // The printed document has regime intervals only when asked (their cost is a bootstrap per
     // regime); a report document shows them, as the app's do.
     regimeIntervals: Boolean(a.report || a['regime-intervals']),
-    // Every signal the rows allow unless --signals names some (the paper's three always), printed and in --report alike.
+    // The probabilities unless --signals names others or 'all' (the paper's three always), printed and in --report alike.
     signals,
     // The signal comparison, abstention thresholds and consistency bands are the report's views'
     // (the printed document has none of them): computed only for a report document.
     viewExtras: Boolean(a.report),
   };
-  return { clustered: a.clustered, graded: a.graded, report: a.report, model: a.model, by: a.by, regimeIntervals: Boolean(a['regime-intervals']), pretty: Boolean(a.pretty), options };
+  return { clustered: a.clustered, graded: a.graded, report: a.report, model: a.model, by: a.by, regimeIntervals: Boolean(a['regime-intervals']), signalsAsked, pretty: Boolean(a.pretty), options };
 }
 
-/** --signals as names of the signals table (undefined: every one); an unknown name is a usage error listing the valid ones. */
-function signalsOption(raw: string | undefined): SignalName[] | undefined {
-  if (raw === undefined) return undefined;
+
+/** --signals as names of the signals table ('all' → undefined: every one); an unknown name is a usage error listing the valid ones. */
+function signalsOption(raw: string | undefined): { names: SignalName[] | undefined; asked: boolean } {
+  if (raw === undefined) return { names: [...DEFAULT_SIGNALS], asked: false };
+  if (raw.trim() === 'all') return { names: undefined, asked: true };
   const names = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
   const unknown = names.filter((s) => !(SIGNAL_NAMES as readonly string[]).includes(s));
   if (names.length === 0 || unknown.length > 0) {
     const what = names.length === 0 ? 'no signal named' : `unknown signal${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `'${s}'`).join(', ')}`;
-    throw new UsageError(`--signals: ${what}; valid: ${SIGNAL_NAMES.join(', ')}`);
+    throw new UsageError(`--signals: ${what}; valid: all, ${SIGNAL_NAMES.join(', ')}`);
   }
-  return [...new Set(names)] as SignalName[];
+  return { names: [...new Set(names)] as SignalName[], asked: true };
 }
 
 /** Whether the answers' text is needed: for --report's drill-down, or for a signal computed from it. */
@@ -198,7 +213,7 @@ async function scoreCommand(a: ScoreArgs, out: Say, err: Say): Promise<number> {
   out(toJson(sliced ? { ...document, slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : document, { pretty: a.pretty }));
   sayCounts(report.questions.length, scored, err);
   // A signal asked for by name that these rows do not give on every question is said, not silently missing.
-  for (const s of options.signals ?? []) {
+  for (const s of a.signalsAsked ? options.signals ?? [] : []) {
     if (!report.metrics.signals[s]) err(`semece score: note: ${s} is not scored: not every question has it in these rows (README.md, "semece score")`);
   }
   // The report's small-sample rule, per bin (pipeline/small-bins.ts), for the ECEs printed.

@@ -71,7 +71,7 @@ async function report(name: keyof typeof RUNS): Promise<string> {
   expect(s.code, s.err).toBe(0);
   expect((await cli(cluster, ['--method', 'exact', '--in', f('sampled.jsonl'), '--out', f('clustered.jsonl')])).code).toBe(0);
   expect((await cli(grade, ['--method', 'alias', '--in', f('clustered.jsonl'), '--out', f('graded.jsonl')])).code).toBe(0);
-  const sc = await cli(score, ['--clustered', f('clustered.jsonl'), '--graded', f('graded.jsonl'), '--B', '50', '--report', f('report.json')]);
+  const sc = await cli(score, ['--clustered', f('clustered.jsonl'), '--graded', f('graded.jsonl'), '--B', '50', '--signals', 'all', '--report', f('report.json')]);
   expect(sc.code, sc.err).toBe(0);
   return f('report.json');
 }

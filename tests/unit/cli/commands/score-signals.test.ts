@@ -83,7 +83,7 @@ async function score(...args: string[]) {
 describe('the hand case', () => {
   test('per-question signals, PRR, AUARC and recalibrated ECEs are the hand-computed ones, printed and in --report', async () => {
     const reportFile = join(dir, 'report.json');
-    const { code, doc } = await score('--report', reportFile);
+    const { code, doc } = await score('--signals', 'all', '--report', reportFile);
     expect(code).toBe(0);
     doc.questions.forEach((q: { signals: Record<string, number> }, i: number) => {
       for (const s of BLACK_BOX) expect(q.signals[s], `${s} of q${i + 1}`).toBeCloseTo(HAND[s][i], 14);
@@ -133,7 +133,7 @@ describe('the hand case', () => {
   });
 
   test('a signal that is not a probability has ranking metrics and a recalibrated ECE but no raw calibration metric; a probability has both', async () => {
-    const { doc } = await score();
+    const { doc } = await score('--signals', 'all');
     expect(Object.keys(doc.metrics.auroc)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence', ...BLACK_BOX]);
     expect(Object.keys(doc.metrics.ece_recalibrated)).toEqual(Object.keys(doc.metrics.auroc));
     expect(Object.keys(doc.metrics.ece)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
@@ -144,6 +144,14 @@ describe('the hand case', () => {
 });
 
 describe('--signals', () => {
+  test('without it, the signals that are probabilities and the rows allow, and no note for the others', async () => {
+    const { code, doc, stderr } = await score();
+    expect(code).toBe(0);
+    expect(Object.keys(doc.metrics.auroc)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    expect(Object.keys(doc.questions[0].signals)).toEqual(['sem1', 'sem2', 'verbalized', 'entropyConfidence']);
+    expect(stderr).not.toContain('is not scored');
+  });
+
   test('scores the paper three and the signals named, nothing else', async () => {
     const { code, doc } = await score('--signals', 'eigv,degree');
     expect(code).toBe(0);
@@ -156,7 +164,7 @@ describe('--signals', () => {
     const { code, doc, stderr } = await score('--signals', 'eigv,p_true');
     expect(code).toBe(2);
     expect(doc).toBeUndefined();
-    expect(stderr).toContain(`--signals: unknown signal 'p_true'; valid: ${SIGNAL_NAMES.join(', ')}`);
+    expect(stderr).toContain(`--signals: unknown signal 'p_true'; valid: all, ${SIGNAL_NAMES.join(', ')}`);
   });
 
   test('a known signal these rows cannot give is said on stderr, not printed', async () => {
