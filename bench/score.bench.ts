@@ -12,7 +12,8 @@
  *    of issue 29 add: the graph methods (EigV, Deg, Ecc) with semantic entropy and NumSets on the
  *    exact-match partition (goal: at most 1 s added at this scale; one pass over each question's
  *    class sizes, no matrix), lexical similarity (ROUGE-L over the answers), and their metrics.
- *    The whole-process comparison with numpy scores the paper's three (--signals), the same work.
+ *    The whole-process comparison runs `semece score` as a user does: its default signals are the
+ *    probabilities (the paper's three, which numpy scores, and entropy confidence), not these.
  * Figures are printed, not asserted (the machine is shared; the load average is printed beside them).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -110,8 +111,8 @@ async function wholeProcess(clustered: string, graded: string, dir: string): Pro
     console.log('whole process: python3 with numpy is not installed here, so there is no numpy figure to compare with');
     return;
   }
-  // The paper's three, as numpy scores them: the same work.
-  const ours = ['run', '--silent', 'semece', '--', 'score', '--clustered', clustered, '--graded', graded, '--signals', PAPER_SIGNALS.join(',')];
+  // The command as a user runs it (its default signals: the paper's three, as numpy scores them, and entropy confidence besides).
+  const ours = ['run', '--silent', 'semece', '--', 'score', '--clustered', clustered, '--graded', graded];
   const theirs = [path.join(root, 'bench/score-numpy.py'), '--clustered', clustered, '--graded', graded];
   const oursOut = path.join(dir, 'ours.json');
   const theirsOut = path.join(dir, 'numpy.json');
