@@ -45,6 +45,11 @@ export interface ClusteringMethodInfo<S extends z.ZodObject = z.ZodObject> {
    * and a clustering made by another model under the same id is not reused.
    */
   ownModel?: OwnModelRole;
+  /**
+   * The API model it sends requests to (the LLM judge), if any: a run asks for its key, prices its
+   * requests, checks its base URL and may send them as a batch.
+   */
+  apiModel?(settings: z.infer<S>): Omit<ProviderConfig, 'apiKey'>;
 }
 
 /** The roles of the models a clusterer runs itself. */
@@ -63,6 +68,7 @@ export const CLUSTERING_METHODS = {
     settings: z.object({ judge: modelSpecSchema, prompt: judgePromptSchema }),
     // As modelLabel (model/run-spec.ts) writes a model; run-spec.ts imports this table, so not from there.
     detail: (s) => `judge ${s.judge.preset}/${s.judge.model}`,
+    apiModel: (s) => s.judge,
   }),
   embedding: row({
     label: 'Embeddings',
@@ -153,4 +159,13 @@ export function clusteringMethod(name: ClusteringMethodName, table: ClusteringMe
 /** What a report says of a clustering made with `spec` (also written into the CLI's rows). */
 export function clusteringDetail(spec: ClusteringSpec, table: ClusteringMethodTable = CLUSTERING_METHODS): string {
   return clusteringMethod(spec.method, table).detail(spec);
+}
+
+/**
+ * The API model a clustering sends requests to (its judge), from its row, or none: what asks for a
+ * key, prices, checks a base URL or batches a clustering's requests reads it here, never by the
+ * method's name.
+ */
+export function clusteringApiModel(spec: ClusteringSpec, table: ClusteringMethodTable = CLUSTERING_METHODS): Omit<ProviderConfig, 'apiKey'> | undefined {
+  return clusteringMethod(spec.method, table).apiModel?.(spec);
 }

@@ -5,7 +5,7 @@
  */
 import type { ProviderConfig } from './provider';
 import type { Dataset, StageError } from './rows';
-import type { ClusteringSpec } from './clustering-methods';
+import { clusteringApiModel, type ClusteringSpec } from './clustering-methods';
 
 /** A model as a run records it: where to reach it, never how to authenticate. */
 export type ModelSpec = Omit<ProviderConfig, 'apiKey'>;
@@ -225,7 +225,8 @@ export function keyId(model: Pick<ModelSpec, 'preset' | 'baseUrl'>): string {
 /** Every model a run sends requests to: the sampled ones and, in an open-answer run, its judges. */
 export function runModels(spec: RunSpec): ModelSpec[] {
   if (spec.mc) return spec.models;
-  return [...spec.models, ...(spec.clustering.method === 'judge' ? [spec.clustering.judge] : []), ...(spec.grading.method === 'judge' ? [spec.grading.judge] : [])];
+  const clusteringJudge = clusteringApiModel(spec.clustering);
+  return [...spec.models, ...(clusteringJudge ? [clusteringJudge] : []), ...(spec.grading.method === 'judge' ? [spec.grading.judge] : [])];
 }
 
 /**

@@ -12,6 +12,7 @@ import type { StageCache, StoredClustering, StoredGrade } from '../model/stage-c
 import type { RunMeter } from './run-meter';
 import { BatchWriter } from '../model/write-batcher';
 import type { RunSpec } from '../model/run-spec';
+import { clusteringApiModel } from '../model/clustering-methods';
 import { cachesClustering, cachesGrading, clusteringKey, gradeKey } from './stage-cache-keys';
 import type { Grader } from '../grading/grader';
 import { firstRowPerId, gradeToY, type ClusteredRow, type GradedRow, type Question, type SampledRow, type StageError } from '../model/rows';
@@ -74,7 +75,7 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
   const limit = pLimit(Math.max(1, spec.sampling.concurrency));
   const out: (ClusteredRow | null)[] = new Array(rows.length).fill(null);
   const excluded: ClusterResult['excluded'] = [];
-  const judge = spec.clustering.method === 'judge' ? spec.clustering.judge : null;
+  const judge = clusteringApiModel(spec.clustering) ?? null;
   // Every later question would fail the same way (and try the network again): said once, the rest not asked.
   let stopped: StageError | undefined;
 

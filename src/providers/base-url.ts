@@ -10,6 +10,7 @@
  * Messages never echo the URL's credentials: they show the URL with them masked.
  */
 import type { ModelSpec, RunSpec } from '../model/run-spec.ts';
+import { clusteringApiModel } from '../model/clustering-methods.ts';
 import { getPreset, modelOnProvider } from './presets.ts';
 
 /** The URL as a message may show it: any user name and password replaced by ***. */
@@ -57,7 +58,8 @@ export function runBaseUrlProblem(spec: Pick<RunSpec, 'models' | 'clustering' | 
   // Named as people read them ("my-model on the OpenAI-compatible server"), never by a preset id.
   const name = (m: Pick<ModelSpec, 'preset' | 'model'>) => modelOnProvider(m.preset, m.model);
   const named: [string, Pick<ModelSpec, 'preset' | 'model' | 'baseUrl'>][] = spec.models.map((m) => [name(m), m]);
-  if (!spec.mc && spec.clustering.method === 'judge') named.push([`the clustering judge ${name(spec.clustering.judge)}`, spec.clustering.judge]);
+  const clusteringJudge = spec.mc ? undefined : clusteringApiModel(spec.clustering);
+  if (clusteringJudge) named.push([`the clustering judge ${name(clusteringJudge)}`, clusteringJudge]);
   if (!spec.mc && spec.grading.method === 'judge') named.push([`the grading judge ${name(spec.grading.judge)}`, spec.grading.judge]);
   for (const [name, model] of named) {
     // A model run in the page has no address to check.

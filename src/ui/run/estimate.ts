@@ -9,6 +9,7 @@ import { getPreset, modelOnProvider } from '../../providers/presets';
 import { priceFor, type PriceTable } from '../../model/cost';
 import { fillPrompt } from '../../pipeline/prompts';
 import type { ModelSpec, RunSpec } from '../../model/run-spec';
+import { clusteringApiModel } from '../../model/clustering-methods';
 import { estimateMultipleChoiceRows } from './multiple-choice-estimate';
 import { estimateRow, promptTokens, type Estimate } from './estimate-row';
 
@@ -47,7 +48,8 @@ export function estimateRun(spec: RunSpec, prices: PriceTable): { rows: Estimate
   // A multiple-choice run has no judges: its requests are counted by multiple-choice-estimate.ts.
   const rows = spec.mc ? estimateMultipleChoiceRows({ ...spec, mc: spec.mc }, prices) : spec.models.map((m) => sampling(spec, m, prices));
   const perModelQuestions = spec.dataset.questions.length * spec.models.length;
-  if (!spec.mc && spec.clustering.method === 'judge') rows.push(judge(`clustering judge ${modelOnProvider(spec.clustering.judge.preset, spec.clustering.judge.model)}`, spec.clustering.judge, perModelQuestions, prices));
+  const clusteringJudge = spec.mc ? undefined : clusteringApiModel(spec.clustering);
+  if (clusteringJudge) rows.push(judge(`clustering judge ${modelOnProvider(clusteringJudge.preset, clusteringJudge.model)}`, clusteringJudge, perModelQuestions, prices));
   if (!spec.mc && spec.grading.method === 'judge') rows.push(judge(`grading judge ${modelOnProvider(spec.grading.judge.preset, spec.grading.judge.model)}`, spec.grading.judge, perModelQuestions, prices));
   const sum = (f: (e: Estimate) => number) => rows.reduce((s, e) => s + f(e), 0);
   const sumCost = (f: (e: Estimate) => number | null) => (rows.some((e) => f(e) === null) ? null : rows.reduce((s, e) => s + (f(e) ?? 0), 0));
