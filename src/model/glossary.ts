@@ -2,13 +2,16 @@
  * The words of the reports, defined once: the glossary page lists them and every place a term
  * appears links to its entry (ui/Term.svelte). Definitions follow docs/METRICS.md, in short.
  */
+import { SIGNALS } from './signals';
+
 export interface GlossaryEntry {
   id: string;
   term: string;
   definition: string;
 }
 
-export const GLOSSARY: readonly GlossaryEntry[] = [
+/** The report's words. */
+const WORDS: readonly GlossaryEntry[] = [
   { id: 'sem1', term: 'Sem1 (same-sample confidence)', definition: 'The share of a question’s n sampled answers that fall in its largest semantic class. The same samples choose the answer and measure it, so Sem1 overstates confidence when the top classes are close (the winner’s curse).' },
   { id: 'sem2', term: 'Sem2 (held-out confidence)', definition: 'Half the samples choose the modal answer; its share of the other half is the confidence, averaged over 10 random splits. Choosing and measuring apart removes the winner’s curse; with few samples it tends to read a little low.' },
   { id: 'c-star', term: 'c* (oracle confidence)', definition: 'The true probability that the model gives the answer it gives most often: what Sem1 and Sem2 estimate. Known only in simulation (the Classroom), where the answer distribution is set by hand.' },
@@ -36,7 +39,19 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
   { id: 'abstention', term: 'Abstention threshold', definition: 'The lowest confidence at which the model answers so that its selective error stays at or below a chosen target with 95% confidence: on one seeded half of the questions, the lowest threshold whose exact (Clopper–Pearson) upper bound on the error, Bonferroni-corrected over the at most 50 thresholds tried, is at or below the target (after Geifman & El-Yaniv 2017). It is judged on the other half, so the error it reports is not fitted to the same questions, and over 20 seeded splits to show how much that moves; below it the model says “not attempted”.' },
   { id: 'best-signal', term: 'Best calibrated signal', definition: 'The signal with the lowest ECE, named best only when it beats every other signal: one one-sided test per other signal (k − 1 comparisons, each at 2.5%, with the confidences held fixed and the answers’ correctness simulated), all of which must reject. An intersection–union test (Berger 1982) needs no correction for the number of comparisons; 2.5% rather than 5% because the candidate is picked from the data.' },
   { id: 'bootstrap-interval', term: '95% bootstrap interval', definition: 'The range of a statistic over 1,000 resamples of the questions (drawn with replacement, the same resamples for every signal): the 2.5th and 97.5th percentiles.' },
+  { id: 'prr', term: 'PRR (prediction–rejection ratio)', definition: 'How much of the best possible gain a signal gets by rejecting its least confident questions first: the area under its accuracy-of-the-retained curve minus a random order’s, divided by the same for the ideal order that rejects every wrong answer first (Malinin et al. 2017, as LM-Polygraph computes it). 1 is ideal, 0 no better than chance, below 0 worse. Ties in the confidence are averaged over their orders.' },
+  { id: 'auarc', term: 'AUARC', definition: 'Area under the accuracy–rejection curve: the accuracy of the answered questions, averaged over every share rejected, least confident first (1 − AURC). Higher is better; it depends on the accuracy as well as the ranking, which PRR removes.' },
+  { id: 'ece-recalibrated', term: 'Recalibrated ECE', definition: 'The ECE after a map from the signal to a probability, fitted on one seeded half of the questions and applied to the other, and the other way round (cross-fitting), so no question’s confidence is fitted to its own outcome. Isotonic (a non-decreasing step map, Zadrozny & Elkan 2002) and Platt (a logistic curve, Platt 1999), each with the report’s ECE interval. A score that is not a probability can only be compared on calibration this way; for Sem1 and Sem2, raw against recalibrated tests whether their frequencies already read as probabilities.' },
 ];
+
+/**
+ * The black-box uncertainty signals, defined by their rows in the signals table (model/signals.ts),
+ * so a new signal is a glossary entry without a second description.
+ */
+const SIGNAL_ENTRIES: readonly GlossaryEntry[] = SIGNALS.filter((s) => s.blackBox).map((s) => ({ id: `signal-${s.name}`, term: s.label, definition: s.description }));
+
+/** Every entry: the words above, then the black-box signals. */
+export const GLOSSARY: readonly GlossaryEntry[] = [...WORDS, ...SIGNAL_ENTRIES];
 
 export function glossaryEntry(id: string): GlossaryEntry | undefined {
   return GLOSSARY.find((e) => e.id === id);

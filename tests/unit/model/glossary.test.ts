@@ -4,12 +4,20 @@ import { expect, test } from 'vitest';
 import { CONFIDENCEBENCH_PAPER, SEM_ECE_PAPER, citation } from '../../../src/model/citations';
 import { GLOSSARY, glossaryEntry } from '../../../src/model/glossary';
 import { METRICS } from '../../../src/model/metrics';
+import { SIGNALS } from '../../../src/model/signals';
 
 test('the glossary defines every term the issue lists, once each, in words', () => {
   for (const id of ['sem1', 'sem2', 'c-star', 'margin', 'standardized-margin', 'jensen', 'entropy-confidence', 'ece', 'ece-equal-mass', 'mce', 'smooth-ece', 'coverage', 'selective-error', 'abstention']) {
     expect(glossaryEntry(id)?.definition.length, id).toBeGreaterThan(40);
   }
   expect(new Set(GLOSSARY.map((e) => e.id)).size).toBe(GLOSSARY.length);
+});
+
+test('the black-box signals are defined by their rows of the signals table; PRR, AUARC and the recalibrated ECE have entries', () => {
+  const blackBox = SIGNALS.filter((s) => s.blackBox);
+  expect(blackBox.length).toBeGreaterThan(0);
+  for (const s of blackBox) expect(glossaryEntry(`signal-${s.name}`)).toEqual({ id: `signal-${s.name}`, term: s.label, definition: s.description });
+  for (const id of ['prr', 'auarc', 'ece-recalibrated']) expect(glossaryEntry(id)?.definition.length, id).toBeGreaterThan(40);
 });
 
 function svelteFiles(dir: string): string[] {
