@@ -2,23 +2,23 @@
  * The clustering choice of the New run wizard, one row per method of the methods table
  * (model/clustering-methods.ts): the settings the wizard keeps for it, how they become the run
  * spec's clustering and back, what stops them before Start, and the panel that edits them. The
- * options offered (value, label, description) derive from the table itself. TypeScript holds this
- * table to the methods table: a method without a row does not compile, nor one with settings but
- * no panel (a method without settings shares NO_SETTINGS and shows none).
+ * options offered (value, label, description) derive from the table itself.
+ *
+ * A method with settings keeps its row in its panel, `clustering-panels/<Method>ClusteringPanel.svelte`
+ * (exported as `choice` from the component's `<script module>`), found here by Vite's glob: adding
+ * such a method touches no file of this folder but its panel. A method without settings has its
+ * row below (`noSettings`). Every method has exactly one row, and a method with settings a panel:
+ * `clusteringChoicesOf` refuses a table otherwise, when this module loads (the glob is not seen by
+ * TypeScript, so this check stands where the compiler's once stood).
  */
 import type { Component } from 'svelte';
-import { DEFAULT_SIMILARITY_THRESHOLD } from '../../clustering/agglomerative';
-import { DEFAULT_EMBEDDING_MODEL } from '../../clustering/embedding-models';
-import { DEFAULT_NLI_MODEL } from '../../clustering/nli-models';
-import { CLUSTERING_METHODS, type ClusteringMethodName, type ClusteringMethodTable, type ClusteringSettings, type ClusteringSpec, type MethodWithOwnModel, type OwnModelRole } from '../../model/clustering-methods';
+import { CLUSTERING_METHODS, type ClusteringMethodName, type ClusteringMethodTable, type ClusteringSettings, type ClusteringSpec, type OwnModelRole } from '../../model/clustering-methods';
+import type { ModelSpec } from '../../model/run-spec';
 import type { KeyRing } from '../state/keys.svelte';
-import { embeddingDownloadText, embeddingProblems } from './embedding-choice';
-import { nliDownloadText, nliProblems } from './nli-choice';
-import { modelDraft, modelDraftOf, modelProblems, toModelSpec, type ModelDraft } from './model-draft';
+import { embeddingDownloadText } from './embedding-choice';
+import { nliDownloadText } from './nli-choice';
+import type { ModelDraft } from './model-draft';
 import type { ModelDownload } from './model-choice';
-import EmbeddingClusteringPanel from './EmbeddingClusteringPanel.svelte';
-import JudgeClusteringPanel from './JudgeClusteringPanel.svelte';
-import NliClusteringPanel from './NliClusteringPanel.svelte';
 
 /** One clustering method as the wizard offers it. */
 export interface ClusteringOption {
@@ -40,10 +40,19 @@ export interface ClusteringPanelProps<S> {
   ring: KeyRing;
 }
 
-type HasSettings<M extends ClusteringMethodName> = keyof (typeof CLUSTERING_METHODS)[M]['settings']['shape'] extends never ? false : true;
+/**
+ * A method's settings as the wizard may keep them: its spec's settings, a model it asks as the
+ * wizard edits one. What each row keeps must fit this (its `S`), so the drafts are typed per
+ * method without naming the rows.
+ */
+export type ClusteringDraft<M extends ClusteringMethodName> = {
+  [K in keyof Omit<ClusteringSettings<M>, 'method'>]: Omit<ClusteringSettings<M>, 'method'>[K] extends ModelSpec ? ModelDraft : Omit<ClusteringSettings<M>, 'method'>[K];
+};
 
 /** A method's row; `S`: its settings as the wizard keeps them (a judge as the wizard edits a model). */
-export interface ClusteringChoice<M extends ClusteringMethodName, S extends object> {
+export interface ClusteringChoice<M extends ClusteringMethodName, S extends ClusteringDraft<M> = ClusteringDraft<M>> {
+  /** The method of the methods table the row is for. */
+  method: M;
   /** The settings the wizard starts with; each method keeps its own, so switching back finds them. */
   initial(): S;
   /** The settings as the run spec's clustering records them, besides `method`; `concurrency`: the requests at once of a model it asks. */
@@ -54,12 +63,7 @@ export interface ClusteringChoice<M extends ClusteringMethodName, S extends obje
   problems(settings: S): string[];
   /** The models it asks besides the sampled ones (their keys and prices are asked for). */
   models?(settings: S): ModelDraft[];
-  /** Its settings panel; none for a method without settings. */
-  panel: HasSettings<M> extends true ? Component<ClusteringPanelProps<S>> : null;
 }
-
-/** The row of every method without settings. */
-const NO_SETTINGS = { initial: () => ({}), spec: () => ({}), edit: (_spec: unknown, current: object) => current, problems: () => [], panel: null } as const;
 
 /** A model the clusterer runs in the page: its id, and whether it may be fetched from the hub. */
 export interface OwnModelDraft {
@@ -67,40 +71,70 @@ export interface OwnModelDraft {
   allowRemote: boolean;
 }
 
-export const CLUSTERING_CHOICES = {
-  judge: {
-    initial: (): { judge: ModelDraft } => ({ judge: modelDraft() }),
-    spec: (s, concurrency) => ({ judge: toModelSpec(s.judge, concurrency) }),
-    edit: (c) => ({ judge: modelDraftOf(c.judge) }),
-    problems: (s) => modelProblems(s.judge, 'The clustering judge', { judge: true }),
-    models: (s) => [s.judge],
-    panel: JudgeClusteringPanel,
-  } satisfies ClusteringChoice<'judge', { judge: ModelDraft }>,
-  embedding: {
-    // Download a model the app does not ship from the Hugging Face hub (off: "use shipped models only").
-    initial: (): OwnModelDraft & { threshold: number } => ({ model: DEFAULT_EMBEDDING_MODEL, threshold: DEFAULT_SIMILARITY_THRESHOLD, allowRemote: true }),
-    spec: (s) => ({ model: s.model.trim(), threshold: s.threshold, allowRemote: s.allowRemote }),
-    edit: (c, current) => ({ model: c.model, threshold: c.threshold, allowRemote: c.allowRemote ?? current.allowRemote }),
-    problems: (s) => [...(s.threshold > 0 && s.threshold < 1 ? [] : ['The similarity threshold must be between 0 and 1.']), ...embeddingProblems(s.model, { allowDownload: s.allowRemote })],
-    panel: EmbeddingClusteringPanel,
-  } satisfies ClusteringChoice<'embedding', OwnModelDraft & { threshold: number }>,
-  entailment: {
-    initial: (): OwnModelDraft => ({ model: DEFAULT_NLI_MODEL, allowRemote: true }),
-    spec: (s) => ({ model: s.model.trim(), allowRemote: s.allowRemote }),
-    edit: (c, current) => ({ model: c.model, allowRemote: c.allowRemote ?? current.allowRemote }),
-    problems: (s) => nliProblems(s.model, { allowDownload: s.allowRemote }),
-    panel: NliClusteringPanel,
-  } satisfies ClusteringChoice<MethodWithOwnModel<'nli'>, OwnModelDraft>,
-  exact: NO_SETTINGS,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-} satisfies { [M in ClusteringMethodName]: ClusteringChoice<M, any> };
+/** A row of any method, of any table (a test's table may hold methods the shipped one lacks), its settings held loosely. */
+export interface AnyClusteringChoice {
+  method: string;
+  initial(): object;
+  spec(settings: object, concurrency?: number): object;
+  edit(spec: never, current: object): object;
+  problems(settings: object): string[];
+  models?(settings: object): ModelDraft[];
+}
+
+/** A panel file as the glob imports it: the component, and the row of the method it edits. */
+export interface ClusteringPanelModule {
+  default: Component<ClusteringPanelProps<never>>;
+  choice: AnyClusteringChoice;
+}
+
+/** A method's row with its panel (none for a method without settings). */
+export type ClusteringChoiceWithPanel = AnyClusteringChoice & { panel: Component<ClusteringPanelProps<object>> | null };
+
+/** The row of a method without settings: it keeps none and shows no panel. */
+export function noSettings<M extends ClusteringMethodName>(method: M): ClusteringChoice<M> {
+  return { method, initial: () => ({}) as ClusteringDraft<M>, spec: () => ({}) as Omit<ClusteringSettings<M>, 'method'>, edit: (_spec, current) => current, problems: () => [] };
+}
+
+/**
+ * The wizard's rows of `methods`, by method: the rows of the panels (`panels`: the glob's modules,
+ * by file) and those of methods without settings (`withoutPanel`). Throws, naming it, on a method
+ * with no row or two, a row for a method the table lacks, a method with settings but no panel, or
+ * one without settings given a panel.
+ */
+export function clusteringChoicesOf(methods: ClusteringMethodTable, panels: Record<string, ClusteringPanelModule>, withoutPanel: readonly AnyClusteringChoice[]): Record<string, ClusteringChoiceWithPanel> {
+  const rows = [
+    ...Object.entries(panels).map(([file, m]) => ({ where: file, row: { ...m.choice, panel: m.default as Component<ClusteringPanelProps<object>> } })),
+    ...withoutPanel.map((c) => ({ where: 'clustering-choice.ts', row: { ...c, panel: null } })),
+  ];
+  const out: Record<string, ClusteringChoiceWithPanel> = {};
+  const where: Record<string, string> = {};
+  for (const { where: w, row } of rows) {
+    const m = row.method;
+    if (!Object.hasOwn(methods, m)) throw new Error(`the wizard has a row for "${m}" (${w}), which the methods table lacks`);
+    if (Object.hasOwn(out, m)) throw new Error(`the wizard has two rows for "${m}" (${where[m]} and ${w})`);
+    const hasSettings = Object.keys(methods[m].settings.shape).length > 0;
+    if (hasSettings && !row.panel) throw new Error(`the clustering method "${m}" has settings but no panel: its row belongs in clustering-panels/, in its panel's <script module>`);
+    if (!hasSettings && row.panel) throw new Error(`the clustering method "${m}" has no settings but a panel (${w})`);
+    out[m] = row;
+    where[m] = w;
+  }
+  const missing = Object.keys(methods).filter((m) => !Object.hasOwn(out, m));
+  if (missing.length > 0) throw new Error(`the wizard has no row for the clustering method(s) ${missing.join(', ')}`);
+  return out;
+}
+
+/** The shipped panels, one file per method with settings, each with its row. */
+export const CLUSTERING_PANEL_MODULES: Record<string, ClusteringPanelModule> = import.meta.glob<ClusteringPanelModule>('./clustering-panels/*.svelte', { eager: true });
+
+/** The shipped rows, by method. */
+export const CLUSTERING_CHOICES = clusteringChoicesOf(CLUSTERING_METHODS, CLUSTERING_PANEL_MODULES, [noSettings('exact')]);
 
 /** The settings the wizard keeps for each method. */
-export type ClusteringDrafts = { [M in ClusteringMethodName]: ReturnType<(typeof CLUSTERING_CHOICES)[M]['initial']> };
+export type ClusteringDrafts = { [M in ClusteringMethodName]: ClusteringDraft<M> };
 
 /** A method's row, its settings' type held loosely (the caller pairs a method with its own settings). */
-function choiceOf(method: ClusteringMethodName): ClusteringChoice<ClusteringMethodName, object> {
-  return CLUSTERING_CHOICES[method] as unknown as ClusteringChoice<ClusteringMethodName, object>;
+function choiceOf(method: ClusteringMethodName): ClusteringChoiceWithPanel {
+  return CLUSTERING_CHOICES[method];
 }
 
 /** Each method's settings as the wizard starts. */
@@ -130,7 +164,7 @@ export function clusteringModels(method: ClusteringMethodName, drafts: Clusterin
 
 /** `method`'s settings panel, if it has settings. */
 export function clusteringPanel(method: ClusteringMethodName): Component<ClusteringPanelProps<object>> | null {
-  return choiceOf(method).panel as Component<ClusteringPanelProps<object>> | null;
+  return choiceOf(method).panel;
 }
 
 /**

@@ -4,7 +4,10 @@
  * (answers that begin with the same words share a class), added to copies of both tables and
  * nowhere else, is read by the run spec's schema, offered among the wizard's clustering options,
  * and listed, accepted and run by `semece cluster` (its help, its refusal of an unknown method,
- * its own flag, the rows it writes and the detail recorded in them). The shipped tables refuse it.
+ * its own flag, the rows it writes and the detail recorded in them). Its settings panel is a file of
+ * its own (first-words-panel.test.svelte), its wizard row in the panel, found by a glob as the
+ * wizard finds the shipped panels: the wizard's rows take it, and it renders its settings. The
+ * shipped tables refuse it.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +19,8 @@ import { CLUSTERERS, type ClustererRow } from '../../../src/clustering/clusterer
 import { CLUSTERING_METHODS, type ClusteringMethodInfo } from '../../../src/model/clustering-methods';
 import type { SemanticClass } from '../../../src/model/rows';
 import { runSpecSchema, runSpecSchemaOf } from '../../../src/formats/run-spec-schema';
-import { clusteringOptions } from '../../../src/ui/run/clustering-choice';
+import { render } from 'svelte/server';
+import { CLUSTERING_PANEL_MODULES, clusteringChoicesOf, clusteringOptions, noSettings, type ClusteringPanelModule } from '../../../src/ui/run/clustering-choice';
 
 const NAME = 'first-words';
 const settings = z.object({ words: z.number().int().min(1) });
@@ -60,6 +64,9 @@ const ROW: ClustererRow<{ method: string; words: number }> = {
 const METHODS = { ...CLUSTERING_METHODS, [NAME]: INFO };
 const TABLES = { methods: METHODS, clusterers: { ...CLUSTERERS, [NAME]: ROW } };
 
+/** Its panel, imported as the wizard imports the shipped ones (clustering-choice.ts), beside them. */
+const PANELS = { ...CLUSTERING_PANEL_MODULES, ...import.meta.glob<ClusteringPanelModule>('./first-words-panel.test.svelte', { eager: true }) };
+
 const spec = (clustering: Record<string, unknown>) => ({
   title: 't',
   dataset: { name: 'd', source: 'demo', questions: [{ id: 'q', question: 'Q?', answer: 'A' }] },
@@ -84,6 +91,21 @@ describe('a clustering method added through the tables alone', () => {
     expect(options.map((o) => o.value)).toEqual(['exact', 'embedding', NAME, 'entailment', 'judge']);
     expect(options.find((o) => o.value === NAME)).toEqual({ value: NAME, label: INFO.label, description: INFO.description });
     expect(clusteringOptions().map((o) => o.value)).not.toContain(NAME);
+  });
+
+  test('its panel file carries its wizard row: its settings become a spec the schema reads, and the panel edits them', () => {
+    const choices = clusteringChoicesOf(METHODS, PANELS, [noSettings('exact')]);
+    const row = choices[NAME];
+    expect(row.method).toBe(NAME);
+    expect(row.panel).not.toBeNull();
+    const settings = row.initial();
+    expect(row.problems(settings)).toEqual([]);
+    expect(runSpecSchemaOf(METHODS).parse(spec({ method: NAME, ...row.spec(settings) })).clustering).toEqual({ method: NAME, words: 2 });
+    expect(row.problems({ words: 0 })).toEqual(['The words compared must be a whole number of at least 1.']);
+    const html = render(row.panel!, { props: { settings, ring: undefined as never } }).body;
+    expect(html).toMatch(/<input id="c-fw-words" type="number"[^>]* value="2"/);
+    // The shipped methods table has no such method: its wizard refuses the row.
+    expect(() => clusteringChoicesOf(CLUSTERING_METHODS, PANELS, [noSettings('exact')])).toThrow(`the wizard has a row for "${NAME}" (./first-words-panel.test.svelte), which the methods table lacks`);
   });
 
   describe('semece cluster', () => {
