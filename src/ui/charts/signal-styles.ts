@@ -18,12 +18,25 @@ export function signalColor(signal: SignalName): string {
       return `var(--series-${signal})`;
     case 'entropyConfidence':
       return 'var(--series-entropy)';
+    // The black-box uncertainty scores (issue 29): one variable each, so no two share a colour.
+    case 'semantic_entropy':
+      return 'var(--series-semantic_entropy)';
+    case 'num_sets':
+      return 'var(--series-num_sets)';
+    case 'eigv':
+      return 'var(--series-eigv)';
+    case 'degree':
+      return 'var(--series-degree)';
+    case 'eccentricity':
+      return 'var(--series-eccentricity)';
+    case 'lexical_similarity':
+      return 'var(--series-lexical_similarity)';
     default:
       return 'var(--series-other)';
   }
 }
 
-export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond' | 'cross' | 'star' | 'wye';
+export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond' | 'cross' | 'star' | 'wye' | 'triangle-down' | 'triangle-left' | 'triangle-right' | 'pentagon' | 'hexagon' | 'bowtie';
 
 const SHAPES: Record<string, MarkerShape> = {
   sem1: 'circle',
@@ -32,6 +45,12 @@ const SHAPES: Record<string, MarkerShape> = {
   stated: 'diamond',
   logprob: 'cross',
   entropyConfidence: 'star',
+  semantic_entropy: 'triangle-down',
+  num_sets: 'pentagon',
+  eigv: 'hexagon',
+  degree: 'triangle-left',
+  eccentricity: 'triangle-right',
+  lexical_similarity: 'bowtie',
 };
 
 /** The marker shape of a signal: a different one for each signal the report can hold. */
@@ -39,7 +58,45 @@ export function signalShape(signal: SignalName): MarkerShape {
   return SHAPES[signal] ?? 'wye';
 }
 
+/**
+ * A filled regular polygon of `sides` corners, the first at angle `start` (radians, 0 = up), as a
+ * d3 symbol of the asked area; d3's own symbols run out at seven filled shapes.
+ */
+function polygon(sides: number, start: number): SymbolType {
+  return {
+    draw(context, size) {
+      const r = Math.sqrt(size / ((sides / 2) * Math.sin((2 * Math.PI) / sides)));
+      for (let i = 0; i < sides; i++) {
+        const a = start + (i * 2 * Math.PI) / sides;
+        const x = r * Math.sin(a);
+        const y = -r * Math.cos(a);
+        if (i === 0) context.moveTo(x, y);
+        else context.lineTo(x, y);
+      }
+      context.closePath();
+    },
+  };
+}
+
+/** Two triangles tip to tip (an hourglass on its side), filled: 2a² of area. */
+const bowtie: SymbolType = {
+  draw(context, size) {
+    const a = Math.sqrt(size / 2);
+    context.moveTo(-a, -a);
+    context.lineTo(a, a);
+    context.lineTo(a, -a);
+    context.lineTo(-a, a);
+    context.closePath();
+  },
+};
+
 const SYMBOLS: Record<MarkerShape, SymbolType> = {
+  'triangle-down': polygon(3, Math.PI),
+  'triangle-left': polygon(3, -Math.PI / 2),
+  'triangle-right': polygon(3, Math.PI / 2),
+  pentagon: polygon(5, 0),
+  hexagon: polygon(6, 0),
+  bowtie,
   circle: symbolCircle,
   square: symbolSquare,
   triangle: symbolTriangle,
