@@ -7,9 +7,13 @@
  * refused, naming what is wrong.
  */
 import { readdirSync } from 'node:fs';
+import { render } from 'svelte/server';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { CLUSTERING_METHOD_NAMES, CLUSTERING_METHODS, type ClusteringMethodInfo } from '../../../../src/model/clustering-methods';
+import { DEFAULT_EMBEDDING_MODEL } from '../../../../src/clustering/embedding-models';
+import { DEFAULT_NLI_MODEL } from '../../../../src/clustering/nli-models';
+import { KeyRing } from '../../../../src/ui/state/keys.svelte';
 import { CLUSTERING_CHOICES, CLUSTERING_PANEL_MODULES, clusteringChoicesOf, clusteringPanel, noSettings, type ClusteringPanelModule } from '../../../../src/ui/run/clustering-choice';
 
 const PANEL_FOLDER = 'src/ui/run/clustering-panels';
@@ -34,6 +38,17 @@ describe('the shipped rows', () => {
     expect(without.length).toBeGreaterThan(0);
     for (const m of without) expect(clusteringPanel(m)).toBeNull();
   });
+});
+
+test("each shipped panel renders its row's settings as the wizard starts them: the judge's model fields, each own model's id", () => {
+  // The ring is never loaded here: a panel only reads the keys it holds in the tab.
+  const ring = new KeyRing({ rememberedKeys: async () => ({ ok: true, value: {} }), rememberKey: async () => ({ ok: true, value: true }), forgetKey: async () => ({ ok: true, value: true }) });
+  const html = Object.fromEntries(WITH_SETTINGS.map((m) => [m, render(clusteringPanel(m)!, { props: { settings: CLUSTERING_CHOICES[m].initial(), ring } }).body]));
+  expect(html.judge).toContain('Clustering judge model');
+  expect(html.judge).toMatch(/id="cjudge-model"/);
+  expect(html.embedding).toMatch(new RegExp(`id="c-emb-model"[^>]*value="${DEFAULT_EMBEDDING_MODEL}"`));
+  expect(html.embedding).toMatch(/id="c-emb-th" type="number"[^>]*value="0\.\d+"/);
+  expect(html.entailment).toMatch(new RegExp(`id="c-nli-model"[^>]*value="${DEFAULT_NLI_MODEL}"`));
 });
 
 describe('clusteringChoicesOf refuses rows that do not match the table', () => {
