@@ -8,8 +8,9 @@
  * `--method` values derive from CLUSTERING_METHODS; how each is built and what its stage cache key
  * holds is the clustering registry (clustering/clusterer-registry.ts).
  *
- * Adding a method: its clusterer module in clustering/, a row here, its row in clustering/clusterer-registry.ts
- * and its row in ui/run/clustering-choice.ts (with its settings panel, if it has settings; docs/ARCHITECTURE.md).
+ * Adding a method: its clusterer module in clustering/, a row here, its row in clustering/clusterer-registry.ts,
+ * and its wizard row: its settings panel in ui/run/clustering-panels/ (which carries the row), or a
+ * `noSettings` line in ui/run/clustering-choice.ts (at most four files; docs/ARCHITECTURE.md).
  */
 import { z } from 'zod';
 import { PROVIDER_KINDS, type ProviderConfig } from './provider';
