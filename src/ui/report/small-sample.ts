@@ -7,7 +7,7 @@
  */
 import type { ModelReport } from '../../model/report';
 import { MIN_PER_BIN, signalSmallBins } from '../../pipeline/small-bins';
-import { SIGNAL_ORDER, SIGNAL_SHORT } from '../../model/signals';
+import { isProbabilitySignal, SIGNAL_ORDER, SIGNAL_SHORT } from '../../model/signals';
 
 export { MIN_PER_BIN } from '../../pipeline/small-bins';
 
@@ -15,7 +15,8 @@ export { MIN_PER_BIN } from '../../pipeline/small-bins';
 export function smallSampleNote(models: readonly ModelReport[]): string | null {
   const parts: string[] = [];
   for (const m of models) {
-    const hit = SIGNAL_ORDER.flatMap((s) => {
+    // Only the signals whose raw ECE the report shows: a score that is not a probability has none.
+    const hit = SIGNAL_ORDER.filter(isProbabilitySignal).flatMap((s) => {
       const b = signalSmallBins(m, s);
       return b && b.small.length ? [`${SIGNAL_SHORT[s]} ${b.small.length} of ${b.nonEmpty}`] : [];
     });

@@ -29,3 +29,12 @@ test('the note is per bin, not per average: a large report with one small bin ge
   const note = smallSampleNote([big, { ...withCounts(base, { sem1: [10, 10, 10, 10, 10, 10, 10, 10, 10, 10], sem2: [9, 1, 10, 10, 10, 10, 10, 10, 10, 10] }), model: 'other' }]);
   expect(note).toContain(`(${big.model}: Sem1 1 of 9; other: Sem2 2 of 10 non-empty bins)`);
 });
+
+test('a score that is not a probability (no raw ECE shown) is not named, however small its bins', () => {
+  const base = demoDocument().models[0];
+  const m = withCounts(base, { sem1: [10, 10, 10, 10, 10, 10, 10, 10, 10, 10], sem2: [10, 10, 10, 10, 10, 10, 10, 10, 10, 10] });
+  // num_sets with a bin of 2 questions: its raw ECE is not shown, so its small bins are no caveat on any number shown.
+  m.metrics.signals.num_sets = structuredClone(m.metrics.signals.sem1!);
+  m.metrics.signals.num_sets.bins = [2, 0, 0, 0, 0, 0, 0, 0, 0, 98].map((count, i) => ({ lo: i / 10, hi: (i + 1) / 10, count, accuracy: 0.5, meanConfidence: 0.5 }));
+  expect(smallSampleNote([m])).toBeNull();
+});
