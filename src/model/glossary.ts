@@ -2,7 +2,7 @@
  * The words of the reports, defined once: the glossary page lists them and every place a term
  * appears links to its entry (ui/Term.svelte). Definitions follow docs/METRICS.md, in short.
  */
-import { SIGNALS } from './signals';
+import { SIGNALS, type SignalName } from './signals';
 
 export interface GlossaryEntry {
   id: string;
@@ -55,4 +55,17 @@ export const GLOSSARY: readonly GlossaryEntry[] = [...WORDS, ...SIGNAL_ENTRIES];
 
 export function glossaryEntry(id: string): GlossaryEntry | undefined {
   return GLOSSARY.find((e) => e.id === id);
+}
+
+/** The glossary entry of each signal that has one: the paper's three and entropy confidence by hand, each black-box signal its own. */
+const SIGNAL_TERMS: Partial<Record<SignalName, string>> = {
+  sem1: 'sem1',
+  sem2: 'sem2',
+  verbalized: 'verbalized',
+  entropyConfidence: 'entropy-confidence',
+  ...Object.fromEntries(SIGNAL_ENTRIES.map((e) => [e.id.slice('signal-'.length), e.id])),
+};
+
+export function signalTerm(s: SignalName): string | undefined {
+  return SIGNAL_TERMS[s];
 }

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { CONFIDENCEBENCH_PAPER, SEM_ECE_PAPER, citation } from '../../../src/model/citations';
-import { GLOSSARY, glossaryEntry } from '../../../src/model/glossary';
+import { GLOSSARY, glossaryEntry, signalTerm } from '../../../src/model/glossary';
 import { METRICS } from '../../../src/model/metrics';
-import { SIGNALS } from '../../../src/model/signals';
+import { SIGNALS, SIGNAL_ORDER } from '../../../src/model/signals';
 
 test('the glossary defines every term the issue lists, once each, in words', () => {
   for (const id of ['sem1', 'sem2', 'c-star', 'margin', 'standardized-margin', 'jensen', 'entropy-confidence', 'ece', 'ece-equal-mass', 'mce', 'smooth-ece', 'coverage', 'selective-error', 'abstention']) {
@@ -18,6 +18,9 @@ test('the black-box signals are defined by their rows of the signals table; PRR,
   expect(blackBox.length).toBeGreaterThan(0);
   for (const s of blackBox) expect(glossaryEntry(`signal-${s.name}`)).toEqual({ id: `signal-${s.name}`, term: s.label, definition: s.description });
   for (const id of ['prr', 'auarc', 'ece-recalibrated']) expect(glossaryEntry(id)?.definition.length, id).toBeGreaterThan(40);
+  // Every signal's link goes to an entry; the paper's three, entropy confidence and every black-box signal have one.
+  for (const s of SIGNAL_ORDER) if (signalTerm(s)) expect(glossaryEntry(signalTerm(s)!), s).toBeDefined();
+  for (const s of ['sem1', 'sem2', 'verbalized', 'entropyConfidence', ...blackBox.map((b) => b.name)] as const) expect(signalTerm(s), s).toBeDefined();
 });
 
 function svelteFiles(dir: string): string[] {
