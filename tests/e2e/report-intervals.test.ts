@@ -12,6 +12,10 @@ import { demoDocument, openHome } from './report-fixture';
 import { calibrationPOf, eceIntervalOf, fmtEceInterval, fmtP, headlineSignals } from '../../src/formats/headline-table';
 import { reportToJson } from '../../src/formats/report-export';
 import type { ReportDocument } from '../../src/model/report';
+import { isProbabilitySignal } from '../../src/model/signals';
+
+/** The signals whose ECE the headline shows: those that are probabilities (a score that is not has no raw ECE). */
+const shownSignals = (doc: ReportDocument) => headlineSignals(doc.models).filter(isProbabilitySignal);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -26,7 +30,7 @@ async function headlineCells(page: Page, doc: ReportDocument) {
   const rows = page.locator('table[data-table="headline"] tbody tr');
   const out: { model: string; signal: string; intervals: string[]; p: string[] }[] = [];
   for (let i = 0; i < doc.models.length; i++) {
-    for (const s of headlineSignals(doc.models)) {
+    for (const s of shownSignals(doc)) {
       const cell = rows.nth(i).locator(`td[data-ece="${s}"]`);
       out.push({ model: doc.models[i].model, signal: s, intervals: await cell.locator('[data-ece-interval]').allInnerTexts(), p: await cell.locator('[data-calibration-p]').allInnerTexts() });
     }
@@ -37,7 +41,7 @@ async function headlineCells(page: Page, doc: ReportDocument) {
 /** What the headline should show for this document: one interval and one p per ECE. */
 function expectedCells(doc: ReportDocument) {
   return doc.models.flatMap((m) =>
-    headlineSignals(doc.models).map((s) => ({ model: m.model, signal: s, intervals: [fmtEceInterval(eceIntervalOf(m.metrics, s))], p: [`p ${fmtP(calibrationPOf(m.metrics, s))}`] })),
+    shownSignals(doc).map((s) => ({ model: m.model, signal: s, intervals: [fmtEceInterval(eceIntervalOf(m.metrics, s))], p: [`p ${fmtP(calibrationPOf(m.metrics, s))}`] })),
   );
 }
 
