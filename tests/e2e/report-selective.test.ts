@@ -183,9 +183,10 @@ test('the demo report: every curve’s area is the stored AURC; the view is reac
     const demo = demoDocument();
     demo.demo = false;
     const { page, context, consoleErrors } = await openDocument(demo, 390, scheme);
-    // Keyboard: the selected tab, End to the last tab (Slices), then one to the left: the selective view.
+    // Keyboard: the selected tab, End to the last tab (Uncertainty methods), then two to the left (past Slices): the selective view.
     await page.locator('[data-view="calibration"]').focus();
     await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await page.locator('[data-panel="selective"]').waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-view'))).toBe('selective');
