@@ -74,32 +74,16 @@ export function importedSettings(options: ScoreOptions = {}, samples = 50, metho
   };
 }
 
-/**
- * The paper ECE over several models' rows concatenated (in model order): a pooled ECE, not an
- * average of per-model ECEs. NaN when there are no rows.
- */
-export function pooledEce(models: readonly ModelReport[], signal: SignalName, bins = 10): number {
-  const conf: number[] = [];
-  const y: number[] = [];
-  for (const m of models) {
-    for (const q of m.questions) {
-      conf.push(signalValue(q, signal));
-      y.push(q.correct);
-    }
-  }
-  return eceEqualWidth(conf, y, bins);
-}
-
 /** The signals the report scored, in the table's order: the paper's three and every other one asked for and computable. */
 function scoredNames(report: ModelReport): SignalName[] {
   return SIGNAL_NAMES.filter((s) => report.metrics.signals[s] !== undefined);
 }
 
-/** One metric of every scored signal (with `calibration`: of every scored signal that is a probability), keyed by signal. */
-function bySignal<T>(report: ModelReport, pick: (s: NonNullable<ModelReport['metrics']['signals'][SignalName]>) => T, calibration = true) {
+/** One metric of every scored signal keyed by signal; a calibration metric (`only: 'probabilities'`) of the signals that are probabilities alone. */
+function bySignal<T>(report: ModelReport, pick: (s: NonNullable<ModelReport['metrics']['signals'][SignalName]>) => T, { only }: { only: 'probabilities' | 'all' }) {
   const out: Record<string, T> = {};
   for (const s of scoredNames(report)) {
-    if (calibration && !isProbabilitySignal(s)) continue;
+    if (only === 'probabilities' && !isProbabilitySignal(s)) continue;
     out[s] = pick(report.metrics.signals[s]!);
   }
   return out;
@@ -154,7 +138,7 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
   const b = m.bootstrap;
   const used = scoringUsed(options);
   const names = scoredNames(report);
-  const perSignal = Object.fromEntries(METRICS.map((metric) => [metric.cli, bySignal(report, (s) => s[metric.key], metric.calibration)])) as Record<
+  const perSignal = Object.fromEntries(METRICS.map((metric) => [metric.cli, bySignal(report, (s) => s[metric.key], { only: metric.calibration ? 'probabilities' : 'all' })])) as Record<
     MetricCliKey,
     Record<string, number | SignalMetrics['brier']>
   >;
@@ -190,7 +174,7 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
       // 2·ECE − the replicates' mean with its basic interval, under its true name and its old one (an alias).
       ece_bias_corrected: probabilitiesOf(report, m.eceBiasCorrected ?? {}),
       ece_debiased: probabilitiesOf(report, m.eceBiasCorrected ?? {}),
-      smooth_ece_bandwidth: bySignal(report, (s) => s.smoothEceBandwidth ?? NaN),
+      smooth_ece_bandwidth: bySignal(report, (s) => s.smoothEceBandwidth ?? NaN, { only: 'probabilities' }),
       by_regime: Object.fromEntries(
         Object.entries(m.byRegime).map(([regime, r]) => [
           regime,

@@ -24,7 +24,6 @@ export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] 
 /** Characters of a dataset file kept in session storage with the draft (its quota is about 5 MB per origin). */
 export const MAX_KEPT_FILE_CHARS = 1_500_000;
 
-export { modelDraft, modelDraftOf, toModelSpec, type ModelDraft };
 
 /** A RunSpec's settings without its dataset, any of them missing: what a saved draft holds. */
 export type DraftSpec = Partial<Omit<RunSpec, 'dataset'>>;

@@ -6,7 +6,7 @@ import { PAPER_SIGNALS, scoreAuthorsRows, modelMetrics } from '../../../src/pipe
 import { REPORT_VERSION } from '../../../src/model/report';
 import { parseReport } from '../../../src/formats/report-import';
 import { reportToJson } from '../../../src/formats/report-export';
-import { buildReport, importedSettings, pooledEce, scoreCliDocument } from '../../../src/pipeline/score-documents';
+import { buildReport, importedSettings, scoreCliDocument } from '../../../src/pipeline/score-documents';
 import { eceInference } from '../../../src/core/ece-inference';
 import { eceIntervalOf } from '../../../src/formats/headline-table';
 
@@ -183,13 +183,6 @@ describe('modelMetrics, buildReport and pooled ECE', () => {
     expect(m.signals.sem1!.ece).toBeNaN();
     expect(m.bootstrap.d_conf.every(Number.isNaN)).toBe(true);
     expect(m.byRegime.jensen.count).toBe(0);
-  });
-
-  it('pooled ECE concatenates rows rather than averaging ECEs', () => {
-    const half = { ...a, questions: a.questions.slice(0, 40) };
-    const rest = { ...a, questions: a.questions.slice(40) };
-    expect(pooledEce([half, rest], 'sem1')).toBe(a.metrics.signals.sem1!.ece);
-    expect(pooledEce([], 'sem1')).toBeNaN();
   });
 
   it('buildReport wraps models in a versioned document', () => {
