@@ -88,6 +88,10 @@ export async function openSemeceDb(name: string = DB_NAME, handlers: ConnectionH
           // A run's questions apart from its record, so a checkpoint rewrites progress only (run-records.ts).
           db.createObjectStore('runQuestions', { keyPath: 'runId' });
         }
+        if (oldVersion < 8) {
+          // A person's audit of a report in progress, saved at each edit so it survives a reload (audits.ts).
+          db.createObjectStore('audits', { keyPath: 'reportId' });
+        }
       },
       blocked(currentVersion) {
         handlers.blocked?.(currentVersion);

@@ -9,15 +9,17 @@ import type { RunRecord } from '../model/run-spec';
 import type { UsageTotals } from '../model/sample-cache';
 import type { Grade, Question, Sample } from '../model/rows';
 import type { StoredClustering, StoredGrade } from '../model/stage-cache';
+import type { AuditRecord } from '../model/audit-repository';
 
 export const DB_NAME = 'semece';
 /**
  * 1: the first schema; 2: the unused `datasets` store dropped (db.ts); 3: `hubFiles` added; 4: `usage` added;
  * 5: `entailment` added; 6: samples stored by question (`questionSamples`, `questionSlots`) instead of one
  * record per sample (`samples`, migrated and dropped: db.ts, sample-migration.ts); 7: `runQuestions` added, a
- * run's questions kept apart from its record (run-records.ts).
+ * run's questions kept apart from its record (run-records.ts); 8: `audits` added, a person's audit of a report
+ * in progress (audits.ts).
  */
-export const DB_VERSION = 7;
+export const DB_VERSION = 8;
 
 /**
  * A run record as stored: the record and the version of its shape (absent in version 1). From
@@ -128,6 +130,8 @@ export interface SemeceDB extends DBSchema {
   entailment: { key: string; value: StoredEntailment };
   /** A run's model's usage receipts added up (model/sample-cache.ts UsageReceipt), written with its samples. */
   usage: { key: string; value: UsageTotals & { key: string } };
+  /** A person's audit of a report (issue 30), by the report's id: plan, partitions and grades, other people's lines. */
+  audits: { key: string; value: AuditRecord };
   /** Small values by name: the price table, keys the user chose to remember. */
   settings: { key: string; value: unknown };
 }

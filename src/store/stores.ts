@@ -1,5 +1,6 @@
 /** One handle on every store, opened once per page or worker. */
 import { openSemeceDb, type SemeceDatabase } from './db';
+import { AuditStore } from './audits';
 import { IdbEmbeddingCache } from './embedding-store';
 import { IdbEntailmentCache } from './entailment-store';
 import { IdbHubFileCache } from './hub-file-store';
@@ -17,6 +18,7 @@ export interface Stores {
   entailment: IdbEntailmentCache;
   hubFiles: IdbHubFileCache;
   settings: SettingsStore;
+  audits: AuditStore;
 }
 
 export function storesOver(db: SemeceDatabase): Stores {
@@ -29,6 +31,7 @@ export function storesOver(db: SemeceDatabase): Stores {
     entailment: new IdbEntailmentCache(db),
     hubFiles: new IdbHubFileCache(db),
     settings: new SettingsStore(db),
+    audits: new AuditStore(db),
   };
 }
 

@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import type { ModelSpec, RunKeys, RunSpec } from '../model/run-spec';
 import type { PriceTable } from '../model/cost';
 import type { ReportDocument } from '../model/report';
+import type { AuditRecord } from '../model/audit-repository';
 import type { GradeOverride, ProgressListener, RunWorkerApi, StorageApi } from '../workers/protocol';
 import { connectApi } from '../workers/worker-connection';
 import { packRunSpec } from '../workers/run-spec-transfer';
@@ -58,6 +59,9 @@ export const storageClient: StorageApi = {
   saveGradeOverride: (override: GradeOverride, document: ReportDocument) => worker.saveGradeOverride(override, document),
   questionSamples: (reportId: string, model: string, questionId: string) => worker.questionSamples(reportId, model, questionId),
   verifyFromCache: (reportId: string) => worker.verifyFromCache(reportId),
+  getAudit: (reportId: string) => worker.getAudit(reportId),
+  saveAudit: (record: AuditRecord) => worker.saveAudit(record),
+  deleteAudit: (reportId: string) => worker.deleteAudit(reportId),
   rememberedKeys: () => worker.rememberedKeys(),
   rememberKey: (keyId: string, key: string) => worker.rememberKey(keyId, key),
   forgetKey: (keyId: string) => worker.forgetKey(keyId),

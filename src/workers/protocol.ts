@@ -14,6 +14,7 @@ import type { Grade, Result } from '../model/rows';
 import type { SavedReportSummary } from '../store/report-records';
 import type { UnreadableRecord } from '../store/runs';
 import type { QuestionSamples } from '../pipeline/question-samples';
+import type { AuditRecord } from '../model/audit-repository';
 
 export type { SavedReportSummary } from '../store/report-records';
 export type { UnreadableRecord } from '../store/runs';
@@ -75,6 +76,11 @@ export interface StorageApi {
   questionSamples(reportId: string, model: string, questionId: string): Promise<Result<QuestionSamples>>;
   /** The saved report `reportId` checked against the samples this browser's caches hold for its run (pipeline/cache-verify.ts). */
   verifyFromCache(reportId: string): Promise<Result<CacheVerifyOutcome>>;
+  /** A person's audit of the report `reportId` in progress (model/audit-repository.ts); null when none was begun. */
+  getAudit(reportId: string): Promise<Result<AuditRecord | null>>;
+  /** Saves the audit as it is now (at every edit, so a reload resumes it). */
+  saveAudit(record: AuditRecord): Promise<Result<true>>;
+  deleteAudit(reportId: string): Promise<Result<true>>;
   /** Keys the user chose to remember on this device, by keyId. */
   rememberedKeys(): Promise<Result<Record<string, string>>>;
   /** Stores a key; only called once the user has ticked "remember on this device". */

@@ -1,6 +1,6 @@
 /**
  * The page's storage, served by the run worker (the one owner of IndexedDB): saved reports,
- * grade overrides, keys the user chose to remember, the price table. Every answer is a Result,
+ * grade overrides, audits in progress, keys the user chose to remember, the price table. Every answer is a Result,
  * and a stored record that cannot be read comes back as an error naming it and what is wrong.
  */
 import type { Stores } from '../store/stores';
@@ -46,6 +46,9 @@ export function createStorageApi(stores: () => Promise<Stores>): StorageApi {
         if (!run || !report) return { kind: 'error', message: 'The run that made this report is not in this browser, so there is no cache to check it against.' };
         return verifyFromCaches(report, run.spec, { samples: s.samples, clusterings: s.stages });
       }),
+    getAudit: (reportId) => attempt('reading the audit', async (s) => (await s.audits.getAudit(reportId)) ?? null),
+    saveAudit: (record) => attempt('saving the audit', (s) => done(s.audits.saveAudit(record))),
+    deleteAudit: (reportId) => attempt('deleting the audit', (s) => done(s.audits.deleteAudit(reportId))),
     rememberedKeys: () => attempt('reading remembered keys', (s) => s.settings.rememberedKeys()),
     rememberKey: (keyId, key) => attempt('remembering the key', (s) => done(s.settings.rememberKey(keyId, key))),
     forgetKey: (keyId) => attempt('forgetting the key', (s) => done(s.settings.forgetKey(keyId))),
