@@ -61,6 +61,7 @@ import {
   sem2SettingsSchema,
 } from './report-schema-fields';
 import { storedAbstention } from './report-schema-abstention';
+import { adaptiveRuleProblems } from '../core/adaptive-rule';
 
 // Stated once in report-limits.ts, which the writer cuts documents to.
 export { MAX_REPORT_BYTES, MAX_STRING_LENGTH };
@@ -243,10 +244,16 @@ const reportQuestion = z
     classes: list(z.object({ label: text(), size: count(0, MAX_SAMPLES_PER_QUESTION) }), MAX_SAMPLES_PER_QUESTION).optional(),
     samples: list(reportSample, MAX_SAMPLES_PER_QUESTION).optional(),
     fields: questionFields.optional(),
+    // An adaptively sampled question's selection block (absent in fixed-n and older reports).
+    selectionSamples: count(1, MAX_SAMPLES_PER_QUESTION).optional(),
   })
   .superRefine((q, ctx) => {
     // A question's non-empty classes are among its n samples.
     if (q.nClasses > q.n) ctx.addIssue({ code: 'custom', path: ['nClasses'], message: `${q.nClasses} classes but only ${q.n} samples (n)` });
+    // Adaptive Sem2 is the share of the samples after the selection block: at least one must be there.
+    if (q.selectionSamples !== undefined && q.selectionSamples >= q.n) {
+      ctx.addIssue({ code: 'custom', path: ['selectionSamples'], message: `a selection block of ${q.selectionSamples} leaves no held-out sample of ${q.n} (n)` });
+    }
     // A drill-down indexes classes by a sample's cls: an index past the list would show nothing.
     if (!q.classes || !q.samples) return;
     q.samples.forEach((s, i) => {
@@ -329,6 +336,19 @@ const reportSettings = z.object({
   // Each bin is an entry of every signal's bins lists and a pass of every bootstrap replicate.
   bins: count(MIN_BINS, MAX_BINS),
   bootstrap: z.object({ B: count(0, MAX_BOOTSTRAP_B), seed: seed() }),
+  // An adaptive run's stopping rule (core/adaptive-rule.ts), checked against `samples`, its maximum.
+  adaptive: z
+    .object({
+      firstRound: count(1, MAX_SAMPLES_PER_QUESTION),
+      roundSize: count(1, MAX_SAMPLES_PER_QUESTION),
+      maxSelection: count(1, MAX_SAMPLES_PER_QUESTION),
+      agreement: unit(),
+      settledHeldOut: count(1, MAX_SAMPLES_PER_QUESTION),
+    })
+    .optional(),
+}).superRefine((s, ctx) => {
+  if (!s.adaptive) return;
+  for (const message of adaptiveRuleProblems({ ...s.adaptive, maxSamples: s.samples })) ctx.addIssue({ code: 'custom', path: ['adaptive'], message });
 });
 
 const HASH = /^[0-9a-f]{32}$/;

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MIN_BINS } from '../model/scoring-limits';
 import { count, seed, sem2SettingsSchema } from './report-schema-fields';
 import { CLUSTERING_METHODS, clusteringSpecSchemaOf, judgePromptSchema, modelSpecSchema, type ClusteringMethodTable } from '../model/clustering-methods';
+import { adaptiveRuleProblems } from '../core/adaptive-rule';
 
 const text = z.string();
 const whole = z.number().int().min(0);
@@ -32,13 +33,30 @@ export const scoringSpecSchema = z.object({
   bootstrap: z.object({ B: count(1, MAX_BOOTSTRAP_B), seed: seed() }),
 });
 
+/** An adaptive run's stopping rule without its maximum (model/run-spec.ts AdaptiveSettings). */
+export const adaptiveSettingsSchema = z.looseObject({
+  firstRound: z.number(),
+  roundSize: z.number(),
+  maxSelection: z.number(),
+  agreement: z.number(),
+  settledHeldOut: z.number(),
+});
+
+/** The sampling settings; an adaptive rule is checked against the run's maximum, `n` (core/adaptive-rule.ts adaptiveRuleProblems). */
+export const samplingSpecSchema = z
+  .looseObject({ n: whole, temperature: z.number(), topP: z.number().optional(), maxTokens: whole, prompt: text, concurrency: whole, adaptive: adaptiveSettingsSchema.optional() })
+  .superRefine((s, ctx) => {
+    if (!s.adaptive) return;
+    for (const message of adaptiveRuleProblems({ ...s.adaptive, maxSamples: s.n })) ctx.addIssue({ code: 'custom', path: ['adaptive'], message });
+  });
+
 /** The schema of a RunSpec whose clustering is one of `table`'s methods (a test's copy with a method of its own; the shipped table by default). */
 export function runSpecSchemaOf<T extends ClusteringMethodTable = typeof CLUSTERING_METHODS>(table: T = CLUSTERING_METHODS as unknown as T) {
   return z.looseObject({
     title: text,
     dataset: z.looseObject({ name: text, source: text, questions: z.array(question) }),
     models: z.array(modelSpecSchema),
-    sampling: z.looseObject({ n: whole, temperature: z.number(), topP: z.number().optional(), maxTokens: whole, prompt: text, concurrency: whole }),
+    sampling: samplingSpecSchema,
     clustering: clusteringSpecSchemaOf(table),
     grading: gradingSpecSchema,
     scoring: scoringSpecSchema.optional(),

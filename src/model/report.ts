@@ -7,7 +7,7 @@ import type { ClusteringMethodName } from './clustering-methods';
 import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
 import type { AbstentionSpread, GuaranteedChoice, SelectiveCounts } from '../core/abstention';
 import type { Grade, QuestionSubset } from './rows';
-import type { PartialReport, ScoringSpec } from './run-spec';
+import type { AdaptiveSettings, PartialReport, ScoringSpec } from './run-spec';
 import type { SignalName } from './signals';
 
 export type { SignalName } from './signals';
@@ -59,6 +59,13 @@ export interface ReportQuestion {
   modalLabel: string;
   classes?: ReportClass[];
   samples?: ReportSample[];
+  /**
+   * An adaptively sampled question (settings.adaptive): its selection block, slots
+   * 0..selectionSamples−1 of its `n` samples; its Sem2 is the held-out share of that block's modal
+   * class (core/adaptive-sem2.ts). Its rounds are replayed from its answers and the rule
+   * (pipeline/adaptive-slots.ts adaptiveRoundsOf). Absent: a fixed-n question (reference Sem2).
+   */
+  selectionSamples?: number;
   /**
    * Short columns of the dataset kept with the question (category, relation, popularity …; a few,
    * bounded by formats/report-schema-fields.ts): what the Slices view and `semece score --by` slice
@@ -289,7 +296,10 @@ export interface McBaselineSection {
 
 /** What produced the report: effective settings, never secrets; the scoring part is what the scorer used. */
 export interface ReportSettings extends ScoringSpec {
+  /** Samples per question; with `adaptive`, the most any question got. */
   samples: number;
+  /** The stopping rule of an adaptive run (model/run-spec.ts); absent for a fixed-n run and in older reports. */
+  adaptive?: AdaptiveSettings;
   temperature?: number;
   topP?: number;
   maxTokens?: number;

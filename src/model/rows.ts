@@ -72,6 +72,12 @@ export interface SampledRow {
   gold_answer_aliases?: string[];
   model: string;
   n_samples: number;
+  /**
+   * Set on an adaptively sampled question (pipeline/adaptive-slots.ts): its first
+   * selection_samples samples are the selection block, the rest the held-out block, and its Sem2
+   * is the held-out share of the block's modal class (core/adaptive-sem2.ts). Absent: fixed n.
+   */
+  selection_samples?: number;
   results: string[];
   answer_extracted: string[];
   confidence_verbalized: (number | null)[];

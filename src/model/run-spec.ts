@@ -6,13 +6,22 @@
 import type { ProviderConfig } from './provider';
 import type { Dataset, StageError } from './rows';
 import { clusteringApiModel, type ClusteringSpec } from './clustering-methods';
+import type { AdaptiveRule } from '../core/adaptive-rule';
+
+/** The stopping rule's settings as a run records them: the rule without its maximum (the run's `n`). */
+export type AdaptiveSettings = Omit<AdaptiveRule, 'maxSamples'>;
 
 /** A model as a run records it: where to reach it, never how to authenticate. */
 export type ModelSpec = Omit<ProviderConfig, 'apiKey'>;
 
 export interface SamplingSpec {
-  /** Samples per question. */
+  /** Samples per question; with `adaptive`, the most any question gets. */
   n: number;
+  /**
+   * Set: each question is sampled in rounds and the rule (core/adaptive-rule.ts) stops it when
+   * its first answers agree (pipeline/adaptive-slots.ts). Absent: every question gets n.
+   */
+  adaptive?: AdaptiveSettings;
   temperature: number;
   topP?: number;
   maxTokens: number;
@@ -108,8 +117,12 @@ export interface ProgressCounters {
    * records stored before it was counted.
    */
   requests: { done: number; failed: number; retrying: number; handled?: number };
-  /** `done` counts stored samples: found in the cache or newly fetched. */
-  samples: { done: number; total: number };
+  /**
+   * `done` counts stored samples: found in the cache or newly fetched. An adaptive run's `total`
+   * starts at questions × the maximum and shrinks as each question stops; `upTo` is true while
+   * it is still only that bound (some question may yet stop early).
+   */
+  samples: { done: number; total: number; upTo?: boolean };
   tokens: { input: number; output: number };
   /** US dollars from the price table; null when a model has no price. */
   cost: number | null;
@@ -244,6 +257,11 @@ export function keysNotGiven(run: Pick<RunRecord, 'spec' | 'keyed'>, keys: RunKe
 export function withItsKey(model: ModelSpec, keys: RunKeys): ProviderConfig {
   const apiKey = keys[keyId(model)];
   return apiKey ? { ...model, apiKey } : { ...model };
+}
+
+/** The whole stopping rule of an adaptive run (its settings with `n` as the maximum); undefined for a fixed-n run. */
+export function adaptiveRuleOf(sampling: { n: number; adaptive?: AdaptiveSettings }): AdaptiveRule | undefined {
+  return sampling.adaptive ? { ...sampling.adaptive, maxSamples: sampling.n } : undefined;
 }
 
 /** The scoring settings a run uses: its own, or the defaults where a spec has none (or only some). */
