@@ -45,6 +45,8 @@ const wizardSchema = z
     /** The settings of the clustering and grading methods not chosen, so switching back finds them. */
     otherClustering: z.array(clusteringSpecSchema),
     otherGrading: z.array(gradingSpecSchema),
+    /** Adaptive sampling's settings while it is off (on, they are in the spec's sampling), so switching back finds them. */
+    adaptiveKept: z.object({ firstRound: z.number(), roundSize: z.number(), maxSelection: z.number(), agreement: z.number(), settledHeldOut: z.number() }),
   })
   .partial();
 
@@ -77,6 +79,7 @@ export function snapshotDraft(d: RunDraft): StoredDraft {
       // 'exact' and 'alias' have no settings to keep.
       otherClustering: CLUSTERING_METHODS.filter((m) => m !== d.clusteringMethod && m !== 'exact').map((m) => d.clusteringFor(m)),
       otherGrading: GRADING_METHODS.filter((m) => m !== d.gradingMethod && m !== 'alias').map((m) => d.gradingFor(m)),
+      ...(d.adaptive.on ? {} : { adaptiveKept: { ...d.adaptive.settings } }),
     },
   };
 }
@@ -220,6 +223,7 @@ export function restoreDraft(d: RunDraft, storage: Storage | undefined = globalT
   for (const c of w.otherClustering ?? []) d.rememberClustering(c as Parameters<RunDraft['rememberClustering']>[0]);
   for (const g of w.otherGrading ?? []) d.rememberGrading(g as Parameters<RunDraft['rememberGrading']>[0]);
   d.applySpec(spec as DraftSpec);
+  if (w.adaptiveKept && !d.adaptive.on) d.adaptive.settings = { ...w.adaptiveKept };
 
   const ignored = [...badWizard, ...badSpec].map((f) => FIELD_NAMES[f as keyof typeof FIELD_NAMES] ?? f);
   const note = ignored.length > 0 ? `Part of the saved draft could not be restored and was left at its default (${[...new Set(ignored)].join(', ')}).` : undefined;
@@ -239,6 +243,7 @@ const FIELD_NAMES = {
   mode: 'question mode',
   otherClustering: 'settings of the other clustering methods',
   otherGrading: 'grading judge',
+  adaptiveKept: 'adaptive sampling settings',
   title: 'run title',
   models: 'models',
   sampling: 'sampling settings',

@@ -18,6 +18,7 @@ import { clusteringDraftOf, clusteringModels, clusteringProblems, clusteringSpec
 import { modelDraft, modelDraftOf, modelProblems, toModelSpec, type ModelDraft } from './model-draft';
 import type { Dataset, Result, StageError } from '../../model/rows';
 import { errorText } from '../error-text';
+import { adaptiveProblems, adaptiveSettingsOf, defaultAdaptive, type AdaptiveSettings } from './adaptive-choice';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
 
@@ -50,6 +51,11 @@ export class RunDraft {
   models = $state<ModelDraft[]>([modelDraft()]);
 
   sampling = $state<SamplingSpec>({ n: 50, temperature: 1, topP: 1, maxTokens: 512, prompt: DEFAULT_GENERATION_PROMPT, concurrency: 8 });
+  /**
+   * Adaptive sampling (issue 27): on, n is the maximum per question and the rule's settings apply;
+   * the settings are kept while it is off, so switching back finds them.
+   */
+  adaptive = $state<{ on: boolean; settings: AdaptiveSettings }>({ on: false, settings: defaultAdaptive() });
   clusteringMethod = $state<ClusteringSpec['method']>('exact');
   /** Each clustering method's settings (ui/run/clustering-choice.ts), kept so switching back finds them. */
   clusterings = $state<ClusteringDrafts>(initialClusteringDrafts());
@@ -191,7 +197,8 @@ export class RunDraft {
     return {
       title: this.title,
       models: this.models.map((m) => toModelSpec(m)),
-      sampling: $state.snapshot(this.sampling),
+      // Adaptive sampling is part of the sampling settings: present only when chosen.
+      sampling: { ...$state.snapshot(this.sampling), ...(this.adaptive.on ? { adaptive: $state.snapshot(this.adaptive.settings) } : {}) },
       clustering: this.clusteringFor(this.clusteringMethod),
       grading: this.gradingFor(this.gradingMethod),
       scoring: $state.snapshot(this.scoring),
@@ -204,8 +211,10 @@ export class RunDraft {
     if (spec.title !== undefined) this.title = spec.title;
     if (spec.models) this.models = spec.models.map(modelDraftOf);
     if (spec.sampling) {
-      const { n, temperature, topP, maxTokens, prompt, concurrency } = spec.sampling;
+      const { n, temperature, topP, maxTokens, prompt, concurrency, adaptive } = spec.sampling;
       this.sampling = { n, temperature, maxTokens, prompt, concurrency, ...(topP !== undefined ? { topP } : {}) };
+      // A spec's sampling without the rule is fixed n; the rule's settings stay for switching back.
+      this.adaptive = adaptive ? { on: true, settings: adaptiveSettingsOf(adaptive) } : { on: false, settings: this.adaptive.settings };
     }
     if (spec.clustering) this.applyClustering(spec.clustering);
     if (spec.grading) this.applyGrading(spec.grading);
@@ -221,11 +230,13 @@ export class RunDraft {
     const c = this.sampling.concurrency;
     const spec = this.draftSpec();
     const models = this.models.map((m) => toModelSpec(m, c));
+    // A multiple-choice run samples its Sem-ECE part at a fixed n (mc.samples): no rule.
+    const { adaptive, ...fixed } = spec.sampling;
     return {
       title: spec.title.trim() || `${dataset.name} · ${models.map((m) => m.model).join(', ')}`,
       dataset: $state.snapshot(dataset) as Dataset,
       models,
-      sampling: spec.sampling,
+      sampling: this.isMc || !adaptive ? fixed : { ...fixed, adaptive },
       clustering: this.clusteringFor(this.clusteringMethod, c),
       grading: this.gradingFor(this.gradingMethod, c),
       scoring: spec.scoring,
@@ -249,7 +260,8 @@ export class RunDraft {
     if (step === 2 && this.isMc) out.push(...mcProblems(this.mc, this.sampling));
     else if (step === 2) {
       const s = this.sampling;
-      if (!Number.isInteger(s.n) || s.n < 2 || s.n > 1000) out.push('Samples per question must be a whole number from 2 to 1000.');
+      if (!Number.isInteger(s.n) || s.n < 2 || s.n > 1000) out.push(`${this.adaptive.on ? 'The most samples per question' : 'Samples per question'} must be a whole number from 2 to 1000.`);
+      else if (this.adaptive.on) out.push(...adaptiveProblems(this.adaptive.settings, s.n));
       if (!(s.temperature >= 0 && s.temperature <= 2)) out.push('Temperature must be between 0 and 2.');
       if (s.topP !== undefined && !(s.topP > 0 && s.topP <= 1)) out.push('top_p must be above 0 and at most 1.');
       if (!Number.isInteger(s.maxTokens) || s.maxTokens < 16) out.push('Max tokens must be a whole number of at least 16.');
