@@ -62,6 +62,7 @@ import {
 } from './report-schema-fields';
 import { storedAbstention } from './report-schema-abstention';
 import { adaptiveRuleProblems } from '../core/adaptive-rule';
+import { AUDIT_GRADES, MAX_AUDIT_LINES, partitionProblem } from './audit-file';
 
 // Stated once in report-limits.ts, which the writer cuts documents to.
 export { MAX_REPORT_BYTES, MAX_STRING_LENGTH };
@@ -353,6 +354,21 @@ const reportSettings = z.object({
 
 const HASH = /^[0-9a-f]{32}$/;
 
+/** A line of a person's audit (formats/audit-file.ts), embedded in the report it audits; its partition checked as the file's reader checks it. */
+const auditLine = z
+  .object({
+    id: text(),
+    classes: list(list(count(0, MAX_SAMPLES_PER_QUESTION - 1), MAX_SAMPLES_PER_QUESTION), MAX_SAMPLES_PER_QUESTION),
+    grade: z.enum(AUDIT_GRADES as readonly ['CORRECT', 'INCORRECT', 'NOT_ATTEMPTED'], { error: expect(AUDIT_GRADES.join(', ')) }),
+    by: text(),
+    at: text(),
+    model: text().optional(),
+  })
+  .superRefine((line, ctx) => {
+    const problem = partitionProblem(line.classes);
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['classes'], message: problem });
+  });
+
 export const reportDocumentSchema = z.object({
   format: z.literal(REPORT_FORMAT),
   version: z.literal(REPORT_VERSION),
@@ -383,6 +399,8 @@ export const reportDocumentSchema = z.object({
       models: list(z.object({ model: text(), questions: z.record(z.string().max(MAX_STRING_LENGTH), z.string().regex(HASH, { error: expect('a 32-digit hex hash') })) }), MAX_REPORT_MODELS),
     })
     .optional(),
+  // A person's audit of the classes and grades (issue 30), shared with the report; absent when none was attached.
+  audit: list(auditLine, MAX_AUDIT_LINES).optional(),
 });
 
 // The schema's output must be usable wherever a ReportDocument is expected.

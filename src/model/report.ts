@@ -9,6 +9,7 @@ import type { AbstentionSpread, GuaranteedChoice, SelectiveCounts } from '../cor
 import type { Grade, QuestionSubset } from './rows';
 import type { AdaptiveSettings, PartialReport, ScoringSpec } from './run-spec';
 import type { SignalName } from './signals';
+import type { AuditLineRecord } from './audit-repository';
 
 export type { SignalName } from './signals';
 
@@ -344,4 +345,9 @@ export interface ReportDocument {
   models: ModelReport[];
   /** Hashes of each question's samples, classes and grade, and of the settings (model/report-manifest.ts); absent in older reports. */
   manifest?: ReportManifest;
+  /**
+   * A person's audit of the classes and grades (issue 30), the audit file's lines, attached to share
+   * it with the report. Optional and ignored by readers before it, so it raised no version.
+   */
+  audit?: AuditLineRecord[];
 }
