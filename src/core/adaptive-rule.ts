@@ -134,15 +134,15 @@ export function planAdaptive(answerKeys: readonly string[], rule: AdaptiveRule):
   const have = answerKeys.length;
   const cap = selectionCap(rule);
   const rounds: AdaptiveRound[] = [];
-  // Selection rounds: the first round, then rounds of roundSize, never past the cap.
+  // Selection rounds: the first round, then rounds of roundSize, while the selection agrees and
+  // is below the cap. A round that breaks the agreement ends the selection (unsettled).
   let planned = Math.min(rule.firstRound, cap);
   rounds.push({ phase: 'selection', start: 0, size: planned });
   for (;;) {
     if (have < planned) {
       return { selection: have, heldOut: 0, rounds, next: { phase: 'selection', draw: planned - have } };
     }
-    const settled = modalShare(answerKeys, planned) >= rule.agreement;
-    if (settled || planned >= cap) break;
+    if (modalShare(answerKeys, planned) < rule.agreement || planned >= cap) break;
     const size = Math.min(rule.roundSize, cap - planned);
     rounds.push({ phase: 'selection', start: planned, size });
     planned += size;
