@@ -8,8 +8,8 @@
 import type { Regime } from '../../core/types';
 import { DEFAULT_QUERY, type Outcome, type SortKey, type TableQuery } from './question-table-data';
 
-export type ReportTab = 'calibration' | 'difficulty' | 'questions' | 'selective' | 'slices' | 'uncertainty';
-export const REPORT_TABS: readonly ReportTab[] = ['calibration', 'difficulty', 'questions', 'selective', 'slices', 'uncertainty'];
+export type ReportTab = 'calibration' | 'difficulty' | 'questions' | 'selective' | 'slices' | 'uncertainty' | 'spent';
+export const REPORT_TABS: readonly ReportTab[] = ['calibration', 'difficulty', 'questions', 'selective', 'slices', 'uncertainty', 'spent'];
 
 export interface ReportViewState {
   view: ReportTab;

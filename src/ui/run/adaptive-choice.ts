@@ -2,25 +2,27 @@
  * The wizard's "Adaptive" sampling choice (issue 27): the stopping rule's settings as the wizard
  * edits them, their labels, their defaults fitted to what each model returns per request, what is
  * wrong with them in words (core/adaptive-rule.ts's adaptiveRuleProblems, the run's n being the
- * maximum), and the one line the review and the report say about them. Plain data, tested apart
- * from the components.
+ * maximum). Plain data, tested apart from the components.
  */
-import { adaptiveRule, adaptiveRuleProblems, DEFAULT_ADAPTIVE_RULE, type AdaptiveRule } from '../../core/adaptive-rule';
+import { adaptiveRule, adaptiveRuleProblems, DEFAULT_ADAPTIVE_RULE } from '../../core/adaptive-rule';
+import type { AdaptiveSettings } from '../../model/run-spec';
 import { capabilitiesFor } from '../../providers/capabilities';
 
-/** The rule's settings apart from the run's maximum: what a RunSpec's `adaptive` holds. */
-export type AdaptiveSettings = Omit<AdaptiveRule, 'maxSamples'>;
 
-/** Each setting in the words of the wizard, in the order the fields are shown. */
-export const ADAPTIVE_LABELS: Record<keyof AdaptiveSettings, string> = {
+/** Each setting in the words of the wizard (a setting the rule adds later shows its own name until it has words here). */
+export const ADAPTIVE_LABELS: Partial<Record<keyof AdaptiveSettings, string>> = {
   firstRound: 'First round (samples)',
   roundSize: 'Later rounds (samples)',
   maxSelection: 'Largest selection block',
   agreement: 'Settled when the top answer holds (share)',
-  settledHeldOut: 'Held-out samples of a settled question',
-};
+  settledHeldOut: 'Held-out samples, settled question',
+  unsettledHeldOut: 'Held-out samples, unsettled question',
+} as Partial<Record<keyof AdaptiveSettings, string>>;
 
-export const ADAPTIVE_FIELDS = Object.keys(ADAPTIVE_LABELS) as (keyof AdaptiveSettings)[];
+/** The rule's settings, in the order of its defaults: the fields the wizard shows. */
+export const ADAPTIVE_FIELDS = Object.keys(DEFAULT_ADAPTIVE_RULE) as (keyof AdaptiveSettings)[];
+
+export const adaptiveLabel = (k: keyof AdaptiveSettings): string => ADAPTIVE_LABELS[k] ?? String(k);
 
 /** A fresh, editable copy of the rule's defaults. */
 export function defaultAdaptive(): AdaptiveSettings {
@@ -50,7 +52,7 @@ export function samplesPerRequest(models: readonly { preset: string; model: stri
 export function fittedAdaptive(models: readonly { preset: string; model: string }[]): AdaptiveSettings {
   const per = samplesPerRequest(models);
   const d = defaultAdaptive();
-  return { ...d, firstRound: fitRound(d.firstRound, per), roundSize: fitRound(d.roundSize, per), settledHeldOut: fitRound(d.settledHeldOut, per) };
+  return { ...d, firstRound: fitRound(d.firstRound, per), roundSize: fitRound(d.roundSize, per) };
 }
 
 /** How many requests one round of `size` samples takes at `perRequest` samples per request. */
@@ -63,18 +65,12 @@ export function adaptiveProblems(settings: AdaptiveSettings, n: number): string[
   return adaptiveRuleProblems(adaptiveRule(n, clean)).map((p) => `Adaptive sampling: ${p}.`);
 }
 
-/** Only the rule's settings of an object that has them (a stored spec may carry more). */
-export function adaptiveSettingsOf(s: AdaptiveSettings): AdaptiveSettings {
-  return Object.fromEntries(ADAPTIVE_FIELDS.map((k) => [k, s[k]])) as unknown as AdaptiveSettings;
+/** Only the rule's settings of an object that has them (a stored spec may carry more); one it lacks (a rule recorded before the setting existed) at its default. */
+export function adaptiveSettingsOf(s: Partial<AdaptiveSettings>): AdaptiveSettings {
+  return Object.fromEntries(ADAPTIVE_FIELDS.map((k) => [k, s[k] ?? DEFAULT_ADAPTIVE_RULE[k]])) as unknown as AdaptiveSettings;
 }
 
 /** Whether the settings are the rule's defaults. */
 export function isDefaultAdaptive(s: AdaptiveSettings): boolean {
   return ADAPTIVE_FIELDS.every((k) => s[k] === DEFAULT_ADAPTIVE_RULE[k]);
-}
-
-/** The settings in one line, for the review and the report ("first round 5, then rounds of 5 …"). */
-export function describeAdaptive(s: AdaptiveSettings, max: number): string {
-  const agree = s.agreement >= 1 ? 'every selection sample agrees' : `the top answer holds ${Math.round(s.agreement * 100)}% of the selection`;
-  return `at most ${max} samples per question: a first round of ${s.firstRound}, then rounds of ${s.roundSize} while the selection is unsettled (up to ${s.maxSelection}); settled when ${agree}, then ${s.settledHeldOut} held-out samples, else every remaining sample is held out`;
 }

@@ -14,7 +14,8 @@
  */
 import { z } from 'zod';
 import type { ColumnMapping, ColumnRole } from '../../formats/datasets';
-import { clusteringSpecSchema, draftSpecSchema, gradingSpecSchema } from '../../formats/run-spec-schema';
+import { adaptiveSettingsSchema, clusteringSpecSchema, draftSpecSchema, gradingSpecSchema } from '../../formats/run-spec-schema';
+import { adaptiveSettingsOf } from './adaptive-choice';
 import { catalogueEntry } from '../../hub/catalogue';
 import { getPreset } from '../../providers/presets';
 import { MAX_KEPT_FILE_CHARS, type DraftSpec, type RunDraft } from './draft.svelte';
@@ -46,7 +47,7 @@ const wizardSchema = z
     otherClustering: z.array(clusteringSpecSchema),
     otherGrading: z.array(gradingSpecSchema),
     /** Adaptive sampling's settings while it is off (on, they are in the spec's sampling), so switching back finds them. */
-    adaptiveKept: z.object({ firstRound: z.number(), roundSize: z.number(), maxSelection: z.number(), agreement: z.number(), settledHeldOut: z.number() }),
+    adaptiveKept: adaptiveSettingsSchema,
   })
   .partial();
 
@@ -223,7 +224,7 @@ export function restoreDraft(d: RunDraft, storage: Storage | undefined = globalT
   for (const c of w.otherClustering ?? []) d.rememberClustering(c as Parameters<RunDraft['rememberClustering']>[0]);
   for (const g of w.otherGrading ?? []) d.rememberGrading(g as Parameters<RunDraft['rememberGrading']>[0]);
   d.applySpec(spec as DraftSpec);
-  if (w.adaptiveKept && !d.adaptive.on) d.adaptive.settings = { ...w.adaptiveKept };
+  if (w.adaptiveKept && !d.adaptive.on) d.adaptive.settings = adaptiveSettingsOf(w.adaptiveKept);
 
   const ignored = [...badWizard, ...badSpec].map((f) => FIELD_NAMES[f as keyof typeof FIELD_NAMES] ?? f);
   const note = ignored.length > 0 ? `Part of the saved draft could not be restored and was left at its default (${[...new Set(ignored)].join(', ')}).` : undefined;

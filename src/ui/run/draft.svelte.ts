@@ -18,7 +18,8 @@ import { clusteringDraftOf, clusteringModels, clusteringProblems, clusteringSpec
 import { modelDraft, modelDraftOf, modelProblems, toModelSpec, type ModelDraft } from './model-draft';
 import type { Dataset, Result, StageError } from '../../model/rows';
 import { errorText } from '../error-text';
-import { adaptiveProblems, adaptiveSettingsOf, defaultAdaptive, type AdaptiveSettings } from './adaptive-choice';
+import { adaptiveProblems, adaptiveSettingsOf, defaultAdaptive } from './adaptive-choice';
+import type { AdaptiveSettings } from '../../model/run-spec';
 
 export const STEP_NAMES = ['Dataset', 'Models', 'Settings', 'Review and start'] as const;
 
@@ -211,8 +212,8 @@ export class RunDraft {
     if (spec.title !== undefined) this.title = spec.title;
     if (spec.models) this.models = spec.models.map(modelDraftOf);
     if (spec.sampling) {
-      const { n, temperature, topP, maxTokens, prompt, concurrency, adaptive } = spec.sampling;
-      this.sampling = { n, temperature, maxTokens, prompt, concurrency, ...(topP !== undefined ? { topP } : {}) };
+      const { n, temperature, topP, maxTokens, prompt, concurrency, adaptive, logprobs, pTrue } = spec.sampling;
+      this.sampling = { n, temperature, maxTokens, prompt, concurrency, ...(topP !== undefined ? { topP } : {}), ...(logprobs ? { logprobs } : {}), ...(pTrue ? { pTrue: { ...pTrue } } : {}) };
       // A spec's sampling without the rule is fixed n; the rule's settings stay for switching back.
       this.adaptive = adaptive ? { on: true, settings: adaptiveSettingsOf(adaptive) } : { on: false, settings: this.adaptive.settings };
     }

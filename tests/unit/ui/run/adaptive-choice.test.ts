@@ -4,7 +4,8 @@
  * when chosen, never for a multiple-choice run), and the draft saved and restored with it on and off.
  */
 import { describe, expect, test } from 'vitest';
-import { adaptiveProblems, defaultAdaptive, describeAdaptive, fitRound, fittedAdaptive, requestsPerRound, samplesPerRequest } from '../../../../src/ui/run/adaptive-choice';
+import { describeAdaptive } from '../../../../src/ui/adaptive-rule-text';
+import { adaptiveProblems, defaultAdaptive, fitRound, fittedAdaptive, requestsPerRound, samplesPerRequest } from '../../../../src/ui/run/adaptive-choice';
 import { DEFAULT_ADAPTIVE_RULE } from '../../../../src/core/adaptive-rule';
 import { RunDraft } from '../../../../src/ui/run/draft.svelte';
 import { restoreDraft, saveDraft } from '../../../../src/ui/run/draft-storage';
@@ -28,8 +29,8 @@ describe('rounds fitted to samples per request', () => {
     expect(samplesPerRequest([{ preset: 'ollama', model: 'llama3' }, { preset: 'openai', model: 'gpt-4o-mini' }])).toBe(1);
     // A server probed at run time is not known: nothing to fit to.
     expect(samplesPerRequest([{ preset: 'custom', model: 'm' }])).toBe(1);
-    // The rule's defaults fit every request size the table holds (1, 16, 128): unchanged.
-    expect(fittedAdaptive([{ preset: 'in-browser', model: 'x' }])).toEqual(DEFAULT_ADAPTIVE_RULE);
+    // A provider returning 128 per request takes any default round in one request: unchanged.
+    expect(fittedAdaptive([{ preset: 'openai', model: 'gpt-4o-mini' }])).toEqual(DEFAULT_ADAPTIVE_RULE);
   });
 });
 
@@ -62,9 +63,11 @@ describe('the spec and the saved draft', () => {
     const spec = d.toSpec();
     expect(spec.sampling.adaptive).toEqual({ ...DEFAULT_ADAPTIVE_RULE, firstRound: 4 });
     expect(runSpecSchema.safeParse(spec).success).toBe(true);
-    expect(describeAdaptive(spec.sampling.adaptive!, 30)).toBe(
-      'at most 30 samples per question: a first round of 4, then rounds of 5 while the selection is unsettled (up to 10); settled when every selection sample agrees, then 15 held-out samples, else every remaining sample is held out',
+    const rule = { firstRound: 4, roundSize: 5, maxSelection: 10, agreement: 1, settledHeldOut: 15, unsettledHeldOut: 20 };
+    expect(describeAdaptive(rule, 30)).toBe(
+      'at most 30 samples per question: the selection block is drawn in a first round of 4 and later rounds of 5, up to 10; a question is settled when every selection sample agrees and then draws 15 held-out samples; an unsettled one draws up to 20 held-out samples, within the maximum',
     );
+    expect(describeAdaptive({ ...rule, agreement: 0.8 }, 30)).toContain('settled when its top answer holds 80% of the selection');
   });
 
   test('a multiple-choice run samples at a fixed n: no rule in its spec', () => {

@@ -1,0 +1,98 @@
+/**
+ * What the report shows of an adaptive run: the samples spent per question (histogram bars, the
+ * samples saved against fixed n and their cost at a price), and each question's rounds, replayed
+ * from its answers or laid out from the rule, its selection block and n.
+ */
+import { describe, expect, test } from 'vitest';
+import { adaptiveSpend, MAX_BARS, savedCost, spendBars } from '../../../../src/ui/report/adaptive-spend';
+import { layOutRounds, questionRounds } from '../../../../src/ui/report/adaptive-rounds';
+import { adaptiveRule, planAdaptive, DEFAULT_ADAPTIVE_RULE } from '../../../../src/core/adaptive-rule';
+import type { ReportSample } from '../../../../src/model/report';
+
+describe('samples spent', () => {
+  test('used, fixed, saved and the questions at the maximum', () => {
+    const s = adaptiveSpend([20, 20, 50, 35, 20], 50);
+    expect(s).toMatchObject({ questions: 5, used: 145, fixed: 250, saved: 105, atMax: 1, mean: 29 });
+    expect(s.savedShare).toBeCloseTo(0.42, 12);
+    expect(adaptiveSpend([], 50)).toMatchObject({ questions: 0, used: 0, fixed: 0, saved: 0, savedShare: 0 });
+  });
+
+  test('one bar per count up to the maximum, empty ones kept; wider bins past MAX_BARS counts', () => {
+    const bars = spendBars([2, 2, 5], 5);
+    expect(bars).toEqual([
+      { lo: 1, hi: 1, count: 0 },
+      { lo: 2, hi: 2, count: 2 },
+      { lo: 3, hi: 3, count: 0 },
+      { lo: 4, hi: 4, count: 0 },
+      { lo: 5, hi: 5, count: 1 },
+    ]);
+    const wide = spendBars([1, 2, 3, 200], 200);
+    expect(wide.length).toBeLessThanOrEqual(MAX_BARS);
+    expect(wide[0]).toEqual({ lo: 1, hi: 4, count: 3 });
+    expect(wide.at(-1)).toEqual({ lo: 197, hi: 200, count: 1 });
+    expect(wide.reduce((n, b) => n + b.count, 0)).toBe(4);
+  });
+
+  test('the saved samples priced as typical replies with their prompt', () => {
+    // 1,000 samples × (60 output tokens at $0.60/M + 25 input tokens at $0.15/M).
+    expect(savedCost(1000, { model: 'openai/gpt-4o-mini', provider: 'openai' }, { maxTokens: 512 }, 100, { 'openai/gpt-4o-mini': { input: 0.15, output: 0.6 } })).toBeCloseTo((1000 * 60 * 0.6 + 1000 * 25 * 0.15) / 1e6, 15);
+    // A token limit under 60 caps the reply.
+    expect(savedCost(1000, { model: 'openai/x' }, { maxTokens: 16 }, 0, { 'openai/': { input: 0, output: 1 } })).toBeCloseTo(0.016, 15);
+    expect(savedCost(1000, { model: 'openai/x' }, {}, 0, {})).toBeNull();
+  });
+});
+
+const sample = (answer: string): ReportSample => ({ answer, confidence: null, cls: 0 });
+
+describe('a question’s rounds', () => {
+  const settings = { samples: 30, adaptive: { ...DEFAULT_ADAPTIVE_RULE } };
+
+  test('laid out from the rule: the first round, later rounds, then the held-out block', () => {
+    expect(layOutRounds(10, 25, { firstRound: 5, roundSize: 5 })).toEqual([
+      { phase: 'selection', start: 0, size: 5 },
+      { phase: 'selection', start: 5, size: 5 },
+      { phase: 'held-out', start: 10, size: 15 },
+    ]);
+    expect(layOutRounds(7, 30, { firstRound: 5, roundSize: 4 }).map((r) => r.size)).toEqual([5, 2, 23]);
+  });
+
+  test('replayed from the answers: the rule’s own rounds, each round’s answers and the selection’s agreement', () => {
+    // The first round splits: the rule ends the selection there and holds out every remaining slot.
+    const answers = ['Paris', 'Paris', 'Lyon', 'Paris', 'paris', ...Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? 'Lyon' : 'Paris'))];
+    const plan = planAdaptive(answers.map((a) => a.toLowerCase()), adaptiveRule(30, settings.adaptive));
+    expect(plan.next).toEqual({ phase: 'done' });
+    const n = plan.selection + plan.heldOut;
+    const got = questionRounds({ n, selectionSamples: plan.selection, samples: answers.slice(0, n).map(sample) }, settings)!;
+    expect(got.source).toBe('replayed');
+    expect(got.rounds.map((r) => [r.phase, r.first, r.last])).toEqual(plan.rounds.map((r) => [r.phase, r.start + 1, r.start + r.size]));
+    expect(got.rounds[0].answers).toEqual([
+      { answer: 'Paris', count: 4 },
+      { answer: 'Lyon', count: 1 },
+    ]);
+    expect(got.rounds[0].agreement).toBeCloseTo(0.8, 12);
+    expect(got.rounds.at(-1)!.agreement).toBeUndefined();
+    expect(got.heldOut).toBe(n - plan.selection);
+  });
+
+  test('without the answers, or with answers that do not replay to the recorded block: laid out', () => {
+    const laid = questionRounds({ n: 25, selectionSamples: 10 }, settings)!;
+    expect(laid.source).toBe('laid-out');
+    expect(laid.rounds.map((r) => [r.phase, r.first, r.last])).toEqual([
+      ['selection', 1, 5],
+      ['selection', 6, 10],
+      ['held-out', 11, 25],
+    ]);
+    expect(laid.rounds[0].answers).toBeUndefined();
+    // Every answer agrees, so the rule would settle at 10 with 15 held out; the record says 5 and 20.
+    const mismatch = questionRounds({ n: 25, selectionSamples: 5, samples: Array.from({ length: 25 }, () => sample('Rome')) }, settings)!;
+    expect(mismatch.source).toBe('laid-out');
+    expect(mismatch.rounds.map((r) => r.size)).toEqual([5, 20]);
+    // Its answers are still tallied per round.
+    expect(mismatch.rounds[1].answers).toEqual([{ answer: 'Rome', count: 20 }]);
+  });
+
+  test('a fixed-n question, or a report without the rule, has no rounds', () => {
+    expect(questionRounds({ n: 20 }, settings)).toBeUndefined();
+    expect(questionRounds({ n: 20, selectionSamples: 5 }, { samples: 20 })).toBeUndefined();
+  });
+});
