@@ -28,6 +28,7 @@ import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { reportSource } from '../report-paths.ts';
 import { inputText } from '../input-text.ts';
+import type { JsonlText } from '../../src/formats/jsonl-rows.ts';
 
 const D = SCORING_DEFAULTS;
 
@@ -84,7 +85,7 @@ function intOption(raw: string | undefined, flag: string, fallback: number, min:
 }
 
 /** The file as text for the reader (cli/input-text.ts), or a usage error naming it. */
-async function readText(file: string, flag: string): Promise<string | Iterable<string>> {
+async function readText(file: string, flag: string): Promise<JsonlText> {
   try {
     return await inputText(file);
   } catch (e) {

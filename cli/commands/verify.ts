@@ -15,6 +15,7 @@ import { differenceLines, verifyReport } from '../../src/pipeline/report-verify.
 import { resolveIo, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { inputText } from '../input-text.ts';
+import type { JsonlText } from '../../src/formats/jsonl-rows.ts';
 
 export const USAGE = `usage: semece verify REPORT.json --clustered FILE --graded FILE
 Recomputes the report's numbers from the clustered and graded rows with the report's own
@@ -24,7 +25,7 @@ Exit codes: 0 everything matches; 1 something differs; 2 bad input (flags, unrea
 invalid files, rows of none of the report's models).
 (${EXIT_CODES_HELP.replace(/\n/g, ' ')})`;
 
-async function text(file: string, flag: string): Promise<string | Iterable<string>> {
+async function text(file: string, flag: string): Promise<JsonlText> {
   try {
     return await inputText(file);
   } catch (e) {

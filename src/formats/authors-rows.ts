@@ -31,7 +31,7 @@ import {
   type Obj,
 } from './authors-fields';
 import { keptFields, type QuestionFields } from '../model/question-fields';
-import { parseJsonl, type DuplicateRow, type ParsedFile } from './jsonl-rows';
+import { parseJsonl, type DuplicateRow, type JsonlText, type ParsedFile } from './jsonl-rows';
 import { commonMethod, readRowMethod, type ClusteringMethod, type GradingMethod } from './row-methods';
 
 /** A graded row as the authors write it: `grade` may be any label (e.g. PARSE_ERROR) when Y is null. */
@@ -190,11 +190,11 @@ export function readGradedRow(obj: Obj): AuthorsGradedRow {
   return row;
 }
 
-export function parseClusteredJsonl(text: string | Iterable<string>, file: string, options: ReadOptions = {}) {
+export function parseClusteredJsonl(text: JsonlText, file: string, options: ReadOptions = {}) {
   return parseJsonl(text, file, (obj) => readClusteredRow(obj, options));
 }
 
-export function parseGradedJsonl(text: string | Iterable<string>, file: string) {
+export function parseGradedJsonl(text: JsonlText, file: string) {
   return parseJsonl(text, file, readGradedRow);
 }
 
@@ -247,8 +247,8 @@ export function joinAuthorsRows(
 
 /** Parses and joins a clustered and a graded file given as text (or chunks of text, formats/jsonl-rows.ts). */
 export function readAuthorsRows(
-  clustered: { text: string | Iterable<string>; file: string },
-  graded: { text: string | Iterable<string>; file: string },
+  clustered: { text: JsonlText; file: string },
+  graded: { text: JsonlText; file: string },
   options: ReadOptions = {},
 ): Result<AuthorsRows> {
   const c = parseClusteredJsonl(clustered.text, clustered.file, options);

@@ -13,6 +13,7 @@
  */
 import { agreementByQuestion, type RowsAgreement } from '../clustering/agreement-rows';
 import { parseClusteredJsonl } from '../formats/authors-rows';
+import type { JsonlText } from '../formats/jsonl-rows';
 import type { ExcludedQuestion, ModelReport } from '../model/report';
 import type { Result } from '../model/rows';
 import { reportClusterings, type ClusteringRow, type OwnClusterings } from './report-clusterings';
@@ -34,12 +35,12 @@ function firstDifference(a: readonly string[], b: readonly (string | null)[]): s
 }
 
 /** Agreement of the report's clustering of `model` with a clustered JSONL file given as text. */
-export function agreementWithFile(model: Pick<ModelReport, 'questions' | 'excludedQuestions'>, text: string | Iterable<string>, file: string): Result<ReportAgreement> {
+export function agreementWithFile(model: Pick<ModelReport, 'questions' | 'excludedQuestions'>, text: JsonlText, file: string): Result<ReportAgreement> {
   return agreementOfClusterings(reportClusterings(model), model.excludedQuestions, text, file);
 }
 
 /** The same from the report's clustering already taken out of it (reportClusterings, or unpacked in a worker). */
-export function agreementOfClusterings(own: OwnClusterings, excludedQuestions: readonly ExcludedQuestion[], text: string | Iterable<string>, file: string): Result<ReportAgreement> {
+export function agreementOfClusterings(own: OwnClusterings, excludedQuestions: readonly ExcludedQuestion[], text: JsonlText, file: string): Result<ReportAgreement> {
   const parsed = parseClusteredJsonl(text, file, { dropReplies: true });
   if (!parsed.ok) return parsed;
   const answersOf = new Map(own.rows.map((r) => [r.id, r.answers]));

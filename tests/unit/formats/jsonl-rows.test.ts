@@ -41,7 +41,7 @@ const cut = (text: string, at: number[]): string[] => {
   return [0, ...points].map((from, i) => text.slice(from, points[i] ?? text.length));
 };
 
-test('text given in chunks reads the same as one string, wherever the chunks are cut: rows, lines, duplicates, errors', async () => {
+test('text given in chunks, wherever they are cut, or as its lines reads the same as one string: rows, lines, duplicates, errors', async () => {
   const fc = (await import('fast-check')).default;
   const line = fc.oneof(
     fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd'), v: fc.string() }).map((o) => JSON.stringify(o)),
@@ -51,6 +51,8 @@ test('text given in chunks reads the same as one string, wherever the chunks are
   fc.assert(
     fc.property(text, fc.array(fc.nat(400), { maxLength: 6 }), (t, at) => {
       expect(parseJsonl(cut(t, at), 'c.jsonl', readRow)).toEqual(parseJsonl(t, 'c.jsonl', readRow));
+      // The same text given as its lines (as the CLI decodes them from the file's bytes).
+      expect(parseJsonl({ lines: t.split('\n') }, 'c.jsonl', readRow)).toEqual(parseJsonl(t, 'c.jsonl', readRow));
     }),
     { numRuns: 400 },
   );
@@ -60,6 +62,9 @@ test('chunks: UTF-16 read as UTF-8 is named from the first chunk; no chunks at a
   const r = parseJsonl(cut(utf16ReadAsUtf8(TEXT, 'utf16le'), [3, 9]), 'c.jsonl', readRow);
   expect(!r.ok && r.error.message).toBe('c.jsonl: looks like UTF-16 text, which is not supported here: save it as UTF-8');
   expect(parseJsonl([], 'c.jsonl', readRow)).toEqual(parseJsonl('', 'c.jsonl', readRow));
+  const lines = parseJsonl({ lines: utf16ReadAsUtf8(TEXT, 'be').split('\n') }, 'c.jsonl', readRow);
+  expect(!lines.ok && lines.error.message).toBe('c.jsonl: looks like UTF-16 text, which is not supported here: save it as UTF-8');
+  expect(parseJsonl({ lines: [] }, 'c.jsonl', readRow)).toEqual(parseJsonl('', 'c.jsonl', readRow));
 });
 
 test('parseJsonlLine, the line every JSONL reader reads: blank, a row, or what is wrong in words; a reader’s own bug passes through', () => {
