@@ -43,6 +43,11 @@ export interface AuditParseOptions {
    * the caller decides whether an audit of an unknown question matters).
    */
   answersOf?: (line: AuditLine) => number | undefined;
+  /**
+   * The caller's own check of a well-formed line (the CLI: is the question among those scored?):
+   * the field at fault and what is wrong, or null.
+   */
+  check?: (line: AuditLine) => { field: string; problem: string } | null;
 }
 
 export type AuditParse = { ok: true; lines: AuditLine[] } | { ok: false; problems: string[] };
@@ -192,6 +197,11 @@ export function parseAuditFile(text: string, options: AuditParseOptions = {}): A
         problems.push(`${at(k + 1)}, field "classes": ${problem}`);
         continue;
       }
+    }
+    const refused = options.check?.(line) ?? null;
+    if (refused !== null) {
+      problems.push(`${at(k + 1)}, field "${refused.field}": ${refused.problem}`);
+      continue;
     }
     firstLineOf.set(key, k + 1);
     lines.push(line);
