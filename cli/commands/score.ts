@@ -28,6 +28,7 @@ import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { reportSource } from '../report-paths.ts';
 import { inputText } from '../input-text.ts';
+import { auditMember } from '../score-audit.ts';
 import type { JsonlText } from '../../src/formats/jsonl-rows.ts';
 
 const D = SCORING_DEFAULTS;
@@ -62,6 +63,9 @@ export const USAGE = `usage: semece score --clustered FILE --graded FILE [option
                        probabilities, where the rows allow them: ${DEFAULT_SIGNALS.join(', ')})
                        names: ${SIGNAL_NAMES.join(', ')}
   --report FILE        also write the full report document (open it in the app), the same signals
+  --audit FILE         a person's audit of some questions (JSONL: id, classes, grade, by, at;
+                       README.md, "Audits"): adds "audit" (questions, kappa, ari, ece_shift
+                       {signal: {estimate, interval}} …) to the document
   --pretty             indent the JSON
 Prints one JSON document on stdout: per question its "signals" {name: value} (each a confidence
 in [0,1]; for an uncertainty score its confidence form, README.md), and under "metrics" the maps
@@ -102,6 +106,8 @@ interface ScoreArgs {
   report: string | undefined;
   model: string | undefined;
   by: string | undefined;
+  /** --audit: a person's audit file. */
+  audit: string | undefined;
   regimeIntervals: boolean;
   /** Whether --signals named the signals (only then is a missing one said on stderr). */
   signalsAsked: boolean;
@@ -119,7 +125,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
       out(USAGE);
       return EXIT.ok;
     }
-    const files = { outputs: [{ flag: '--report', file: a.report }], inputs: [{ flag: '--clustered', file: a.clustered }, { flag: '--graded', file: a.graded }] };
+    const files = { outputs: [{ flag: '--report', file: a.report }], inputs: [{ flag: '--clustered', file: a.clustered }, { flag: '--graded', file: a.graded }, { flag: '--audit', file: a.audit }] };
     return await withOutputs('score', files, err, () => scoreCommand(a, out, err));
   } catch (e) {
     if (e instanceof UsageError) {
@@ -140,7 +146,7 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
         clustered: { type: 'string' }, graded: { type: 'string' },
         R: { type: 'string' }, 'sem2-seed': { type: 'string' }, 'sem2-selection': { type: 'string' }, bins: { type: 'string' },
         B: { type: 'string' }, 'bootstrap-seed': { type: 'string' },
-        model: { type: 'string' }, report: { type: 'string' }, by: { type: 'string' }, signals: { type: 'string' },
+        model: { type: 'string' }, report: { type: 'string' }, by: { type: 'string' }, signals: { type: 'string' }, audit: { type: 'string' },
         'regime-intervals': { type: 'boolean' }, pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -170,7 +176,7 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
     // (the printed document has none of them): computed only for a report document.
     viewExtras: Boolean(a.report),
   };
-  return { clustered: a.clustered, graded: a.graded, report: a.report, model: a.model, by: a.by, regimeIntervals: Boolean(a['regime-intervals']), signalsAsked, pretty: Boolean(a.pretty), options };
+  return { clustered: a.clustered, graded: a.graded, report: a.report, model: a.model, by: a.by, audit: a.audit, regimeIntervals: Boolean(a['regime-intervals']), signalsAsked, pretty: Boolean(a.pretty), options };
 }
 
 
@@ -211,7 +217,16 @@ async function scoreCommand(a: ScoreArgs, out: Say, err: Say): Promise<number> {
       return EXIT.badInput;
     }
   }
-  out(toJson(sliced ? { ...document, slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : document, { pretty: a.pretty }));
+  let audit: Record<string, unknown> = {};
+  if (a.audit !== undefined) {
+    const member = await auditMember(a.audit, report, scored.questions, scored.excluded, options);
+    if (!member.ok) {
+      for (const problem of member.problems) err(`semece score: ${problem}`);
+      return EXIT.badInput;
+    }
+    audit = { audit: member.audit };
+  }
+  out(toJson({ ...document, ...(sliced ? { slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : {}), ...audit }, { pretty: a.pretty }));
   sayCounts(report.questions.length, scored, err);
   // A signal asked for by name that these rows do not give on every question is said, not silently missing.
   for (const s of a.signalsAsked ? options.signals ?? [] : []) {

@@ -26,6 +26,7 @@ import {
   indices,
   int,
   optionalStr,
+  selectionSamples,
   str,
   strings,
   type Obj,
@@ -109,7 +110,7 @@ export interface ReadOptions {
 const CLUSTERED_ROW_KEYS: ReadonlySet<string> = new Set([
   'id', 'question', 'gold_answer', 'gold_answer_aliases', 'model', 'n_samples', 'results', 'answer_extracted',
   'confidence_verbalized', 'n_clusters', 'cluster_labels', 'cluster_assignments', 'cluster_sizes', 'modal_cluster',
-  'modal_cluster_label', 'clustering_method', 'clustering_detail', 'grading_method', 'grading_detail',
+  'modal_cluster_label', 'selection_samples', 'clustering_method', 'clustering_detail', 'grading_method', 'grading_detail',
   'cluster_error', 'clustering_error', 'error', 'grade', 'Y',
 ]);
 
@@ -159,6 +160,7 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
     modal_cluster_label: str(obj, 'modal_cluster_label'),
   };
   // Optional keys set only when present (a spread of an empty object per row costs a runtime call).
+  if (obj.selection_samples !== undefined) row.selection_samples = selectionSamples(obj, n);
   const entry: { ok: true; id: string; row: ClusteredRow; method?: ClusteringMethod; fields?: QuestionFields } = { ok: true, id: rowId, row };
   const method = readRowMethod(obj, 'clustering');
   if (method) entry.method = method;

@@ -2,7 +2,8 @@
  * The run's sample stage over the providers' orchestrator (sampling.ts): one provider per model,
  * its counters mapped to the run meter, failed and retried requests reported with their cause,
  * and a pause that lets requests in flight finish and be stored before stopping, so nothing
- * already paid for is thrown away.
+ * already paid for is thrown away. An adaptive run (sampling.adaptive) samples in rounds; each
+ * question's row holds the samples the rule used, with its selection block (selection_samples).
  */
 import { createProvider } from '../providers/create-provider';
 import { modelOnProvider } from '../providers/presets';
@@ -96,6 +97,7 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
     provider,
     settings,
     n: sampling.n,
+    ...(sampling.adaptive ? { adaptive: sampling.adaptive } : {}),
     promptTemplate: sampling.prompt,
     cache: args.cache,
     // A pause (reason 'pause') lets requests in flight finish and be stored; a cancel aborts them.
@@ -119,7 +121,7 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   const failedIds = new Set(args.cachedOnly ? result.incomplete.map((x) => x.questionId) : failed.map((f) => f.id));
   if (detail.note) args.onNote(detail.note);
   const sampledOnes = unique.filter((q) => !failedIds.has(q.id));
-  const rows = await sampledRows(sampledOnes, fetched, { args, provider, settings, keepRaw, keyBases: result.keyBases });
+  const rows = await sampledRows(sampledOnes, fetched, { args, provider, settings, keepRaw, keyBases: result.keyBases, adaptive: result.adaptive });
   return { ok: true, value: { rows, failed, ...(args.cachedOnly ? { unsampled: result.incomplete.length } : {}) } };
 }
 
@@ -138,10 +140,13 @@ function fetchedSamples(n: number, keepRaw: boolean) {
         question.samples[index] = { raw: keepRaw ? sample.raw : '', answer: sample.answer, confidence: sample.confidence };
       }
     },
-    /** The question's samples when every one of them was fetched in this execution. */
-    complete(id: string): RowSample[] | undefined {
+    /** The question's samples (slots 0..count−1, n by default) when every one of them was fetched in this execution. */
+    complete(id: string, count = n): RowSample[] | undefined {
       const question = held.get(id);
-      return question?.count === n ? question.samples : undefined;
+      if (!question || question.count < count) return undefined;
+      if (count === n) return question.count === n ? question.samples : undefined;
+      for (let i = 0; i < count; i++) if (question.samples[i] === undefined) return undefined;
+      return question.samples.slice(0, count);
     },
   };
 }
@@ -182,7 +187,14 @@ function samplingEnd(result: SamplingResult, args: SampleStageArgs, uniqueCount:
 async function sampledRows(
   sampledOnes: Question[],
   fetched: ReturnType<typeof fetchedSamples>,
-  { args, provider, settings, keepRaw, keyBases }: { args: SampleStageArgs; provider: SamplingProvider; settings: GenerationSettings; keepRaw: boolean; keyBases: Map<string, string> },
+  {
+    args,
+    provider,
+    settings,
+    keepRaw,
+    keyBases,
+    adaptive,
+  }: { args: SampleStageArgs; provider: SamplingProvider; settings: GenerationSettings; keepRaw: boolean; keyBases: Map<string, string>; adaptive?: SamplingResult['adaptive'] },
 ): Promise<SampledRow[]> {
   const { sampling } = args;
   const label = `${args.model.preset}/${args.model.model}`;
@@ -194,6 +206,7 @@ async function sampledRows(
     ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
     model: label,
     n_samples: samples.length,
+    ...(adaptive ? { selection_samples: adaptive.get(q.id)!.selection } : {}),
     results: keepRaw ? samples.map((s) => s.raw) : [],
     answer_extracted: oneCopyEach(samples.map((s) => s.answer)),
     confidence_verbalized: samples.map((s) => s.confidence),
@@ -201,7 +214,7 @@ async function sampledRows(
   const rowAt: SampledRow[] = new Array(sampledOnes.length);
   const toRead: number[] = [];
   sampledOnes.forEach((q, i) => {
-    const samples = fetched.complete(q.id);
+    const samples = fetched.complete(q.id, adaptive?.get(q.id)!.samples);
     if (samples) rowAt[i] = rowOf(q, samples);
     else toRead.push(i);
   });
@@ -217,7 +230,9 @@ async function sampledRows(
   for (let from = 0; from < toRead.length; from += READ_CHUNK) {
     const chunk = toRead.slice(from, from + READ_CHUNK);
     const stored = await readQuestions(args.cache, chunk.map((i) => baseOf.get(i)!), sampling.n);
-    chunk.forEach((i, j) => (rowAt[i] = rowOf(sampledOnes[i], stored[j].filter((x): x is Sample => x !== undefined))));
+    // An adaptive question's samples are its first slots (later ones, cached by another run, are not its own).
+    const used = (i: number) => adaptive?.get(sampledOnes[i].id)!.samples ?? sampling.n;
+    chunk.forEach((i, j) => (rowAt[i] = rowOf(sampledOnes[i], stored[j].slice(0, used(i)).filter((x): x is Sample => x !== undefined))));
   }
   return [...rowAt];
 }

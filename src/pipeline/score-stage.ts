@@ -22,6 +22,7 @@ import { accuracy, eceEqualWidth, signalMetrics } from '../core/calibration';
 import { biasCorrectedInterval, pairedBootstrap } from '../core/bootstrap';
 import { biasCorrectedEceIntervals } from '../core/bias-corrected-ece';
 import { estimateQuestion } from '../core/estimators';
+import { adaptiveSem2 } from '../core/adaptive-sem2';
 import { meanClassCount, regimeOf } from '../core/regimes';
 import type { QuestionEstimates, Regime } from '../core/types';
 import type { AuthorsRows, JoinedQuestion } from '../formats/authors-rows';
@@ -104,17 +105,21 @@ export function scoreOptionsFor(scoring: ScoringSpec): ScoreOptions {
 
 const REGIMES: Regime[] = ['jensen', 'low-margin', 'large-margin'];
 
-/** Per-question estimates of every joined row (Sem2 with the given R, seed and selection). */
+/**
+ * Per-question estimates of every joined row (Sem2 with the given R, seed and selection). A row
+ * sampled adaptively (`selection_samples`) has the one split its sampling made: its Sem2 is the
+ * held-out share of its selection block's modal class (core/adaptive-sem2.ts), the estimate that
+ * stays unbiased under the stopping rule; the reference splits would not.
+ */
 export function estimateQuestions(questions: readonly JoinedQuestion[], options: ScoreOptions = {}): QuestionEstimates[] {
   const { sem2: s } = scoringUsed(options);
   const fixed = s.selection;
   const sem2 = { R: s.R, seed: s.seed, selectionSize: fixed === 'half' ? undefined : () => fixed };
-  return questions.map(({ clustered: c }) =>
-    estimateQuestion(
-      { assignments: c.cluster_assignments, nClasses: c.n_clusters, verbalized: c.confidence_verbalized },
-      { sem2 },
-    ),
-  );
+  return questions.map(({ clustered: c }) => {
+    const e = estimateQuestion({ assignments: c.cluster_assignments, nClasses: c.n_clusters, verbalized: c.confidence_verbalized }, { sem2 });
+    if (c.selection_samples !== undefined) e.sem2 = adaptiveSem2(c.cluster_assignments, c.selection_samples);
+    return e;
+  });
 }
 
 /** The grade a report shows: Y decides correctness; an unknown label on a wrong answer reads INCORRECT. */
@@ -166,6 +171,7 @@ export function reportQuestions(
       classes: c.cluster_labels.map((label, k) => ({ label, size: e.sizes[k] })),
     };
     if (fields) q.fields = { ...fields };
+    if (c.selection_samples !== undefined) q.selectionSamples = c.selection_samples;
     const given = extra?.[c.id];
     // The answers only where the rows carry one per sample (the CLI reads rows without them when no signal needs them).
     const answers = c.answer_extracted.length === e.n ? c.answer_extracted : undefined;
