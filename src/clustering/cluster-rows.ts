@@ -8,7 +8,7 @@
  */
 import type { ClusteredRow, SampledRow, StageError } from '../model/rows';
 import type { Usage } from '../model/provider';
-import { FieldError, confidences, id, int, str, strings, type Obj } from '../formats/authors-fields';
+import { FieldError, confidences, id, int, selectionSamples, str, strings, type Obj } from '../formats/authors-fields';
 import { classesToRowFields } from './row-fields';
 import type { Clusterer } from './clusterer';
 
@@ -44,6 +44,8 @@ export function readSampledRow(obj: Obj): SampledRowIn {
   const n = int(obj, 'n_samples', 1);
   const answers = strings(obj, 'answer_extracted', n, 'n_samples', { nullable: true }).map((a) => a ?? '');
   confidences(obj, 'confidence_verbalized', n, 'n_samples');
+  // An adaptive row's selection block is checked here too, so a row `cluster` passes is scored.
+  if (obj.selection_samples !== undefined) selectionSamples(obj, n);
   const options = obj.options;
   if (options !== undefined && (!Array.isArray(options) || options.some((o) => typeof o !== 'string'))) throw new FieldError('"options" must be an array of strings');
   return { ...(obj as object), id: id(obj), question: str(obj, 'question'), gold_answer: str(obj, 'gold_answer'), model: str(obj, 'model'), n_samples: n, answer_extracted: answers } as SampledRowIn;

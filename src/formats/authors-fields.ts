@@ -97,3 +97,13 @@ export function confidences(row: Obj, key: string, length: number, lengthName: s
   }
   return v as (number | null)[];
 }
+
+/**
+ * An adaptively sampled row's selection block (`selection_samples`, model/rows.ts): a whole
+ * number from 1 to n − 1, so at least one held-out sample is left for its Sem2.
+ */
+export function selectionSamples(row: Obj, n: number): number {
+  const v = int(row, 'selection_samples', 1);
+  if (v >= n) throw new FieldError(`"selection_samples" = ${v} leaves no held-out sample of n_samples = ${n}`);
+  return v;
+}

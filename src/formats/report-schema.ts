@@ -61,7 +61,8 @@ import {
   sem2SettingsSchema,
 } from './report-schema-fields';
 import { storedAbstention } from './report-schema-abstention';
-import { adaptiveRuleProblems } from '../core/adaptive-rule';
+import { adaptiveRuleProblems, DEFAULT_ADAPTIVE_RULE } from '../core/adaptive-rule';
+import type { AdaptiveSettings } from '../model/run-spec';
 import { AUDIT_GRADES, MAX_AUDIT_LINES, partitionProblem } from './audit-file';
 
 // Stated once in report-limits.ts, which the writer cuts documents to.
@@ -337,16 +338,11 @@ const reportSettings = z.object({
   // Each bin is an entry of every signal's bins lists and a pass of every bootstrap replicate.
   bins: count(MIN_BINS, MAX_BINS),
   bootstrap: z.object({ B: count(0, MAX_BOOTSTRAP_B), seed: seed() }),
-  // An adaptive run's stopping rule (core/adaptive-rule.ts), checked against `samples`, its maximum.
-  adaptive: z
-    .object({
-      firstRound: count(1, MAX_SAMPLES_PER_QUESTION),
-      roundSize: count(1, MAX_SAMPLES_PER_QUESTION),
-      maxSelection: count(1, MAX_SAMPLES_PER_QUESTION),
-      agreement: unit(),
-      settledHeldOut: count(1, MAX_SAMPLES_PER_QUESTION),
-    })
-    .optional(),
+  // An adaptive run's stopping rule (core/adaptive-rule.ts: one number per setting the defaults
+  // name), its ranges checked with adaptiveRuleProblems against `samples`, its maximum.
+  adaptive: (
+    z.object(Object.fromEntries(Object.keys(DEFAULT_ADAPTIVE_RULE).map((k) => [k, within(0, MAX_SAMPLES_PER_QUESTION)]))) as unknown as z.ZodType<AdaptiveSettings>
+  ).optional(),
 }).superRefine((s, ctx) => {
   if (!s.adaptive) return;
   for (const message of adaptiveRuleProblems({ ...s.adaptive, maxSamples: s.samples })) ctx.addIssue({ code: 'custom', path: ['adaptive'], message });

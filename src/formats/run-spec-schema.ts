@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MIN_BINS } from '../model/scoring-limits';
 import { count, seed, sem2SettingsSchema } from './report-schema-fields';
 import { CLUSTERING_METHODS, clusteringSpecSchemaOf, judgePromptSchema, modelSpecSchema, type ClusteringMethodTable } from '../model/clustering-methods';
-import { adaptiveRuleProblems } from '../core/adaptive-rule';
+import { adaptiveRuleProblems, DEFAULT_ADAPTIVE_RULE } from '../core/adaptive-rule';
+import type { AdaptiveSettings } from '../model/run-spec';
 
 const text = z.string();
 const whole = z.number().int().min(0);
@@ -33,14 +34,14 @@ export const scoringSpecSchema = z.object({
   bootstrap: z.object({ B: count(1, MAX_BOOTSTRAP_B), seed: seed() }),
 });
 
-/** An adaptive run's stopping rule without its maximum (model/run-spec.ts AdaptiveSettings). */
-export const adaptiveSettingsSchema = z.looseObject({
-  firstRound: z.number(),
-  roundSize: z.number(),
-  maxSelection: z.number(),
-  agreement: z.number(),
-  settledHeldOut: z.number(),
-});
+/**
+ * An adaptive run's stopping rule without its maximum (model/run-spec.ts AdaptiveSettings): a
+ * number for each of the rule's settings (its fields are the defaults' keys, so the rule's module
+ * alone names them); their ranges are adaptiveRuleProblems's to check.
+ */
+export const adaptiveSettingsSchema = z.looseObject(
+  Object.fromEntries(Object.keys(DEFAULT_ADAPTIVE_RULE).map((k) => [k, z.number()])),
+) as unknown as z.ZodType<AdaptiveSettings>;
 
 /** The sampling settings; an adaptive rule is checked against the run's maximum, `n` (core/adaptive-rule.ts adaptiveRuleProblems). */
 export const samplingSpecSchema = z

@@ -68,7 +68,8 @@ const atModel = (model: ModelSpec, e: StageError): StageError => ({ ...e, where:
 /** Every model side by side, each against its own provider. */
 async function samplePhase(ctx: PhaseContext, deps: AnswerPhaseDeps, state: AnswerState): Promise<PhaseEnd> {
   const { spec, meter, run } = ctx;
-  meter.progress.samples = { done: 0, total: spec.dataset.questions.length * spec.sampling.n * spec.models.length };
+  // An adaptive run's total is an upper bound (the maximum per question) until its questions stop.
+  meter.progress.samples = { done: 0, total: spec.dataset.questions.length * spec.sampling.n * spec.models.length, ...(spec.sampling.adaptive ? { upTo: true } : {}) };
   const prices = deps.prices ?? {};
   // The sampling counters come from the receipts stored with the samples (exact after a reload);
   // a run whose earlier executions kept none (stored before receipts existed) keeps its checkpoint.

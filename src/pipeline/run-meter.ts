@@ -79,6 +79,12 @@ export class RunMeter {
     p.cost = base.cost === null || perModel.some((c) => c.cost === null) ? null : base.cost + sum((c) => c.cost ?? 0);
     p.samples.done = sum((c) => c.samples.done);
     p.stages.sample.done = p.samples.done;
+    // An adaptive run's total shrinks as questions stop: summed once every model has said its own.
+    if (perModel.some((c) => c.samples.upTo !== undefined) && perModel.every((c) => c.samples.total > 0)) {
+      p.samples.total = sum((c) => c.samples.total);
+      p.samples.upTo = perModel.some((c) => c.samples.upTo === true);
+      p.stages.sample.total = p.samples.total;
+    }
     const etas = perModel.map((c) => c.etaMs).filter((e): e is number => e !== null);
     p.etaMs = etas.length ? Math.max(...etas) : null;
   }

@@ -17,6 +17,8 @@ export function reportSettings(spec: RunSpec): ReportSettings {
   const g = spec.grading;
   return {
     samples: spec.sampling.n,
+    // An adaptive run: `samples` is the maximum, and the rule is kept so each question's rounds replay.
+    ...(spec.sampling.adaptive ? { adaptive: { ...spec.sampling.adaptive } } : {}),
     temperature: spec.sampling.temperature,
     topP: spec.sampling.topP,
     maxTokens: spec.sampling.maxTokens,

@@ -3,7 +3,7 @@ import type { GenerationSettings, SamplingProvider } from '../model/provider.ts'
 import type { Price } from '../model/cost.ts';
 import type { SampleCache } from '../model/sample-cache.ts';
 import type { Question, Sample, StageError } from '../model/rows.ts';
-import type { SamplingProgress } from '../model/run-spec.ts';
+import type { AdaptiveSettings, SamplingProgress } from '../model/run-spec.ts';
 
 /** A reply as stored: its question, its sample index, its cache key and what was read from it. */
 export interface StoredReply {
@@ -19,7 +19,13 @@ export interface SamplingOptions {
   questions: Question[];
   provider: SamplingProvider;
   settings: GenerationSettings;
+  /** Samples per question; with `adaptive`, the most a question gets. */
   n: number;
+  /**
+   * Sample in rounds, each question stopped by this rule (core/adaptive-rule.ts, with n as its
+   * maximum; pipeline/adaptive-slots.ts): its samples are slots 0..k−1 of the same cache keys.
+   */
+  adaptive?: AdaptiveSettings;
   promptTemplate?: string;
   cache: SampleCache;
   /**
@@ -66,4 +72,9 @@ export interface SamplingResult {
    * reads the stored samples back (readSamples) without hashing every question again.
    */
   keyBases: Map<string, string>;
+  /**
+   * An adaptive run: each question the rule has stopped, by id, with its selection block and the
+   * samples it uses (slots 0..samples−1; slots past them, cached by another run, are not its own).
+   */
+  adaptive?: Map<string, { selection: number; samples: number }>;
 }

@@ -9,20 +9,27 @@
  * are stored), request (workers asking for what is missing, each reply stored through the write
  * batcher, each failure weighed: a fatal error, a server gone, a refused prompt), finish (the last
  * receipt, and how it ended).
+ *
+ * An adaptive run (`adaptive`: n is then the maximum) samples each question in rounds: a question
+ * asks only for its current round's slots, and when they are all in, the stopping rule is
+ * replayed over its answers (adaptive-slots.ts) to name the next round or stop the question. Its
+ * samples are ordinary slots 0..k−1, so a resumed run replays the same rounds from the cache.
  */
 import { ProviderError, stopsRun } from '../providers/errors.ts';
 import type { Completion, RequestEvent } from '../model/provider.ts';
 import { costOf, etaMs } from '../model/cost.ts';
 import { extractSample } from './extract.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
-import { type UsageReceipt, keyAt, storedIndices } from '../model/sample-cache.ts';
+import { type UsageReceipt, keyAt, readQuestions, storedIndices } from '../model/sample-cache.ts';
 import { firstRowPerId, type Question, type StageError } from '../model/rows.ts';
-import type { SamplingProgress } from '../model/run-spec.ts';
+import { adaptiveRuleOf, type SamplingProgress } from '../model/run-spec.ts';
 import { BatchWriter } from '../model/write-batcher.ts';
 import { UnreachableWatch } from './unreachable.ts';
 import { KEY_PASS_CHUNK, questionKeyBase } from './sample-keys.ts';
 import type { SamplingOptions, SamplingResult, StoredReply } from './sampling-options.ts';
 import { errorMessage } from '../model/app-error.ts';
+import { adaptiveRuleProblems, type AdaptiveRule } from '../core/adaptive-rule.ts';
+import { adaptiveState, answerKey } from './adaptive-slots.ts';
 
 export { questionKeyBase, questionKeys, readSamples } from './sample-keys.ts';
 
@@ -43,6 +50,16 @@ interface Pending {
   missing: number[];
   failures: number;
   error?: StageError;
+  /** An adaptive run: each slot's answer key (undefined: not stored), requests in flight, what has been counted. */
+  adaptive?: {
+    keys: (string | undefined)[];
+    /** Slots found in the cache when the run started (counted once the rule reaches them). */
+    cached: boolean[];
+    inFlight: number;
+    /** Slots below this are counted in the progress (cached or fetched). */
+    frontier: number;
+    done?: { selection: number; samples: number };
+  };
 }
 
 /**
@@ -86,6 +103,9 @@ class SamplingRun {
   // Write-behind through the write batcher: one put in flight at a time, taking everything queued
   // meanwhile (natural batching).
   private readonly writer = new BatchWriter<StoredReply>((batch) => this.store(batch));
+  private readonly rule: AdaptiveRule | undefined;
+  /** An adaptive run's questions not yet stopped by the rule. */
+  private unstopped = 0;
 
   constructor(private readonly opts: SamplingOptions) {
     this.now = opts.now ?? Date.now;
@@ -103,6 +123,7 @@ class SamplingRun {
     };
     this.questions = firstRowPerId(opts.questions);
     this.maxFailures = opts.maxFailuresPerQuestion ?? 3;
+    this.rule = adaptiveRuleOf({ n: opts.n, adaptive: opts.adaptive });
     this.reachable = new UnreachableWatch(opts.provider.config.baseUrl || opts.provider.config.preset);
     if (opts.signal?.aborted) this.onCallerAbort();
     else opts.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
@@ -113,6 +134,8 @@ class SamplingRun {
     const checked = validatePromptTemplate(this.template);
     if (!checked.ok) return this.result('stopped', checked.error);
     if (!Number.isInteger(opts.n) || opts.n < 1) return this.result('stopped', { kind: 'settings', message: `Samples per question must be a whole number ≥ 1 (got ${opts.n}).` });
+    const ruleProblems = this.rule ? adaptiveRuleProblems(this.rule) : [];
+    if (ruleProblems.length > 0) return this.result('stopped', { kind: 'settings', message: `Adaptive sampling: ${ruleProblems.join('; ')}.` });
     const unreadable = await this.plan();
     if (unreadable) return this.result('stopped', unreadable);
     if (opts.cachedOnly) {
@@ -162,6 +185,7 @@ class SamplingRun {
         .filter((p) => p.missing.length > 0)
         .map((p) => ({ questionId: questions[p.qi].id, missing: p.missing.length, error: p.error, ...(p.error?.kind === 'bad-request' ? { refused: true } : {}) })),
       keyBases: new Map(pending.map((p) => [questions[p.qi].id, p.base])),
+      ...(this.rule ? { adaptive: new Map(pending.filter((p) => p.adaptive?.done).map((p) => [questions[p.qi].id, p.adaptive!.done!])) } : {}),
     };
   }
 
@@ -174,6 +198,11 @@ class SamplingRun {
   private async plan(): Promise<StageError | undefined> {
     const { opts, questions, progress } = this;
     progress.samples.total = questions.length * opts.n;
+    // An adaptive run's total is the most it may take until every question has stopped.
+    if (this.rule) {
+      this.unstopped = questions.length;
+      progress.samples.upTo = this.unstopped > 0;
+    }
     try {
       const bases: string[] = [];
       for (let from = 0; from < questions.length; from += KEY_PASS_CHUNK) {
@@ -182,10 +211,15 @@ class SamplingRun {
         bases.push(...(await Promise.all(chunk.map((q) => questionKeyBase(opts.provider, opts.settings, this.template, q)))));
       }
       const missingOf: number[][] = new Array(bases.length);
+      const adaptiveOf: NonNullable<Pending['adaptive']>[] = new Array(bases.length);
       const byKey = bases.map((_, qi) => qi).sort((a, b) => (bases[a] < bases[b] ? -1 : bases[a] > bases[b] ? 1 : 0));
       for (let from = 0; from < byKey.length; from += STORED_SLICE) {
         const slice = byKey.slice(from, from + STORED_SLICE);
         const stored = await storedIndices(opts.cache, slice.map((qi) => bases[qi]), opts.n);
+        if (this.rule) {
+          await this.planAdaptive(slice, bases, stored, adaptiveOf);
+          continue;
+        }
         slice.forEach((qi, j) => {
           const missing: number[] = [];
           for (let i = 0; i < opts.n; i++) if (!stored[j][i]) missing.push(i);
@@ -193,6 +227,12 @@ class SamplingRun {
         });
       }
       bases.forEach((base, qi) => {
+        if (this.rule) {
+          const p: Pending = { qi, base, missing: [], failures: 0, adaptive: adaptiveOf[qi] };
+          this.pending.push(p);
+          this.advance(p);
+          return;
+        }
         progress.samples.cached += opts.n - missingOf[qi].length;
         this.pending.push({ qi, base, missing: missingOf[qi], failures: 0 });
       });
@@ -202,6 +242,53 @@ class SamplingRun {
     progress.samples.done = progress.samples.cached;
     this.emit({ force: true });
     return undefined;
+  }
+
+  /**
+   * An adaptive run's slice of questions: the answers of the slots stored (read only for questions
+   * that have some), which the rule is replayed over.
+   */
+  private async planAdaptive(slice: number[], bases: string[], stored: boolean[][], adaptiveOf: NonNullable<Pending['adaptive']>[]): Promise<void> {
+    const n = this.opts.n;
+    const some = slice.map((_, j) => j).filter((j) => stored[j].some(Boolean));
+    const samples = some.length > 0 ? await readQuestions(this.opts.cache, some.map((j) => bases[slice[j]]), n) : [];
+    const samplesOf = new Map(some.map((j, k) => [j, samples[k]]));
+    slice.forEach((qi, j) => {
+      const held = samplesOf.get(j);
+      const keys: (string | undefined)[] = new Array(n);
+      const cached: boolean[] = new Array(n).fill(false);
+      for (let i = 0; i < n; i++) {
+        const sample = held?.[i];
+        if (sample === undefined) continue;
+        keys[i] = answerKey(sample.answer);
+        cached[i] = true;
+      }
+      adaptiveOf[qi] = { keys, cached, inFlight: 0, frontier: 0 };
+    });
+  }
+
+  /**
+   * An adaptive question whose current round is all in: the rule replayed over its slots names
+   * the next round's missing slots, or stops the question (its total then shrinks to what it
+   * used). Cached slots the rule now reaches are counted as found in the cache.
+   */
+  private advance(p: Pending): void {
+    const a = p.adaptive!;
+    const { samples } = this.progress;
+    const state = adaptiveState(a.keys, this.rule!);
+    const frontier = state.done ? state.samples : state.plan.selection + state.plan.heldOut + (state.plan.next.phase === 'done' ? 0 : state.plan.next.draw);
+    for (let i = a.frontier; i < frontier; i++) {
+      if (!a.cached[i]) continue;
+      samples.cached++;
+      samples.done++;
+    }
+    a.frontier = Math.max(a.frontier, frontier);
+    if (state.done) {
+      a.done = { selection: state.selection, samples: state.samples };
+      samples.total -= this.opts.n - state.samples;
+      samples.upTo = --this.unstopped > 0;
+      p.missing = [];
+    } else p.missing = state.missing;
   }
 
   /** The receipt of a stored batch: its requests and tokens, and the failures since the last one. */
@@ -280,6 +367,7 @@ class SamplingRun {
       }
     };
     progress.requests.inFlight++;
+    if (p.adaptive) p.adaptive.inFlight++;
     try {
       const c = await this.opts.provider.completeOnce({ messages: generationMessages(fillPrompt(this.template, q)), settings: this.opts.settings, n: indices.length, signal: this.signal, onEvent });
       progress.requests.handled += failedSends;
@@ -291,6 +379,8 @@ class SamplingRun {
     } finally {
       progress.requests.inFlight--;
       if (retrying) progress.requests.retrying--;
+      // A round wholly in: the rule decides the question's next round (or that it is done).
+      if (p.adaptive && --p.adaptive.inFlight === 0 && p.missing.length === 0 && !p.adaptive.done) this.advance(p);
       // Never throttle away the moment nothing is in flight: a pausing caller waits for it.
       this.emit({ force: progress.requests.inFlight === 0 });
       this.notify();
@@ -306,8 +396,10 @@ class SamplingRun {
     progress.tokens.output += c.usage.outputTokens;
     const got = c.replies.slice(0, indices.length);
     this.fetched += got.length;
+    const samples = got.map((r) => extractSample(r.text, r.finishReason));
+    if (p.adaptive) samples.forEach((sample, j) => (p.adaptive!.keys[indices[j]] = answerKey(sample.answer)));
     const usage = { input: c.usage.inputTokens, output: c.usage.outputTokens };
-    void this.writer.add(got.map((r, j) => ({ questionId: q.id, index: indices[j], key: keyAt(p.base, indices[j]), sample: extractSample(r.text, r.finishReason), ...(j === 0 ? { request: usage } : {}) })));
+    void this.writer.add(samples.map((sample, j) => ({ questionId: q.id, index: indices[j], key: keyAt(p.base, indices[j]), sample, ...(j === 0 ? { request: usage } : {}) })));
     // Indices not served go back to the front of this question's list: made up by the next request.
     p.missing.unshift(...indices.slice(got.length));
     void this.writer.flush();
