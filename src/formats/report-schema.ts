@@ -338,10 +338,13 @@ const reportSettings = z.object({
   // Each bin is an entry of every signal's bins lists and a pass of every bootstrap replicate.
   bins: count(MIN_BINS, MAX_BINS),
   bootstrap: z.object({ B: count(0, MAX_BOOTSTRAP_B), seed: seed() }),
-  // An adaptive run's stopping rule (core/adaptive-rule.ts: one number per setting the defaults
-  // name), its ranges checked with adaptiveRuleProblems against `samples`, its maximum.
+  // An adaptive run's stopping rule (core/adaptive-rule.ts): a number for each setting the defaults
+  // name and for any optional one it sets, their ranges checked with adaptiveRuleProblems against
+  // `samples`, its maximum.
   adaptive: (
-    z.object(Object.fromEntries(Object.keys(DEFAULT_ADAPTIVE_RULE).map((k) => [k, within(0, MAX_SAMPLES_PER_QUESTION)]))) as unknown as z.ZodType<AdaptiveSettings>
+    z
+      .object(Object.fromEntries(Object.keys(DEFAULT_ADAPTIVE_RULE).map((k) => [k, within(0, MAX_SAMPLES_PER_QUESTION)])))
+      .catchall(within(0, MAX_SAMPLES_PER_QUESTION)) as unknown as z.ZodType<AdaptiveSettings>
   ).optional(),
 }).superRefine((s, ctx) => {
   if (!s.adaptive) return;
