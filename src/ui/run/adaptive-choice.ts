@@ -19,8 +19,11 @@ export const ADAPTIVE_LABELS: Partial<Record<keyof AdaptiveSettings, string>> = 
   unsettledHeldOut: 'Held-out samples, unsettled question',
 } as Partial<Record<keyof AdaptiveSettings, string>>;
 
-/** The rule's settings, in the order of its defaults: the fields the wizard shows. */
-export const ADAPTIVE_FIELDS = Object.keys(DEFAULT_ADAPTIVE_RULE) as (keyof AdaptiveSettings)[];
+/** The rule's settings the wizard shows: those with a default, then the optional ones it has words for. */
+export const ADAPTIVE_FIELDS = [...new Set([...Object.keys(DEFAULT_ADAPTIVE_RULE), ...Object.keys(ADAPTIVE_LABELS)])] as (keyof AdaptiveSettings)[];
+
+/** A setting without a default: absent means the rule's own behaviour (an unsettled question's held-out block is the rest). */
+export const isOptionalSetting = (k: keyof AdaptiveSettings): boolean => !(k in DEFAULT_ADAPTIVE_RULE);
 
 export const adaptiveLabel = (k: keyof AdaptiveSettings): string => ADAPTIVE_LABELS[k] ?? String(k);
 
@@ -60,17 +63,33 @@ export const requestsPerRound = (size: number, perRequest: number): number => Ma
 
 /** What is wrong with the settings for a run of at most `n` samples per question, one sentence each. */
 export function adaptiveProblems(settings: AdaptiveSettings, n: number): string[] {
-  // An emptied number field reads as null or NaN: say so in the rule's own words.
-  const clean = Object.fromEntries(ADAPTIVE_FIELDS.map((k) => [k, Number(settings[k] ?? NaN)])) as unknown as AdaptiveSettings;
+  // An emptied number field reads as null or NaN: a setting with a default is then named in the
+  // rule's own words; an optional one is absent.
+  const clean = Object.fromEntries(
+    ADAPTIVE_FIELDS.flatMap((k) => {
+      const v = settings[k];
+      if (isOptionalSetting(k)) return v === undefined || v === null || Number.isNaN(v) ? [] : [[k, Number(v)]];
+      return [[k, Number(v ?? NaN)]];
+    }),
+  ) as unknown as AdaptiveSettings;
   return adaptiveRuleProblems(adaptiveRule(n, clean)).map((p) => `Adaptive sampling: ${p}.`);
 }
 
-/** Only the rule's settings of an object that has them (a stored spec may carry more); one it lacks (a rule recorded before the setting existed) at its default. */
+/**
+ * Only the rule's settings of an object that has them (a stored spec may carry more): one with a
+ * default that it lacks (a rule recorded before the setting existed) at its default, an optional
+ * one only where set.
+ */
 export function adaptiveSettingsOf(s: Partial<AdaptiveSettings>): AdaptiveSettings {
-  return Object.fromEntries(ADAPTIVE_FIELDS.map((k) => [k, s[k] ?? DEFAULT_ADAPTIVE_RULE[k]])) as unknown as AdaptiveSettings;
+  return Object.fromEntries(
+    ADAPTIVE_FIELDS.flatMap((k) => {
+      const v = s[k] ?? (DEFAULT_ADAPTIVE_RULE as Partial<AdaptiveSettings>)[k];
+      return v === undefined || v === null ? [] : [[k, v]];
+    }),
+  ) as unknown as AdaptiveSettings;
 }
 
 /** Whether the settings are the rule's defaults. */
 export function isDefaultAdaptive(s: AdaptiveSettings): boolean {
-  return ADAPTIVE_FIELDS.every((k) => s[k] === DEFAULT_ADAPTIVE_RULE[k]);
+  return ADAPTIVE_FIELDS.every((k) => s[k] === (DEFAULT_ADAPTIVE_RULE as Partial<AdaptiveSettings>)[k]);
 }

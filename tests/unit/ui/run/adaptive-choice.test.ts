@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { describeAdaptive } from '../../../../src/ui/adaptive-rule-text';
-import { adaptiveProblems, defaultAdaptive, fitRound, fittedAdaptive, requestsPerRound, samplesPerRequest } from '../../../../src/ui/run/adaptive-choice';
+import { adaptiveProblems, adaptiveSettingsOf, defaultAdaptive, fitRound, fittedAdaptive, requestsPerRound, samplesPerRequest } from '../../../../src/ui/run/adaptive-choice';
 import { DEFAULT_ADAPTIVE_RULE } from '../../../../src/core/adaptive-rule';
 import { RunDraft } from '../../../../src/ui/run/draft.svelte';
 import { restoreDraft, saveDraft } from '../../../../src/ui/run/draft-storage';
@@ -42,6 +42,11 @@ describe('problems', () => {
     expect(tooBig[0]).toMatch(/^Adaptive sampling: the first round \(60\) must be smaller than the maximum samples per question \(50\).*\.$/);
     // An emptied field (null from a number input) is named, not passed.
     expect(adaptiveProblems({ ...defaultAdaptive(), roundSize: null as unknown as number }, 50)[0]).toContain('the round size must be a whole number');
+    // The unsettled block's size is optional: emptied, it is absent (the rest up to n); set, it is checked.
+    expect(adaptiveProblems({ ...defaultAdaptive(), unsettledHeldOut: null as unknown as number }, 50)).toEqual([]);
+    expect(adaptiveProblems({ ...defaultAdaptive(), unsettledHeldOut: 0 }, 50)[0]).toContain('the held-out block of an unsettled question');
+    expect(adaptiveSettingsOf({ ...defaultAdaptive(), unsettledHeldOut: 30 }).unsettledHeldOut).toBe(30);
+    expect('unsettledHeldOut' in adaptiveSettingsOf({ ...defaultAdaptive(), unsettledHeldOut: null as unknown as number })).toBe(false);
   });
 
   test('the draft stops step 3 on them only when adaptive is chosen', () => {
