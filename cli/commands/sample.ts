@@ -6,7 +6,10 @@
  *
  * The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY,
  * never from the command line; it is never printed or written. `--provider in-browser` needs no
- * key and no server: the model runs in this process (cli/in-browser-provider.ts). Exit codes (cli/exit-codes.ts):
+ * key and no server: the model runs in this process (cli/in-browser-provider.ts). `--adaptive`
+ * samples each question in rounds and stops it by the rule (core/adaptive-rule.ts): --samples is
+ * then the most a question gets, and each row says its selection block (selection_samples).
+ * Exit codes (cli/exit-codes.ts):
  * 0 done, 1 a provider or cache error stopped the run, 3 interrupted, the server could not be
  * reached, or some questions still miss samples (what arrived is cached: repeat the command to
  * resume), 2 bad usage or input.
@@ -31,6 +34,10 @@ import { stoppedLine } from '../provider-stop.ts';
 import { HUB_PREFIX, readDatasetSource } from '../dataset-source.ts';
 import { describeSubset } from '../../src/formats/datasets/subset-description.ts';
 import { inBrowserSamplingProvider, IN_BROWSER_HELP, type LocalModelOptions } from '../in-browser-provider.ts';
+import { adaptiveRuleProblems, DEFAULT_ADAPTIVE_RULE } from '../../src/core/adaptive-rule.ts';
+import type { AdaptiveSettings } from '../../src/model/run-spec.ts';
+import { addPTrue } from '../../src/pipeline/p-true.ts';
+import { P_TRUE_DEFAULTS, type PTrueSpec } from '../../src/model/run-spec.ts';
 
 export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE|hub:OWNER/NAME[:SPLIT] --out FILE [options]
   --dataset hub:…      a Hugging Face hub dataset (hub:OWNER/NAME, :SPLIT or :CONFIG/SPLIT), e.g.
@@ -41,7 +48,12 @@ export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dat
   --limit N            ask N questions drawn with --seed (by category where there are categories)
   --seed S             the draw's seed (default 0; numpy's default_rng(S).permutation order)
   --base-url URL       API base URL (default: the preset's)
-  --samples N          samples per question (default 50)
+  --samples N          samples per question (default 50; with --adaptive, the most a question gets)
+  --adaptive           sample in rounds: a question whose first answers all agree stops early, a
+                       split one goes on to --samples; each row gets selection_samples, its
+                       selection block, and semece score scores its Sem2 on that one split
+  --first-round K      with --adaptive: the first round's samples (default ${DEFAULT_ADAPTIVE_RULE.firstRound})
+  --round-size K       with --adaptive: each later selection round's samples (default ${DEFAULT_ADAPTIVE_RULE.roundSize})
   --temperature T      sampling temperature (default 1)
   --top-p P            nucleus sampling (default 1: off)
   --max-tokens N       reply length limit (default 1024)
@@ -49,6 +61,11 @@ export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dat
   --timeout MS         per-request timeout (default 120000)
   --prompt FILE        generation prompt template containing {question}
   --batch MODE         write|read|submit through the provider's batch service (see --batch write --help)
+  --p-true             after sampling, ask p(True) once per question (Kadavath et al. 2022): "is the
+                       proposed (most frequent) answer true?"; written as p_true (a probability) and
+                       p_true_method (logprobs, or sampled: the share of True among the replies)
+  --p-true-samples K   replies asked when the provider returns no logprobs (default 10)
+  --p-true-brainstorm  show the other sampled answers as brainstormed ideas (p_true_sampling)
 ${IN_BROWSER_HELP}
 Presets: ${presetIds().join(', ')}.
 The key is read from the preset's environment variable (e.g. OPENAI_API_KEY) or SEMECE_API_KEY.
@@ -73,7 +90,7 @@ function numArg(v: string | undefined, name: string, dflt: number, max: number):
 function progressLine(p: ProgressCounters): string {
   const eta = p.etaMs === null ? '' : `, about ${Math.ceil(p.etaMs / 1000)} s left`;
   const cost = p.cost === null ? '' : `, $${p.cost.toFixed(4)}`;
-  return `samples ${p.samples.done}/${p.samples.total} (requests ${p.requests.done} done, ${p.requests.failed} failed, ${p.requests.retrying} retrying; tokens ${p.tokens.input} in / ${p.tokens.output} out${cost}${eta})`;
+  return `samples ${p.samples.done}/${p.samples.upTo ? 'at most ' : ''}${p.samples.total} (requests ${p.requests.done} done, ${p.requests.failed} failed, ${p.requests.retrying} retrying; tokens ${p.tokens.input} in / ${p.tokens.output} out${cost}${eta})`;
 }
 
 
@@ -92,6 +109,10 @@ interface SampleArgs {
   promptFile: string | undefined;
   limit: number | undefined;
   seed: number;
+  /** --adaptive: the stopping rule's settings (n is its maximum); undefined: every question gets n. */
+  adaptive: AdaptiveSettings | undefined;
+  /** p(True) after sampling (--p-true); undefined: not asked. */
+  pTrue: PTrueSpec | undefined;
 }
 
 type Say = (s: string) => void;
@@ -130,7 +151,9 @@ function sampleArgs(argv: string[]): SampleArgs | 'help' {
       'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
       'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' },
       limit: { type: 'string' }, seed: { type: 'string' },
+      adaptive: { type: 'boolean' }, 'first-round': { type: 'string' }, 'round-size': { type: 'string' },
       'model-dir': { type: 'string' }, 'allow-remote-models': { type: 'boolean' }, 'sampling-seed': { type: 'string' },
+      'p-true': { type: 'boolean' }, 'p-true-samples': { type: 'string' }, 'p-true-brainstorm': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -141,6 +164,7 @@ function sampleArgs(argv: string[]): SampleArgs | 'help' {
   const preset = getPreset(values.provider!);
   if (!preset) throw new Error(`unknown provider "${values.provider}"; choose one of ${presetIds().join(', ')}`);
   const inBrowser = preset.kind === 'in-browser';
+  if (!values['p-true'] && (values['p-true-samples'] !== undefined || values['p-true-brainstorm'])) throw new Error('--p-true-samples and --p-true-brainstorm need --p-true');
   if (!inBrowser && (values['model-dir'] !== undefined || values['allow-remote-models'] || values['sampling-seed'] !== undefined)) {
     throw new Error(`--model-dir, --allow-remote-models and --sampling-seed are for --provider ${'in-browser'} only`);
   }
@@ -156,7 +180,28 @@ function sampleArgs(argv: string[]): SampleArgs | 'help' {
     promptFile: values.prompt,
     limit: values.limit === undefined ? undefined : intArg(values.limit, 'limit', 0, 1),
     seed: intArg(values.seed, 'seed', 0, 0),
+    adaptive: adaptiveArgs(values, intArg(values.samples, 'samples', 50, 1)),
+    pTrue: values['p-true']
+      ? { samples: intArg(values['p-true-samples'], 'p-true-samples', P_TRUE_DEFAULTS.samples, 1), brainstorm: values['p-true-brainstorm'] ?? P_TRUE_DEFAULTS.brainstorm }
+      : undefined,
   };
+}
+
+/**
+ * --adaptive's rule: the defaults with --first-round and --round-size (the selection block may grow
+ * to at least the first round), checked against --samples, its maximum; throws a usage error.
+ */
+export function adaptiveArgs(values: { adaptive?: boolean; 'first-round'?: string; 'round-size'?: string }, n: number): AdaptiveSettings | undefined {
+  if (!values.adaptive) {
+    if (values['first-round'] !== undefined || values['round-size'] !== undefined) throw new Error('--first-round and --round-size need --adaptive');
+    return undefined;
+  }
+  const firstRound = intArg(values['first-round'], 'first-round', DEFAULT_ADAPTIVE_RULE.firstRound, 1);
+  const roundSize = intArg(values['round-size'], 'round-size', DEFAULT_ADAPTIVE_RULE.roundSize, 1);
+  const settings: AdaptiveSettings = { ...DEFAULT_ADAPTIVE_RULE, firstRound, roundSize, maxSelection: Math.max(DEFAULT_ADAPTIVE_RULE.maxSelection, firstRound) };
+  const problems = adaptiveRuleProblems({ ...settings, maxSamples: n });
+  if (problems.length > 0) throw new Error(`--adaptive: ${problems.join('; ')}`);
+  return settings;
 }
 
 /**
@@ -232,6 +277,7 @@ async function samplePhase(opts: SampleArgs, apiKey: string | undefined, io: Io,
   let lastPrinted = 0;
   const result = await runSampling({
     questions, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, signal: interrupt.signal,
+    ...(opts.adaptive ? { adaptive: opts.adaptive } : {}),
     price: priceFor(DEFAULT_PRICES, opts.preset.id, opts.model),
     progressIntervalMs: 250,
     onProgress: (p) => {
@@ -277,6 +323,12 @@ function unfinishedExit(result: SamplingResult, questions: Question[], cachePath
   return result.state === 'stopped' ? EXIT.failed : EXIT.partial;
 }
 
+/** What an adaptive run spent: its rule, the samples its rows use, and what it saved against n for every question. */
+function adaptiveSummary(rule: AdaptiveSettings, rows: SampledRow[], n: number) {
+  const used = rows.reduce((sum, r) => sum + r.n_samples, 0);
+  return { rule, maxSamples: n, samplesUsed: used, savedAgainstFixed: rows.length * n - used };
+}
+
 /** The complete questions' rows read back from the cache and written to --out, the summary printed. */
 async function writePhase(opts: SampleArgs, out: Say, err: Say, { questions, template, cache, provider, result }: SampleInputs & { provider: SamplingProvider; result: SamplingResult }): Promise<number> {
   const failedIds = new Set(result.incomplete.map((x) => x.questionId));
@@ -287,24 +339,50 @@ async function writePhase(opts: SampleArgs, out: Say, err: Say, { questions, tem
   // The key bases runSampling computed spare a digest per question on the read back.
   const stored = await readSamples({ questions: complete, provider, settings: opts.settings, n: opts.n, promptTemplate: template, cache, keyBases: result.keyBases });
   const rows: SampledRow[] = complete.map((q, i) => {
-    const samples = stored[i] as Sample[];
+    const plan = result.adaptive?.get(q.id);
+    // An adaptive question's samples are its first slots (later ones, cached by a fixed-n run, are not its own).
+    const samples = (plan ? stored[i].slice(0, plan.samples) : stored[i]) as Sample[];
     return {
       id: q.id, question: q.question, gold_answer: q.answer,
       ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
-      model: opts.model, n_samples: samples.length,
+      model: opts.model, n_samples: samples.length, ...(plan ? { selection_samples: plan.selection } : {}),
       results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence),
     };
   });
+  const pTrue = opts.pTrue ? await pTruePhase(opts.pTrue, rows, provider, cache, err) : undefined;
   // Written whole then renamed, so a reader never sees half a file.
   await writeFileAtomic(opts.out, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   out(JSON.stringify({
-    out: opts.out, questions: rows.length, samplesPerQuestion: opts.n, fetched: result.progress.samples.done - result.progress.samples.cached,
+    out: opts.out, questions: rows.length, samplesPerQuestion: opts.n, ...(opts.adaptive ? { adaptive: adaptiveSummary(opts.adaptive, rows, opts.n) } : {}), fetched: result.progress.samples.done - result.progress.samples.cached,
     fromCache: result.progress.samples.cached, requests: result.progress.requests, tokens: result.progress.tokens, cost: result.progress.cost,
-    effective: result.effective, notes: result.notes, ...(failed.length > 0 ? { failed } : {}),
+    effective: result.effective, notes: result.notes, ...(failed.length > 0 ? { failed } : {}), ...(pTrue ? { pTrue: pTrue.summary } : {}),
   }));
-  if (failed.length > 0) {
+  if (pTrue?.fatal) return EXIT.failed;
+  if (failed.length > 0 || (pTrue && pTrue.summary.failed.length > 0)) {
     err(`semece sample: wrote ${rows.length} of ${questions.length} questions to ${opts.out}; repeat the command to ask for the ${failed.length} left out again (a refused question is refused again unless the prompt or the provider's policy changed).`);
     return EXIT.partial;
   }
   return EXIT.ok;
+}
+
+/**
+ * p(True) of every written row (--p-true): one request per question (more where the provider
+ * returns no logprobs), cached in the same file as the samples under keys of their own, so a
+ * repeat pays nothing. Each row gets p_true and p_true_method; a question whose request failed
+ * gets neither and is listed (repeat the command to ask again).
+ */
+async function pTruePhase(spec: PTrueSpec, rows: SampledRow[], provider: SamplingProvider, cache: JsonlSampleCache, err: Say) {
+  let lastPrinted = Date.now();
+  const summary = await addPTrue(rows, {
+    provider, cache, spec,
+    onDone: (done) => {
+      if (Date.now() - lastPrinted < 2000) return;
+      lastPrinted = Date.now();
+      err(`p(True) ${done}/${rows.length}`);
+    },
+  });
+  if (summary.fatal) err(`semece sample: p(True) stopped: ${summary.fatal.message}`);
+  for (const f of summary.failed.slice(0, 20)) err(`semece sample: p(True) of question ${f.id} not asked: ${f.reason}`);
+  const { fatal, ...printed } = summary;
+  return { fatal, summary: printed };
 }

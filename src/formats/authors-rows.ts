@@ -111,8 +111,9 @@ const CLUSTERED_ROW_KEYS: ReadonlySet<string> = new Set([
   'id', 'question', 'gold_answer', 'gold_answer_aliases', 'model', 'n_samples', 'results', 'answer_extracted',
   'confidence_verbalized', 'n_clusters', 'cluster_labels', 'cluster_assignments', 'cluster_sizes', 'modal_cluster',
   'modal_cluster_label', 'selection_samples', 'clustering_method', 'clustering_detail', 'grading_method', 'grading_detail',
-  'cluster_error', 'clustering_error', 'error', 'grade', 'Y',
+  'cluster_error', 'clustering_error', 'error', 'grade', 'Y', 'p_true', 'sequence_logprobs',
 ]);
+// p_true_method is left a question field on purpose: the report states per question how p(True) was read.
 
 export function readClusteredRow(obj: Obj, options: ReadOptions = {}): ClusteredEntry & { id: string } {
   const rowId = id(obj);
@@ -161,12 +162,32 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
   };
   // Optional keys set only when present (a spread of an empty object per row costs a runtime call).
   if (obj.selection_samples !== undefined) row.selection_samples = selectionSamples(obj, n);
+  if (obj.p_true !== undefined) row.p_true = optionalProbability(obj, 'p_true');
+  if (obj.sequence_logprobs !== undefined) row.sequence_logprobs = logprobList(obj, 'sequence_logprobs', n);
   const entry: { ok: true; id: string; row: ClusteredRow; method?: ClusteringMethod; fields?: QuestionFields } = { ok: true, id: rowId, row };
   const method = readRowMethod(obj, 'clustering');
   if (method) entry.method = method;
   const fields = keptFields(obj, CLUSTERED_ROW_KEYS);
   if (fields) entry.fields = fields;
   return entry;
+}
+
+/** p(True): a number in [0, 1], or null (asked, no verdict read). */
+function optionalProbability(obj: Obj, key: string): number | null {
+  const v = obj[key];
+  if (v === null) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw new FieldError(`"${key}" must be a number in [0, 1] or null, got ${describe(v)}`);
+  return v;
+}
+
+/** One finite log-probability (≤ 0) per sample. */
+function logprobList(obj: Obj, key: string, n: number): number[] {
+  const v = arr(obj, key, n, 'n_samples');
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== 'number' || !Number.isFinite(x) || x > 0) throw new FieldError(`"${key}"[${i}] must be a log-probability (a finite number ≤ 0), got ${describe(x)}`);
+  }
+  return v as number[];
 }
 
 export function readGradedRow(obj: Obj): AuthorsGradedRow {

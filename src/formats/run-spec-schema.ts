@@ -43,9 +43,12 @@ export const adaptiveSettingsSchema = z.looseObject(
   Object.fromEntries(Object.keys(DEFAULT_ADAPTIVE_RULE).map((k) => [k, z.number()])),
 ) as unknown as z.ZodType<AdaptiveSettings>;
 
+/** p(True) after sampling (model/run-spec.ts PTrueSpec): at least one reply. */
+export const pTrueSpecSchema = z.looseObject({ samples: z.number().int().min(1), brainstorm: z.boolean() });
+
 /** The sampling settings; an adaptive rule is checked against the run's maximum, `n` (core/adaptive-rule.ts adaptiveRuleProblems). */
 export const samplingSpecSchema = z
-  .looseObject({ n: whole, temperature: z.number(), topP: z.number().optional(), maxTokens: whole, prompt: text, concurrency: whole, adaptive: adaptiveSettingsSchema.optional() })
+  .looseObject({ n: whole, temperature: z.number(), topP: z.number().optional(), maxTokens: whole, prompt: text, concurrency: whole, adaptive: adaptiveSettingsSchema.optional(), logprobs: z.boolean().optional(), pTrue: pTrueSpecSchema.optional() })
   .superRefine((s, ctx) => {
     if (!s.adaptive) return;
     for (const message of adaptiveRuleProblems({ ...s.adaptive, maxSamples: s.n })) ctx.addIssue({ code: 'custom', path: ['adaptive'], message });

@@ -62,6 +62,8 @@ export interface Sample {
   finishReason: string | null;
   /** Token log-probabilities, kept where a signal is read from them (a multiple-choice reply's logprob confidence). */
   logprobs?: TokenLogprob[];
+  /** The reply's sequence log-probability (sum over its tokens), where the provider returned token logprobs. */
+  sequenceLogprob?: number;
 }
 
 /** The authors' row after sampling (before clustering). */
@@ -81,7 +83,21 @@ export interface SampledRow {
   results: string[];
   answer_extracted: string[];
   confidence_verbalized: (number | null)[];
+  /**
+   * p(True) of the proposed answer (pipeline/p-true.ts), asked only where chosen: a probability,
+   * or null when the replies held no verdict. Absent: not asked.
+   */
+  p_true?: number | null;
+  /** How p_true was read: the verdict token's logprobs, or the share of sampled "True" verdicts. */
+  p_true_method?: PTrueMethod;
+  /**
+   * Each sample's sequence log-probability (the sum of its tokens' log-probabilities), present
+   * only where logprobs were asked and every sample has one (the weighted semantic entropy).
+   */
+  sequence_logprobs?: number[];
 }
+
+export type PTrueMethod = 'logprobs' | 'sampled';
 
 /** The authors' clustered row. */
 export interface ClusteredRow extends SampledRow {

@@ -29,7 +29,29 @@ export interface SamplingSpec {
   prompt: string;
   /** Requests in flight at once per model. */
   concurrency: number;
+  /**
+   * Ask for each reply's token log-probabilities where the provider returns them, so each sample
+   * carries its sequence log-probability (the likelihood-weighted semantic entropy reads them).
+   * Absent or false: not asked, and the samples' cache keys are those of a run without it.
+   */
+  logprobs?: boolean;
+  /** One extra request per question, p(True) (pipeline/p-true.ts); absent: not asked. */
+  pTrue?: PTrueSpec;
 }
+
+/**
+ * p(True) (Kadavath et al. 2022): after sampling, the model is asked whether the proposed (most
+ * frequent) answer is true: one request, read from logprobs where the provider returns them, and
+ * otherwise `samples` replies whose share of "True" is the value.
+ */
+export interface PTrueSpec {
+  /** Replies asked when logprobs are not returned (the first one included). */
+  samples: number;
+  /** Show the other sampled answers as brainstormed ideas (LM-Polygraph's p_true_sampling). */
+  brainstorm: boolean;
+}
+
+export const P_TRUE_DEFAULTS: PTrueSpec = Object.freeze({ samples: 10, brainstorm: false });
 
 /** A clustering method and its settings: one per row of the methods table (model/clustering-methods.ts). */
 export type { ClusteringSpec } from './clustering-methods';

@@ -31,6 +31,7 @@ export const SIGNAL_NAMES = [
   'degree',
   'eccentricity',
   'lexical_similarity',
+  'p_true',
 ] as const;
 
 /** Confidence signals a report can hold; only those present in a model's rows are scored. */
@@ -43,9 +44,10 @@ export type PaperSignal = 'sem1' | 'sem2' | 'verbalized';
  * What a signal is computed from: the clustering's partition (each sample's class), the sampled
  * answers' text, the samples' stated confidences, a multiple-choice reply (stated probability,
  * token probability), or a pairwise similarity of the samples (entailment probabilities or
- * embedding cosines; not stored by any run yet, see `similarity` below).
+ * embedding cosines; not stored by any run yet, see `similarity` below), or the extra p(True)
+ * request a run asks only where chosen (rows' p_true, pipeline/p-true.ts).
  */
-export type SignalInput = 'partition' | 'answers' | 'verbalized' | 'reply' | 'similarity';
+export type SignalInput = 'partition' | 'answers' | 'verbalized' | 'reply' | 'similarity' | 'p-true';
 
 export interface SignalInfo {
   name: SignalName;
@@ -97,6 +99,7 @@ export const SIGNALS: readonly SignalInfo[] = [
   { name: 'degree', label: 'Degree (Deg)', short: 'Deg', abbr: 'Deg', paper: false, direction: 'uncertainty', probability: false, inputs: ['partition'], preferredInput: 'similarity', blackBox: 'deg', description: 'One minus the mean pairwise similarity (Lin, Trivedi & Sun 2023), over the clustering\'s partition; stored as 1 − Deg; not a probability.' },
   { name: 'eccentricity', label: 'Eccentricity (Ecc)', short: 'Ecc', abbr: 'Ecc', paper: false, direction: 'uncertainty', probability: false, inputs: ['partition'], preferredInput: 'similarity', blackBox: 'ecc', description: "Spread of the samples' spectral embedding (Lin, Trivedi & Sun 2023), over the clustering's partition; stored as 1/(1 + Ecc²); not a probability." },
   { name: 'lexical_similarity', label: 'Lexical similarity (ROUGE-L)', short: 'Lexical', abbr: 'Lex.', paper: false, direction: 'confidence', probability: false, inputs: ['answers'], blackBox: 'lexicalSimilarity', description: 'Mean pairwise ROUGE-L F of the sampled answers (Fomicheva et al. 2020); a similarity, not a probability.' },
+  { name: 'p_true', label: 'p(True)', short: 'p(True)', abbr: 'pTrue', paper: false, direction: 'confidence', probability: true, inputs: ['p-true'], description: 'The probability the model gives "True" when asked whether the proposed (most frequent) answer is true (Kadavath et al. 2022): from the verdict token\'s logprobs where returned, else the share of sampled True verdicts; an extra request per question.' },
 ];
 
 const byName = Object.fromEntries(SIGNALS.map((s) => [s.name, s])) as Record<SignalName, SignalInfo>;
@@ -123,6 +126,11 @@ export function isPaperSignal(name: SignalName): name is PaperSignal {
 
 export function isProbabilitySignal(name: SignalName): boolean {
   return byName[name].probability;
+}
+
+/** The signals a run with these inputs can give (each of the signal's inputs among them), in the table's order. */
+export function signalsFrom(inputs: readonly SignalInput[]): SignalName[] {
+  return SIGNALS.filter((s) => s.inputs.every((i) => inputs.includes(i))).map((s) => s.name);
 }
 
 /** The signals computed by core/black-box-uncertainty.ts, with their key there. */

@@ -6,7 +6,7 @@
  */
 import { scoreAuthorsRows, type ScoreOptions } from '../pipeline/score-stage';
 import type { ModelReport } from '../model/report';
-import { SIGNAL_NAMES } from '../model/signals';
+import { signalsFrom } from '../model/signals';
 import type { McSemQuestion } from './sem-ece-question';
 
 export function mcSemEceReport(rows: readonly McSemQuestion[], model: string, options: ScoreOptions = {}): ModelReport {
@@ -18,8 +18,9 @@ export function mcSemEceReport(rows: readonly McSemQuestion[], model: string, op
       duplicates: [],
       unmatchedGraded: [],
     },
-    // Every signal a multiple-choice run can give is compared, a logprob that never came listed as left out.
-    { ...options, extraSignals: Object.fromEntries(scored.map((r) => [r.clustered.id, r.signals])), comparedSignals: SIGNAL_NAMES },
+    // Every signal a multiple-choice run can give is compared, a logprob that never came listed as
+    // left out; it asks no p(True) and keeps no samples' logprobs, so those are not offered.
+    { ...options, extraSignals: Object.fromEntries(scored.map((r) => [r.clustered.id, r.signals])), comparedSignals: signalsFrom(['partition', 'answers', 'verbalized', 'reply']) },
     model,
   );
 }

@@ -13,6 +13,8 @@ import { readQuestions } from '../model/sample-cache';
 import { UNREACHABLE_KIND } from './unreachable';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import { reportDetail } from './report-detail';
+import { addPTrue, pTrueNote } from './p-true';
+import { costOf } from '../model/cost';
 import type { SampleStage, SampleStageArgs } from './stage-ports';
 import { firstRowPerId, type Question, type Result, type Sample, type SampledRow, type StageError } from '../model/rows';
 
@@ -122,6 +124,21 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   if (detail.note) args.onNote(detail.note);
   const sampledOnes = unique.filter((q) => !failedIds.has(q.id));
   const rows = await sampledRows(sampledOnes, fetched, { args, provider, settings, keepRaw, keyBases: result.keyBases, adaptive: result.adaptive });
+  if (sampling.pTrue) {
+    // p(True) after sampling, where chosen (p-true.ts): its requests counted with the samples'.
+    const p = await addPTrue(rows, { provider, cache: args.cache, spec: sampling.pTrue, concurrency: provider.config.concurrency ?? sampling.concurrency, signal: args.signal, cachedOnly: args.cachedOnly });
+    const counters = structuredClone(result.progress);
+    counters.requests.done += p.requests;
+    counters.requests.failed += p.failed.length;
+    counters.tokens.input += p.tokens.input;
+    counters.tokens.output += p.tokens.output;
+    counters.cost = costOf(counters.tokens, args.price);
+    args.onCounters(counters);
+    args.onNote(pTrueNote(p));
+    // Paused or cancelled while asking: stopped like sampling (a resume asks only what is not stored).
+    if (args.signal.aborted) return { ok: false, error: { kind: 'aborted', message: 'Sampling was stopped.', where } };
+    if (p.fatal) return { ok: false, error: { ...p.fatal, where, message: `p(True) stopped: ${p.fatal.message} The samples and p(True) replies so far are kept: press Resume.` } };
+  }
   return { ok: true, value: { rows, failed, ...(args.cachedOnly ? { unsampled: result.incomplete.length } : {}) } };
 }
 

@@ -130,7 +130,17 @@ function gradeOf(label: string | null, Y: 0 | 1): Grade {
 
 /** The signals the stage computes from the rows themselves (not handed in), among `wanted` (default: all). */
 export function computedSignals(wanted?: readonly SignalName[]): SignalName[] {
-  return [...(!wanted || wanted.includes('entropyConfidence') ? (['entropyConfidence'] as SignalName[]) : []), ...blackBoxSignalsWanted(wanted)];
+  const own = (name: SignalName): SignalName[] => (!wanted || wanted.includes(name) ? [name] : []);
+  return [...own('entropyConfidence'), ...blackBoxSignalsWanted(wanted), ...ROW_SIGNALS.flatMap(own)];
+}
+
+/** Signals the rows carry per question where the run asked for them (p(True): rows' p_true, a probability). */
+const ROW_SIGNALS: readonly SignalName[] = ['p_true'];
+
+/** The row signals of one clustered row, among `wanted`. */
+function rowSignalValues(c: JoinedQuestion['clustered'], wanted: readonly SignalName[]): Partial<Record<SignalName, number>> | undefined {
+  if (wanted.includes('p_true') && typeof c.p_true === 'number' && Number.isFinite(c.p_true)) return { p_true: c.p_true };
+  return undefined;
 }
 
 /**
@@ -146,6 +156,7 @@ export function reportQuestions(
   const computed = options.computed ?? [];
   const withEntropy = computed.includes('entropyConfidence');
   const blackBox = blackBoxSignalsWanted(computed);
+  const fromRows = ROW_SIGNALS.filter((s) => computed.includes(s));
   const kBar = meanClassCount(estimates);
   const detail = options.samples ?? 'answers';
   const extra = options.extraSignals;
@@ -171,12 +182,15 @@ export function reportQuestions(
       classes: c.cluster_labels.map((label, k) => ({ label, size: e.sizes[k] })),
     };
     if (fields) q.fields = { ...fields };
+    // How p(True) was read, stated per question (a field, so the report lists and slices by it).
+    if (fromRows.length > 0 && c.p_true_method && q.fields?.p_true_method === undefined) q.fields = { ...q.fields, p_true_method: c.p_true_method };
     if (c.selection_samples !== undefined) q.selectionSamples = c.selection_samples;
     const given = extra?.[c.id];
     // The answers only where the rows carry one per sample (the CLI reads rows without them when no signal needs them).
     const answers = c.answer_extracted.length === e.n ? c.answer_extracted : undefined;
     const black = blackBox.length > 0 ? blackBoxSignalValues({ estimates: e, answers }, blackBox) : undefined;
-    if (withEntropy || black || given) q.signals = { ...(withEntropy ? { entropyConfidence: entropyConfidence(e.entropy) } : {}), ...black, ...given };
+    const carried = fromRows.length > 0 ? rowSignalValues(c, fromRows) : undefined;
+    if (withEntropy || black || carried || given) q.signals = { ...(withEntropy ? { entropyConfidence: entropyConfidence(e.entropy) } : {}), ...black, ...carried, ...given };
     if (detail !== 'none') {
       q.samples = c.cluster_assignments.map((cls, j): ReportSample => {
         const s: ReportSample = { answer: c.answer_extracted[j] ?? '', confidence: c.confidence_verbalized[j], cls };

@@ -31,6 +31,8 @@ export function signalColor(signal: SignalName): string {
       return 'var(--series-eccentricity)';
     case 'lexical_similarity':
       return 'var(--series-lexical_similarity)';
+    case 'p_true':
+      return 'var(--series-p_true)';
     default:
       return 'var(--series-other)';
   }
@@ -51,6 +53,7 @@ const SHAPES: Record<string, MarkerShape> = {
   degree: 'triangle-left',
   eccentricity: 'triangle-right',
   lexical_similarity: 'bowtie',
+  p_true: 'wye',
 };
 
 /** The marker shape of a signal: a different one for each signal the report can hold. */

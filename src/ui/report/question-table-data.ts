@@ -88,18 +88,13 @@ function sortValue(q: ReportQuestion, key: Exclude<SortKey, 'order'>): number | 
       return cachedKey(goldKeys, q, q.gold);
     case 'gap':
       return q.sem1 - q.sem2;
-    case 'stated':
-    case 'logprob':
-    case 'entropyConfidence':
-    case 'semantic_entropy':
-    case 'num_sets':
-    case 'eigv':
-    case 'degree':
-    case 'eccentricity':
-    case 'lexical_similarity':
-      return signalValue(q, key);
-    default:
+    case 'margin':
+    case 'correct':
+    case 'nClasses':
       return q[key];
+    default:
+      // Every signal: the paper's three are fields, the others in q.signals (signalValue reads both).
+      return signalValue(q, key);
   }
 }
 

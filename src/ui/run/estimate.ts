@@ -12,6 +12,7 @@ import type { ModelSpec, RunSpec } from '../../model/run-spec';
 import { clusteringApiModel } from '../../model/clustering-methods';
 import { estimateMultipleChoiceRows } from './multiple-choice-estimate';
 import { estimateRow, promptTokens, type Estimate } from './estimate-row';
+import { pTrueEstimate } from './p-true-estimate';
 
 /** Tokens of a typical reply that ends with the Answer and Confidence lines. */
 export const TYPICAL_REPLY_TOKENS = 60;
@@ -47,6 +48,11 @@ function judge(label: string, model: ModelSpec, calls: number, prices: PriceTabl
 export function estimateRun(spec: RunSpec, prices: PriceTable): { rows: Estimate[]; total: Estimate } {
   // A multiple-choice run has no judges: its requests are counted by multiple-choice-estimate.ts.
   const rows = spec.mc ? estimateMultipleChoiceRows({ ...spec, mc: spec.mc }, prices) : spec.models.map((m) => sampling(spec, m, prices));
+  // p(True), where chosen: its own row per model after the sampling rows.
+  for (const m of spec.mc ? [] : spec.models) {
+    const row = pTrueEstimate(spec, m, prices);
+    if (row) rows.push(row);
+  }
   const perModelQuestions = spec.dataset.questions.length * spec.models.length;
   const clusteringJudge = spec.mc ? undefined : clusteringApiModel(spec.clustering);
   if (clusteringJudge) rows.push(judge(`clustering judge ${modelOnProvider(clusteringJudge.preset, clusteringJudge.model)}`, clusteringJudge, perModelQuestions, prices));

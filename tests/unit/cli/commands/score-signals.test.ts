@@ -161,10 +161,10 @@ describe('--signals', () => {
   });
 
   test('an unknown name is a usage error listing the valid ones', async () => {
-    const { code, doc, stderr } = await score('--signals', 'eigv,p_true');
+    const { code, doc, stderr } = await score('--signals', 'eigv,p_truth');
     expect(code).toBe(2);
     expect(doc).toBeUndefined();
-    expect(stderr).toContain(`--signals: unknown signal 'p_true'; valid: all, ${SIGNAL_NAMES.join(', ')}`);
+    expect(stderr).toContain(`--signals: unknown signal 'p_truth'; valid: all, ${SIGNAL_NAMES.join(', ')}`);
   });
 
   test('a known signal these rows cannot give is said on stderr, not printed', async () => {
