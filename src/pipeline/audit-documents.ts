@@ -5,7 +5,7 @@
  *   questions, people, agreement(+_interval), kappa(+_interval), grades_changed,
  *   confusion {categories, counts[automatic][person]}, ari(+_interval), pairwise {precision,
  *   recall (+_interval), pairs {tp, fp, fn, tn}}, classes_changed,
- *   ece_shift {signal: {ece, corrected, estimate, interval}}, by_regime {regime: the same
+ *   ece_shift {signal: {ece, corrected, estimate, interval, bias_corrected}}, by_regime {regime: the same
  *   minus people}, alpha (two or more people), skipped, methods.
  */
 import type { Interval } from '../core/types';
@@ -32,7 +32,7 @@ function partDocument(p: AuditPart) {
       pairs: p.classes.pairs,
     },
     classes_changed: p.classes.differing,
-    ece_shift: Object.fromEntries(Object.entries(p.eceShift).map(([s, e]) => [s, { ece: e.ece, corrected: e.corrected, estimate: e.estimate, interval: e.interval }])),
+    ece_shift: Object.fromEntries(Object.entries(p.eceShift).map(([s, e]) => [s, { ece: e.ece, corrected: e.corrected, estimate: e.estimate, interval: e.interval, bias_corrected: e.biasCorrected }])),
   };
 }
 

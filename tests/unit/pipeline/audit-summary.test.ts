@@ -137,7 +137,7 @@ describe('auditSummary: 20 audited of 40, planted errors', () => {
     expect(doc.kappa).toBeCloseTo(0.16 / 0.41, 12);
     expect(doc.kappa_interval).toEqual([s.grades.kappa[1], s.grades.kappa[2]]);
     expect(doc.ari).toBeCloseTo(49 / 60, 12);
-    expect(doc.ece_shift.sem1).toEqual({ ece: s.eceShift.sem1!.ece, corrected: s.eceShift.sem1!.corrected, estimate: s.eceShift.sem1!.estimate, interval: s.eceShift.sem1!.interval });
+    expect(doc.ece_shift.sem1).toEqual({ ece: s.eceShift.sem1!.ece, corrected: s.eceShift.sem1!.corrected, estimate: s.eceShift.sem1!.estimate, interval: s.eceShift.sem1!.interval, bias_corrected: s.eceShift.sem1!.biasCorrected });
   });
 
   it('is seeded: the same audit gives the same intervals', () => {
