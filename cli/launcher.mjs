@@ -70,7 +70,8 @@ async function build(names) {
     ].join('\n'),
   );
   const result = await esbuild({
-    entryPoints: [entry],
+    // The bootstrap's worker thread beside the commands (cli/bootstrap-thread-runner.ts finds it there).
+    entryPoints: { entry, 'bootstrap-thread': path.join(cli, 'bootstrap-thread.ts') },
     absWorkingDir: root,
     bundle: true,
     splitting: true,

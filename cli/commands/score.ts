@@ -15,11 +15,13 @@ import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
 import { SCORING_DEFAULTS } from '../../src/model/run-spec.ts';
 import { PAPER_SIGNALS, SIGNAL_NAMES, SIGNALS, type SignalName } from '../../src/model/signals.ts';
 import { MAX_BINS, MAX_BOOTSTRAP_B, MAX_SAMPLES_PER_QUESTION, MAX_SEM2_R, MIN_BINS } from '../../src/model/scoring-limits.ts';
-import { scoreAuthorsRows, type ScoreOptions } from '../../src/pipeline/score-stage.ts';
+import { scoreAuthorsRowsBeside, type BootstrapRunner, type ScoreOptions } from '../../src/pipeline/score-stage.ts';
+import { startBootstrapThread } from '../bootstrap-thread-runner.ts';
 import { buildReport, importedSettings, scoreCliDocument } from '../../src/pipeline/score-documents.ts';
 import { MIN_PER_BIN, smallBinCaveats } from '../../src/pipeline/small-bins.ts';
 import { sliceReport, slicesCliDocument, sliceTestCliDocument, type SliceAnalysis } from '../../src/pipeline/slices.ts';
 import { reportManifest } from '../../src/model/report-manifest.ts';
+import type { ModelReport } from '../../src/model/report.ts';
 import { reportJsonFile } from '../../src/formats/report-export.ts';
 import { leftOutNote } from '../../src/formats/report-limits.ts';
 import { toJson } from '../json.ts';
@@ -203,10 +205,20 @@ function needsAnswers(a: ScoreArgs): boolean {
  * (sliced with --by), the exclusions and small bins said on stderr, and the report written with --report.
  */
 async function scoreCommand(a: ScoreArgs, out: Say, err: Say): Promise<number> {
+  // Started first, so that the bootstrap's thread loads while the rows are read.
+  const bootstrap = startBootstrapThread();
+  try {
+    return await scoreWith(bootstrap.run, a, out, err);
+  } finally {
+    bootstrap.close();
+  }
+}
+
+async function scoreWith(runBootstrap: BootstrapRunner, a: ScoreArgs, out: Say, err: Say): Promise<number> {
   const scored = await readRows(a, err);
   if (!scored) return EXIT.badInput;
   const { options } = a;
-  const report = scoreAuthorsRows(scored, options, a.model);
+  const report = await scoreAuthorsRowsBeside(runBootstrap, scored, options, a.model);
   const document = scoreCliDocument(report, scored, options, { regimeIntervals: a.regimeIntervals });
   let sliced: SliceAnalysis | undefined;
   if (a.by !== undefined) {
@@ -277,7 +289,7 @@ function sayCounts(scoredCount: number, scored: ScoredRows, err: Say): void {
 }
 
 /** The report document to --report, with its manifest, at the most detail the app opens; false once a failure to write is said. */
-async function writeReport(a: ScoreArgs, reportFile: string, report: ReturnType<typeof scoreAuthorsRows>, scored: ScoredRows, err: Say): Promise<boolean> {
+async function writeReport(a: ScoreArgs, reportFile: string, report: ModelReport, scored: ScoredRows, err: Say): Promise<boolean> {
   const doc = buildReport([report], {
     title: `${report.model} — ${path.basename(a.clustered)}`,
     dataset: { name: path.basename(a.clustered), source: reportSource(a.clustered) },

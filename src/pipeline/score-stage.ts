@@ -19,7 +19,7 @@
  * a confidence form of an uncertainty score is listed as left out (signal-comparison.ts).
  */
 import { accuracy, eceEqualWidth, signalMetrics } from '../core/calibration';
-import { biasCorrectedInterval, pairedBootstrap } from '../core/bootstrap';
+import { biasCorrectedInterval, pairedBootstrap, type BootstrapOptions, type BootstrapResult } from '../core/bootstrap';
 import { biasCorrectedEceIntervals } from '../core/bias-corrected-ece';
 import { estimateQuestion } from '../core/estimators';
 import { adaptiveSem2 } from '../core/adaptive-sem2';
@@ -216,29 +216,68 @@ export function scoredSignals(questions: readonly ReportQuestion[]): SignalName[
   );
 }
 
+/** What the paired bootstrap of a model's metrics reads: typed arrays and settings, so it can run on another thread (the CLI's). */
+export interface MetricsBootstrapJob {
+  input: { sem1: Float64Array; sem2: Float64Array; y: Float64Array; margin: Float64Array };
+  options: BootstrapOptions;
+  /** Each scored signal's column; Sem1's and Sem2's are the very arrays of `input`, so their ECEs are computed once. */
+  signals: Record<string, Float64Array>;
+}
+
+/** Runs a bootstrap job; the CLI's runs it on a worker thread while the other metrics are computed. */
+export type BootstrapRunner = (job: MetricsBootstrapJob) => Promise<BootstrapResult>;
+
+/** The bootstrap job on this thread. */
+export const runBootstrapJob = (job: MetricsBootstrapJob): BootstrapResult => pairedBootstrap(job.input, job.options, job.signals);
+
 /** Every metric of ModelMetrics from report rows (also what a grade override recomputes). */
 export function modelMetrics(
   questions: readonly ReportQuestion[],
   context: { excluded: number; signals?: readonly SignalName[] },
   options: ScoreOptions = {},
 ): ModelMetrics {
+  const inputs = metricInputs(questions, context, options);
+  const boot = runBootstrapJob(inputs.job);
+  return withBootstrap(inputs, metricsBesideBootstrap(inputs, questions, options), boot, questions, context, options);
+}
+
+/**
+ * The same metrics with the paired bootstrap handed to `runBootstrap` and the rest computed
+ * meanwhile: the numbers are modelMetrics's, bit for bit (one seeded stream, the same arrays).
+ */
+export async function modelMetricsBeside(
+  runBootstrap: BootstrapRunner,
+  questions: readonly ReportQuestion[],
+  context: { excluded: number; signals?: readonly SignalName[] },
+  options: ScoreOptions = {},
+): Promise<ModelMetrics> {
+  const inputs = metricInputs(questions, context, options);
+  const boot = runBootstrap(inputs.job);
+  // Not awaited yet: the metrics that do not read the replicates are computed while it runs.
+  const beside = metricsBesideBootstrap(inputs, questions, options);
+  return withBootstrap(inputs, beside, await boot, questions, context, options);
+}
+
+type MetricInputs = ReturnType<typeof metricInputs>;
+
+/** The columns every metric reads, and the bootstrap's job over them. */
+function metricInputs(questions: readonly ReportQuestion[], context: { signals?: readonly SignalName[] }, options: ScoreOptions) {
   const { bins, bootstrap: b } = scoringUsed(options);
   const signals = context.signals ?? PAPER_SIGNALS;
   const y = columnOf(questions, (q) => q.correct);
   const conf = {} as Record<SignalName, Float64Array>;
   for (const s of signals) conf[s] = columnOf(questions, (q) => signalValue(q, s));
-
-  const metricsBySignal: ModelMetrics['signals'] = {};
-  for (const s of signals) metricsBySignal[s] = signalMetrics(conf[s], y, { bins, smooth: options.smooth });
-
   // The same arrays as in `conf`, so the bootstrap reuses its Sem1/Sem2 ECEs for their intervals.
   const sem1 = conf.sem1 ?? columnOf(questions, (q) => q.sem1);
   const sem2 = conf.sem2 ?? columnOf(questions, (q) => q.sem2);
-  const boot = pairedBootstrap(
-    { sem1, sem2, y, margin: columnOf(questions, (q) => q.margin) },
-    { B: b.B, seed: b.seed, bins },
-    conf,
-  );
+  const job: MetricsBootstrapJob = { input: { sem1, sem2, y, margin: columnOf(questions, (q) => q.margin) }, options: { B: b.B, seed: b.seed, bins }, signals: conf };
+  return { bins, b, signals, y, conf, job };
+}
+
+/** Everything that does not read the bootstrap's replicates. */
+function metricsBesideBootstrap({ bins, b, signals, y, conf }: MetricInputs, questions: readonly ReportQuestion[], options: ScoreOptions) {
+  const metricsBySignal: ModelMetrics['signals'] = {};
+  for (const s of signals) metricsBySignal[s] = signalMetrics(conf[s], y, { bins, smooth: options.smooth });
 
   // Each regime's rows gathered once: its ECEs, its bias-corrected intervals and its inference read them.
   const regimes = regimeColumns(conf, y, questions.map((q) => q.regime));
@@ -263,7 +302,21 @@ export function modelMetrics(
   // for every signal and regime of 40,000 questions, cheap enough to be always there.
   const extras = options.viewExtras !== false;
   const inference = eceInferenceMetrics(conf, y, { bins, seed: b.seed, bands: extras }, regimes);
+  // Chosen once here, so the selective view reads it rather than recomputing it on the page.
+  const abstention = extras ? abstentionMetrics(questions, signals) : undefined;
+  return { metricsBySignal, byRegime, rejection, recalibration, inference, abstention };
+}
 
+/** The metrics put together with the bootstrap's replicates. */
+function withBootstrap(
+  { bins, b, signals, y }: MetricInputs,
+  beside: ReturnType<typeof metricsBesideBootstrap>,
+  boot: BootstrapResult,
+  questions: readonly ReportQuestion[],
+  context: { excluded: number },
+  options: ScoreOptions,
+): ModelMetrics {
+  const { metricsBySignal, byRegime, rejection, recalibration, inference, abstention } = beside;
   return withEceInference({
     questions: questions.length,
     excluded: context.excluded,
@@ -277,11 +330,10 @@ export function modelMetrics(
     meanClasses: meanClassCount(questions.map((q) => ({ n: q.n, nonEmptyClasses: q.nClasses }))),
     rejection,
     recalibration,
-    ...(extras
+    ...(abstention
       ? {
           comparison: compareScoredSignals(comparedColumns(questions, signals, options.comparedSignals), y, { B: b.B, seed: b.seed, bins }, { intervals: boot.eceIntervals, replicates: boot.eceReplicates }),
-          // Chosen once here, so the selective view reads it rather than recomputing it on the page.
-          abstention: abstentionMetrics(questions, signals),
+          abstention,
         }
       : {}),
   }, inference);
@@ -289,14 +341,30 @@ export function modelMetrics(
 
 /** The whole stage: joined authors' rows → one model's report, every signal scored once. */
 export function scoreAuthorsRows(rows: AuthorsRows, options: ScoreOptions = {}, model?: string): ModelReport {
+  const { questions, context } = scoredQuestions(rows, options);
+  return modelReport(rows, questions, modelMetrics(questions, context, options), model);
+}
+
+/** The same report, its paired bootstrap run by `runBootstrap` beside the other metrics (the CLI's worker thread). */
+export async function scoreAuthorsRowsBeside(runBootstrap: BootstrapRunner, rows: AuthorsRows, options: ScoreOptions = {}, model?: string): Promise<ModelReport> {
+  const { questions, context } = scoredQuestions(rows, options);
+  return modelReport(rows, questions, await modelMetricsBeside(runBootstrap, questions, context, options), model);
+}
+
+/** Each question's report row and the signals scored over them. */
+function scoredQuestions(rows: AuthorsRows, options: ScoreOptions) {
   const estimates = estimateQuestions(rows.questions, options);
   const computed = rows.questions.length > 0 ? computedSignals(options.signals) : [];
   const questions = reportQuestions(rows.questions, estimates, { ...options, computed });
   const scored = scoredSignals(questions);
   const signals = options.signals ? scored.filter((s) => isPaperSignal(s) || options.signals!.includes(s)) : scored;
+  return { questions, context: { excluded: rows.excluded.length, signals } };
+}
+
+function modelReport(rows: AuthorsRows, questions: ReportQuestion[], metrics: ModelMetrics, model?: string): ModelReport {
   return {
     model: model ?? rows.questions[0]?.clustered.model ?? 'unknown model',
-    metrics: modelMetrics(questions, { excluded: rows.excluded.length, signals }, options),
+    metrics,
     questions,
     excludedQuestions: rows.excluded.map((x) => ({ ...x })),
   };

@@ -36,9 +36,10 @@ describe('npm run semece: the launcher runs the CLI from a bundle kept fresh', (
     expect(manifest().dir).toBe(built.dir);
   });
 
-  it('semece score gives the same document, byte for byte, as from source', async () => {
+  it('semece score gives the same document, byte for byte, as from source (its bootstrap on the bundle’s thread, from source on the main thread)', async () => {
     const args = ['score', '--clustered', sample('clustered.jsonl'), '--graded', sample('graded.jsonl'), '--B', '200'];
     const [bundled, source] = await Promise.all([run(args), run(args, false)]);
+    expect(existsSync(join(manifest().dir, 'bootstrap-thread.js'))).toBe(true);
     // The reference sample has 2 excluded questions: partial (3).
     expect(bundled.code).toBe(3);
     expect(source.code).toBe(3);
