@@ -34,7 +34,7 @@ import { stoppedLine } from '../provider-stop.ts';
 import { HUB_PREFIX, readDatasetSource } from '../dataset-source.ts';
 import { describeSubset } from '../../src/formats/datasets/subset-description.ts';
 import { inBrowserSamplingProvider, IN_BROWSER_HELP, type LocalModelOptions } from '../in-browser-provider.ts';
-import { adaptiveRuleProblems, DEFAULT_ADAPTIVE_RULE } from '../../src/core/adaptive-rule.ts';
+import { ADAPTIVE_HELP, ADAPTIVE_OPTIONS, adaptiveArgs, adaptiveSummary } from '../adaptive-options.ts';
 import type { AdaptiveSettings } from '../../src/model/run-spec.ts';
 import { addPTrue } from '../../src/pipeline/p-true.ts';
 import { P_TRUE_DEFAULTS, type PTrueSpec } from '../../src/model/run-spec.ts';
@@ -49,11 +49,7 @@ export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dat
   --seed S             the draw's seed (default 0; numpy's default_rng(S).permutation order)
   --base-url URL       API base URL (default: the preset's)
   --samples N          samples per question (default 50; with --adaptive, the most a question gets)
-  --adaptive           sample in rounds: a question whose first answers all agree stops early, a
-                       split one goes on to --samples; each row gets selection_samples, its
-                       selection block, and semece score scores its Sem2 on that one split
-  --first-round K      with --adaptive: the first round's samples (default ${DEFAULT_ADAPTIVE_RULE.firstRound})
-  --round-size K       with --adaptive: each later selection round's samples (default ${DEFAULT_ADAPTIVE_RULE.roundSize})
+${ADAPTIVE_HELP}
   --temperature T      sampling temperature (default 1)
   --top-p P            nucleus sampling (default 1: off)
   --max-tokens N       reply length limit (default 1024)
@@ -151,7 +147,7 @@ function sampleArgs(argv: string[]): SampleArgs | 'help' {
       'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
       'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' },
       limit: { type: 'string' }, seed: { type: 'string' },
-      adaptive: { type: 'boolean' }, 'first-round': { type: 'string' }, 'round-size': { type: 'string' },
+      ...ADAPTIVE_OPTIONS,
       'model-dir': { type: 'string' }, 'allow-remote-models': { type: 'boolean' }, 'sampling-seed': { type: 'string' },
       'p-true': { type: 'boolean' }, 'p-true-samples': { type: 'string' }, 'p-true-brainstorm': { type: 'boolean' },
       help: { type: 'boolean' },
@@ -185,23 +181,6 @@ function sampleArgs(argv: string[]): SampleArgs | 'help' {
       ? { samples: intArg(values['p-true-samples'], 'p-true-samples', P_TRUE_DEFAULTS.samples, 1), brainstorm: values['p-true-brainstorm'] ?? P_TRUE_DEFAULTS.brainstorm }
       : undefined,
   };
-}
-
-/**
- * --adaptive's rule: the defaults with --first-round and --round-size (the selection block may grow
- * to at least the first round), checked against --samples, its maximum; throws a usage error.
- */
-export function adaptiveArgs(values: { adaptive?: boolean; 'first-round'?: string; 'round-size'?: string }, n: number): AdaptiveSettings | undefined {
-  if (!values.adaptive) {
-    if (values['first-round'] !== undefined || values['round-size'] !== undefined) throw new Error('--first-round and --round-size need --adaptive');
-    return undefined;
-  }
-  const firstRound = intArg(values['first-round'], 'first-round', DEFAULT_ADAPTIVE_RULE.firstRound, 1);
-  const roundSize = intArg(values['round-size'], 'round-size', DEFAULT_ADAPTIVE_RULE.roundSize, 1);
-  const settings: AdaptiveSettings = { ...DEFAULT_ADAPTIVE_RULE, firstRound, roundSize, maxSelection: Math.max(DEFAULT_ADAPTIVE_RULE.maxSelection, firstRound) };
-  const problems = adaptiveRuleProblems({ ...settings, maxSamples: n });
-  if (problems.length > 0) throw new Error(`--adaptive: ${problems.join('; ')}`);
-  return settings;
 }
 
 /**
@@ -321,12 +300,6 @@ function unfinishedExit(result: SamplingResult, questions: Question[], cachePath
   // A provider or cache error needs the user to act; an interruption or questions still short
   // of samples kept what they had, and repeating the command finishes them.
   return result.state === 'stopped' ? EXIT.failed : EXIT.partial;
-}
-
-/** What an adaptive run spent: its rule, the samples its rows use, and what it saved against n for every question. */
-function adaptiveSummary(rule: AdaptiveSettings, rows: SampledRow[], n: number) {
-  const used = rows.reduce((sum, r) => sum + r.n_samples, 0);
-  return { rule, maxSamples: n, samplesUsed: used, savedAgainstFixed: rows.length * n - used };
 }
 
 /** The complete questions' rows read back from the cache and written to --out, the summary printed. */

@@ -47,7 +47,9 @@ const DEFAULT_SIGNALS: readonly SignalName[] = SIGNALS.filter((s) => s.probabili
 export const USAGE = `usage: semece score --clustered FILE --graded FILE [options]
   --R N                Sem2 splits per question (default ${D.sem2.R})
   --sem2-seed N        seed of Sem2's per-question default_rng (default ${D.sem2.seed})
-  --sem2-selection N   samples in Sem2's selection block (default: half, floor(n/2))
+  --sem2-selection N   samples in Sem2's selection block (default: half, floor(n/2)); a row with
+                       selection_samples (semece sample --adaptive) has its own: its Sem2 is the
+                       held-out share of that block's modal class, one split (docs/STATISTICS.md)
   --bins N             bins of the paper ECE (default ${D.bins}, edges i*${1 / D.bins})
   --B N                bootstrap replicates (default ${D.bootstrap.B})
   --bootstrap-seed N   seed of the bootstrap's default_rng stream (default ${D.bootstrap.seed})

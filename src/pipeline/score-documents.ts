@@ -146,6 +146,8 @@ export function scoreCliDocument(report: ModelReport, rows: AuthorsRows, options
     questions: report.questions.map((q) => ({
       id: q.id,
       n: q.n,
+      // An adaptively sampled question: its selection block (its Sem2 is the held-out share of that block's modal class).
+      ...(q.selectionSamples !== undefined ? { selection_samples: q.selectionSamples } : {}),
       sem1: q.sem1,
       sem2: q.sem2,
       verbalized: q.verbalized,
