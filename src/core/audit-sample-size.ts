@@ -9,7 +9,7 @@
  * grades with the automatic grader's marginals p_c, which the report knows before the audit
  * starts (chanceAgreement); p_o is a guess of how often they will agree (0.9 by default).
  * A finite set of N questions: Cochran's correction n = n₀ / (1 + (n₀ − 1)/N) ("Sampling
- * Techniques", 1977, §4.4), rounded up and at most N.
+ * Techniques", 1977, ch. 4), rounded up and at most N.
  * The achieved width at these n was measured against the bootstrap interval the summary reports
  * (docs/STATISTICS.md, "Audits").
  */

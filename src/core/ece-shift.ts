@@ -7,10 +7,10 @@
  * takes y_q − c_q out of bin(c_q) and puts y'_q − c'_q into bin(c'_q), a per-question change δ_q
  * of the vector D. The corrected set's D' = D + Σ_all δ_q is a population total, known exactly for
  * the automatic part and observed on the audited sample only, so it is estimated by the
- * difference estimator (Cochran, "Sampling Techniques", 1977, §7.7; Särndal, Swensson & Wretman,
- * "Model Assisted Survey Sampling", 1992, §6.3): D̂' = D + Σ_h (N_h / k_h) Σ_{audited q in h} δ_q,
- * the automatic values standing in for the corrected ones and the audit estimating the total of
- * the differences, unbiased under simple random sampling within each stratum h. The shift is
+ * difference estimator (Cochran, "Sampling Techniques", 1977, ch. 7, the regression estimator with
+ * its slope fixed at 1; Särndal, Swensson & Wretman, "Model Assisted Survey Sampling", 1992, ch. 6):
+ * D̂' = D + Σ_h (N_h / k_h) Σ_{audited q in h} δ_q, the automatic values standing in for the
+ * corrected ones and the audit estimating the total of the differences, unbiased under simple random sampling within each stratum h. The shift is
  * ECE(D̂') − ECE(D), exact when every question is audited.
  *
  * Interval (95 %): the rescaling bootstrap of Rao & Wu (1988, JASA 83:231): within each stratum

@@ -1,6 +1,6 @@
 /**
  * Krippendorff's α for nominal data across several coders (people auditing the same questions),
- * missing values allowed (Krippendorff, "Content Analysis", 2004, §11.3; "Computing Krippendorff's
+ * missing values allowed (Krippendorff, "Content Analysis", 2004, ch. 11; "Computing Krippendorff's
  * Alpha-Reliability", 2011). Values are coded 0..k−1. Each unit u coded by m_u ≥ 2 coders adds
  * to the coincidence matrix o[c][d] the number of ordered pairs of its values (c, d), i ≠ j,
  * divided by m_u − 1; units coded once are not pairable and are left out. With n_c = Σ_d o[c][d]
