@@ -59,7 +59,7 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   }
   const { clustered, graded } = a.values;
   let reportText: string;
-  let rowsText: [string | Iterable<string>, string | Iterable<string>];
+  let rowsText: [JsonlText, JsonlText];
   try {
     reportText = await readFile(reportFile, 'utf8').catch((e: NodeJS.ErrnoException) => {
       throw new Error(`cannot read ${reportFile}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
