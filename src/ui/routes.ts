@@ -36,6 +36,7 @@ export const routes: RouteDef[] = [
     load: () => (void prefetchDemoReport(), import('./Home.svelte')),
   },
   { pattern: '/report/:id', title: 'Report', load: () => import('./report/SavedReportPage.svelte') },
+  { pattern: '/audit/:id', title: 'Audit', load: () => import('./audit/AuditPage.svelte') },
   { pattern: '/open', title: 'Open a report', load: () => import('./report/OpenReportPage.svelte') },
   { pattern: '/new', title: 'New run', load: () => import('./run/NewRunPage.svelte') },
   // The wizard's steps are history entries (Back and Forward move between them); the same page.

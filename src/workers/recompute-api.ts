@@ -18,6 +18,10 @@ import { eceInferenceOfRows, type EceInferenceMetrics, type InferenceSettings } 
 import { sliceReport, type SliceAnalysis } from '../pipeline/slices';
 import { standardizedMargin } from '../core/estimators';
 import { REGIME_CODES, type PackedRows } from './recompute-rows';
+import type { ReportDocument } from '../model/report';
+import type { AuditLine } from '../formats/audit-file';
+import { auditDocumentSummary, type AuditDocumentSummary } from '../pipeline/audit-summary';
+import { auditStratum, type AuditStrata } from '../pipeline/audit-plan';
 
 export interface RecomputeRequest {
   rows: PackedRows;
@@ -48,11 +52,36 @@ export interface SliceRequest {
   options: { bins: number; seed: number };
 }
 
+/** An audit's summary (pipeline/audit-summary.ts): the report, the audit's lines, how it was drawn. */
+export interface AuditRequest {
+  doc: ReportDocument;
+  lines: AuditLine[];
+  strata: AuditStrata;
+  /**
+   * The automatic class of each answer, by model and question, for questions whose answers the
+   * report left out (read back from this browser's caches by the page).
+   */
+  assignments?: Record<string, Record<string, number[]>>;
+}
+
 export interface RecomputeWorkerApi {
   recompute(request: RecomputeRequest): Result<ModelMetrics>;
   compare(request: CompareRequest): Result<SignalComparison>;
   infer(request: InferRequest): Result<EceInferenceMetrics>;
   slices(request: SliceRequest): Result<SliceAnalysis>;
+  audit(request: AuditRequest): Result<AuditDocumentSummary>;
+}
+
+/** The audit's summary over the whole document, its report recomputed with the corrections in place. */
+export function auditOfRequest({ doc, lines, strata, assignments }: AuditRequest): AuditDocumentSummary {
+  // auditSummary runs per model; a question's stored classes are found by the model whose rows hold that very object.
+  const modelOf = new Map(doc.models.flatMap((m) => m.questions.map((q) => [q, m.model] as const)));
+  const stratum = auditStratum(strata);
+  return auditDocumentSummary(doc, lines, {
+    recompute: true,
+    ...(stratum ? { strata: stratum } : {}),
+    assignmentsOf: (q) => q.samples?.map((x) => x.cls) ?? assignments?.[modelOf.get(q) ?? '']?.[q.id],
+  });
 }
 
 /** Packed rows (recompute-rows.ts) as row objects with just the fields modelMetrics reads (text fields empty). */
@@ -85,4 +114,5 @@ export const recomputeApi: RecomputeWorkerApi = {
   compare: ({ columns, correct, options }) => attempt('compare', () => compareDocumentColumns(columns, correct, options)),
   infer: ({ rows, signals, settings }) => attempt('infer', () => eceInferenceOfRows(unpackRows(rows), signals, settings)),
   slices: ({ questions, column, signals, options }) => attempt('slices', () => sliceReport(questions, column, signals, options)),
+  audit: (request) => attempt('audit', () => auditOfRequest(request)),
 };
