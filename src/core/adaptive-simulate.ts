@@ -4,10 +4,12 @@
  * with a fixed n, and scored as the pipeline scores it. For the bench (bench/adaptive.bench.ts),
  * the budget planner (budget-plan.ts) and their tests.
  *
- * Scoring, as the pipeline does it: Y is the correctness of the modal class of all the samples
- * drawn (lowest index on ties); Sem1 = the modal share over all samples drawn (on a variable n for
- * an adaptive question); Sem2 = adaptiveSem2 over the one selection/held-out split for an adaptive
- * question, the reference mode's 10 splits for a fixed-n one.
+ * Scoring: Y is the correctness of the selection block's modal class z for an adaptive question
+ * (the default; 'all' grades the modal class of every sample, as fixed-n rows are graded, for
+ * comparison), of the modal class of all samples for a fixed-n one (lowest index on ties);
+ * Sem1 = the modal share over all samples drawn (on a variable n for an adaptive question);
+ * Sem2 = adaptiveSem2 over the one selection/held-out split for an adaptive question, the
+ * reference mode's 10 splits for a fixed-n one.
  */
 import { planAdaptive, type AdaptiveRule } from './adaptive-rule';
 import { adaptiveModalClass, adaptiveSem2 } from './adaptive-sem2';
@@ -67,7 +69,7 @@ export function sampleAdaptively(spec: QuestionSpec, rule: AdaptiveRule, rng: Ge
 }
 
 /** Score one question from its samples: adaptive when `selection` is given, else reference Sem2. */
-export function scoreQuestion(spec: QuestionSpec, assignments: Int32Array, selection?: number, label: LabelOf = 'all'): ScoredQuestion {
+export function scoreQuestion(spec: QuestionSpec, assignments: Int32Array, selection?: number, label: LabelOf = 'selection'): ScoredQuestion {
   const { sizes, y } = correctness(spec, assignments, selection, label);
   const s2 = selection === undefined ? sem2HeldOut(assignments, spec.pi.length) : adaptiveSem2(assignments, selection);
   return { sem1: sem1(sizes), sem2: s2, y, n: assignments.length, selection };
@@ -78,7 +80,7 @@ function columns(rows: readonly ScoredQuestion[]): ScoredRun {
 }
 
 /** Every question sampled by the rule, from one stream. */
-export function simulateAdaptiveRun(specs: readonly QuestionSpec[], rule: AdaptiveRule, rng: Generator, label: LabelOf = 'all'): ScoredRun {
+export function simulateAdaptiveRun(specs: readonly QuestionSpec[], rule: AdaptiveRule, rng: Generator, label: LabelOf = 'selection'): ScoredRun {
   return columns(
     specs.map((spec) => {
       const { assignments, selection } = sampleAdaptively(spec, rule, rng);
