@@ -13,6 +13,9 @@
  * The cache is the one `semece sample` uses (OUT.cache.jsonl), keyed the same way, so interactive and
  * batch sampling mix and nothing is requested twice. Submitted batch ids are kept in
  * OUT.batches.json until collected: repeating an interrupted submit collects them instead of paying again.
+ * With --adaptive (cli/adaptive-options.ts) each request file or submitted batch is one round of
+ * the stopping rule: write, read, and write again until nothing is left to request (submit does
+ * the rounds itself).
  * Exit codes (cli/exit-codes.ts): 0 done, 3 samples still missing or interrupted (what arrived is
  * cached), 1 the batch run failed, 2 bad usage or input.
  */
@@ -38,6 +41,7 @@ import { sampledRowLines } from '../sampled-rows.ts';
 import { readProgress } from '../read-progress.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
+import { ADAPTIVE_OPTIONS, adaptiveArgs } from '../adaptive-options.ts';
 
 export const USAGE = `usage: semece sample --batch write|read|submit --provider PRESET --model MODEL --dataset FILE [options]
   --batch write --out-requests FILE   write the batch request file (add --out FILE to leave out cached samples)
@@ -46,6 +50,9 @@ export const USAGE = `usage: semece sample --batch write|read|submit --provider 
   --failed interactive|list           failed requests: retry through the normal API (default) or list them
   --poll-interval MS                  first wait between status polls (default 5000, grows to 5 min)
   --base-url URL, --samples N, --temperature T, --top-p P, --max-tokens N, --prompt FILE, --concurrency N
+  --adaptive [--first-round K] [--round-size K] [--max-selection K]   sample in rounds (as semece sample):
+                                      each request file is the current round; read its results, then
+                                      write again for the next, until nothing is left (submit loops)
 Batch services: OpenAI (openai preset), Anthropic, Gemini. Keys come from the preset's environment variable.
 ${EXIT_CODES_HELP}`;
 
@@ -96,6 +103,7 @@ function batchArgs(argv: string[]) {
       'out-requests': { type: 'string' }, results: { type: 'string', multiple: true }, failed: { type: 'string' }, 'poll-interval': { type: 'string' },
       'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
       'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' }, help: { type: 'boolean' },
+      ...ADAPTIVE_OPTIONS,
     },
   });
   if (values.help) return 'help' as const;
@@ -114,6 +122,7 @@ function batchArgs(argv: string[]) {
     mode, preset, kind, model: values.model!, dataset: values.dataset!, out: values.out, outRequests: values['out-requests'], results: values.results ?? [],
     baseUrl: baseUrlOption(values['base-url'], preset), failed: values.failed ?? 'interactive', prompt: values.prompt,
     n: num(values.samples, 'samples', 50, 1, 9999, { whole: true }),
+    adaptive: adaptiveArgs(values, num(values.samples, 'samples', 50, 1, 9999, { whole: true })),
     settings: { temperature: num(values.temperature, 'temperature', 1, 0, 2), topP: num(values['top-p'], 'top-p', 1, 0, 1), maxTokens: num(values['max-tokens'], 'max-tokens', 1024, 1, 1e6, { whole: true }) },
     pollMs: num(values['poll-interval'], 'poll-interval', 5000, 1, 3_600_000, { whole: true }),
     concurrency: num(values.concurrency, 'concurrency', 8, 1, 1000, { whole: true }),
@@ -146,7 +155,7 @@ async function batchCommand(o: BatchArgs, io: Io, say: { out: Say; err: Say; env
     return EXIT.badInput;
   }
   const model = { kind: o.kind, preset: o.preset.id, baseUrl: o.baseUrl, model: o.model };
-  const made = await SampleRequestSet.create({ model, settings: o.settings, n: o.n, promptTemplate: template, questions: read.value.dataset.questions });
+  const made = await SampleRequestSet.create({ model, settings: o.settings, n: o.n, ...(o.adaptive ? { adaptive: o.adaptive } : {}), promptTemplate: template, questions: read.value.dataset.questions });
   if (!made.ok) {
     err(`semece sample: ${made.error.where ? `${made.error.where}: ` : ''}${made.error.message}`);
     return EXIT.badInput;
@@ -168,8 +177,9 @@ async function writeRequests(o: BatchArgs, { set, cache }: Batch, { out, err }: 
     await writeFileAtomic(path, toJsonl(part.map((p) => p.line)));
     files.push(path);
   }
-  if (files.length === 0) err('nothing to request: every sample is already cached');
-  out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest }));
+  if (files.length === 0) err(set.rule ? 'nothing to request: the rule has stopped every question' : 'nothing to request: every sample is already cached');
+  else if (set.rule) err(`adaptive: this is one round (${set.counts.stopped} of ${set.counts.questions} question(s) stopped); store its results with --batch read, then --batch write again for the next`);
+  out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest, ...(set.rule ? { stopped: set.counts.stopped } : {}) }));
   return EXIT.ok;
 }
 
@@ -254,7 +264,11 @@ async function submitBatches(o: BatchArgs, batch: Batch, io: Io, say: { out: Say
 async function finish(o: BatchArgs, { set, cache }: Batch, summary: Record<string, unknown>, { out, err }: { out: Say; err: Say }): Promise<number> {
   const missing = await missingSamples(set, cache);
   if (missing > 0) {
-    err(`semece sample: ${missing} sample(s) still missing; stored samples are kept in ${o.out}.cache.jsonl (run again, or sample the rest interactively with semece sample).`);
+    err(
+      set.rule
+        ? `semece sample: ${missing} sample(s) of the current round still to request; stored samples are kept in ${o.out}.cache.jsonl (--batch write again for the next round, or sample the rest interactively with semece sample --adaptive).`
+        : `semece sample: ${missing} sample(s) still missing; stored samples are kept in ${o.out}.cache.jsonl (run again, or sample the rest interactively with semece sample).`,
+    );
     out(JSON.stringify({ ...summary, missing }));
     return EXIT.partial;
   }

@@ -29,6 +29,7 @@ export async function requestSetForRun(spec: RunSpec, modelIndex: number): Promi
     model: { kind: api, preset: model.preset, baseUrl: model.baseUrl, model: model.model },
     settings: { temperature: s.temperature, topP: s.topP, maxTokens: s.maxTokens },
     n: s.n,
+    ...(s.adaptive ? { adaptive: s.adaptive } : {}),
     promptTemplate: s.prompt,
     questions: spec.dataset.questions,
   });

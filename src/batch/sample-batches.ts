@@ -7,6 +7,10 @@
  *    path when a provider is given (runSampling asks only for what is still missing), else listed.
  * Batches already submitted (ids from an earlier, interrupted session) are collected first, so
  * repeating a command after a crash never pays for the same samples twice.
+ *
+ * An adaptive run's rounds are successive batches: each holds every question's current round
+ * (request-set.ts replays the stopping rule over what is stored), and the next is planned once it
+ * is collected, until the rule has stopped every question or a round stores nothing new.
  */
 import { runSampling, type SamplingResult } from '../pipeline/sampling.ts';
 import type { SampleCache } from '../model/sample-cache.ts';
@@ -33,7 +37,7 @@ export interface SubmitBatchOptions {
   service: BatchService;
   cache: SampleCache;
   poll?: Omit<PollOptions, 'signal' | 'onStatus'>;
-  /** Batch rounds at most: each round after the first carries what expired (default 3). */
+  /** Batch rounds at most that re-request what expired (default 3; an adaptive run's rule rounds are not counted). */
   maxRounds?: number;
   limits?: { maxRequests: number; maxBytes: number };
   /** Batches submitted earlier and not yet collected. */
@@ -81,6 +85,8 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
   const emit = (e: BatchEvent) => opts.onEvent?.(e);
 
   /** Polls one batch to its end and stores its results; true when part of it expired. */
+  // Samples stored by the batches collected so far: an adaptive round that adds none stops the rounds.
+  let storedSoFar = 0;
   const collect = async (first: BatchStatus): Promise<boolean> => {
     const status = await pollUntilEnded(service, first, { ...opts.poll, signal, onStatus: (s) => emit({ type: 'status', status: s }) });
     result.batches.push({ id: status.id, phase: status.phase, raw: status.raw, counts: status.counts });
@@ -91,6 +97,7 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
     let expired = status.phase === 'expired';
     for (const f of files) {
       const report = await ingestSampleResults(set, f.lines, { file: f.name, cache, signal });
+      storedSoFar += report.stored;
       result.ingests.push(report);
       emit({ type: 'ingested', report });
       for (const x of report.failed) {
@@ -109,8 +116,18 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
     let expired = false;
     for (const id of opts.pendingIds ?? []) expired = (await collect(await service.status(id, signal))) || expired;
     const maxRounds = opts.maxRounds ?? 3;
-    // A first round always runs; later rounds only to re-request what expired.
-    for (let round = 1; round <= maxRounds && (round === 1 || expired); round++) {
+    const adaptive = set.rule !== undefined;
+    let retries = 0;
+    let storedBefore = storedSoFar;
+    // A first round always runs; later rounds re-request what expired (at most maxRounds rounds of
+    // those) or, for an adaptive run, carry each question's next round while the last one stored some.
+    for (let round = 1; ; round++) {
+      if (round > 1) {
+        if (expired) {
+          if (++retries >= maxRounds) break;
+        } else if (!adaptive || storedSoFar === storedBefore) break;
+      }
+      storedBefore = storedSoFar;
       emit({ type: 'round', round });
       expired = false;
       const submitted: BatchStatus[] = [];
@@ -136,6 +153,7 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
     emit({ type: 'interactive', missing });
     result.interactive = await runSampling({
       questions: set.questions, provider: opts.interactive.provider, settings: set.spec.settings, n: set.spec.n,
+      ...(set.spec.adaptive ? { adaptive: set.spec.adaptive } : {}),
       promptTemplate: set.spec.promptTemplate, cache, signal, concurrency: opts.interactive.concurrency,
     });
     missing = await missingSamples(set, cache);
