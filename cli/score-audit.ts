@@ -7,14 +7,14 @@
  * too, so a script gets exit code 2 as for any bad input.
  */
 import { stat, readFile } from 'node:fs/promises';
-import { MAX_AUDIT_FILE_BYTES, parseAuditFile } from '../src/formats/audit-file.ts';
+import { MAX_AUDIT_FILE_BYTES, parseAuditFile, type AuditLine } from '../src/formats/audit-file.ts';
 import type { JoinedQuestion } from '../src/formats/authors-rows.ts';
 import type { ModelReport } from '../src/model/report.ts';
 import { auditCliDocument } from '../src/pipeline/audit-documents.ts';
 import { auditSummary } from '../src/pipeline/audit-summary.ts';
 import type { ScoreOptions } from '../src/pipeline/score-stage.ts';
 
-export type AuditMember = { ok: true; audit: ReturnType<typeof auditCliDocument> } | { ok: false; problems: string[] };
+export type AuditMember = { ok: true; audit: ReturnType<typeof auditCliDocument>; lines: AuditLine[] } | { ok: false; problems: string[] };
 
 /** The file's text, or why it cannot be read (named as the other inputs are). */
 async function auditText(file: string): Promise<{ ok: true; text: string } | { ok: false; problem: string }> {
@@ -53,5 +53,5 @@ export async function auditMember(file: string, report: ModelReport, rows: reado
   if (parsed.lines.length === 0) return { ok: false, problems: [`--audit ${file} has no audited question`] };
   const assignments = new Map(rows.map((r) => [r.clustered.id, r.clustered.cluster_assignments]));
   const summary = auditSummary(report, parsed.lines, { scoring: options, assignmentsOf: (q) => assignments.get(q.id) });
-  return { ok: true, audit: auditCliDocument(summary) };
+  return { ok: true, audit: auditCliDocument(summary), lines: parsed.lines };
 }

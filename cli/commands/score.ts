@@ -31,6 +31,7 @@ import { withOutputs } from '../output-guard.ts';
 import { reportSource } from '../report-paths.ts';
 import { inputText } from '../input-text.ts';
 import { auditMember } from '../score-audit.ts';
+import type { AuditLine } from '../../src/formats/audit-file.ts';
 import type { JsonlText } from '../../src/formats/jsonl-rows.ts';
 
 const D = SCORING_DEFAULTS;
@@ -232,6 +233,7 @@ async function scoreWith(runBootstrap: BootstrapRunner, a: ScoreArgs, out: Say, 
     }
   }
   let audit: Record<string, unknown> = {};
+  let auditLines: AuditLine[] | undefined;
   if (a.audit !== undefined) {
     const member = await auditMember(a.audit, report, scored.questions, scored.excluded, options);
     if (!member.ok) {
@@ -239,6 +241,7 @@ async function scoreWith(runBootstrap: BootstrapRunner, a: ScoreArgs, out: Say, 
       return EXIT.badInput;
     }
     audit = { audit: member.audit };
+    auditLines = member.lines;
   }
   out(toJson({ ...document, ...(sliced ? { slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : {}), ...audit }, { pretty: a.pretty }));
   sayCounts(report.questions.length, scored, err);
@@ -252,7 +255,7 @@ async function scoreWith(runBootstrap: BootstrapRunner, a: ScoreArgs, out: Say, 
     err(`semece score: note: bins under ${MIN_PER_BIN} questions give coarse accuracies, so an ECE over them is mostly noise and reads high:`);
     for (const line of caveats) err(`semece score: note:   ${line}`);
   }
-  if (a.report && !(await writeReport(a, a.report, report, scored, err))) return EXIT.failed;
+  if (a.report && !(await writeReport(a, a.report, report, scored, err, auditLines))) return EXIT.failed;
   // Some questions were left out: the document stands, but a script should know it is partial.
   return scored.excluded.length > 0 ? EXIT.partial : EXIT.ok;
 }
@@ -291,7 +294,7 @@ function sayCounts(scoredCount: number, scored: ScoredRows, err: Say): void {
 }
 
 /** The report document to --report, with its manifest, at the most detail the app opens; false once a failure to write is said. */
-async function writeReport(a: ScoreArgs, reportFile: string, report: ModelReport, scored: ScoredRows, err: Say): Promise<boolean> {
+async function writeReport(a: ScoreArgs, reportFile: string, report: ModelReport, scored: ScoredRows, err: Say, auditLines?: AuditLine[]): Promise<boolean> {
   const doc = buildReport([report], {
     title: `${report.model} — ${path.basename(a.clustered)}`,
     dataset: { name: path.basename(a.clustered), source: reportSource(a.clustered) },
@@ -299,6 +302,8 @@ async function writeReport(a: ScoreArgs, reportFile: string, report: ModelReport
     createdAt: new Date().toISOString(),
   });
   // Hashes of every question's samples, classes and grade, and of the settings: `semece verify` checks them.
+  // The audit travels with the report (the app shows it, the offline HTML embeds it).
+  if (auditLines) doc.audit = auditLines;
   doc.manifest = await reportManifest(doc);
   // Raw replies, then samples, left out past MAX_REPORT_BYTES.
   const file = reportJsonFile(doc);

@@ -4,7 +4,7 @@
  * (tests/unit/pipeline/audit-summary.test.ts shows the arithmetic); a bad audit file is refused
  * with exit code 2 and a message naming the file, the line and the field.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import run from '../../../../cli/commands/score';
 import { auditFileText } from '../../../../src/formats/audit-file';
 import { auditRunRows, plantedAudit } from '../../../mock/audit-rows';
 import { semece } from '../run-cli';
+import { parseReport } from '../../../../src/formats/report-import';
 
 let dir: string;
 const f = (name: string) => join(dir, name);
@@ -59,6 +60,14 @@ describe('semece score --audit', () => {
     expect(audit.kappa_interval).toHaveLength(2);
     expect(audit.people).toEqual(['ana']);
     expect(Object.values(audit.by_regime as Record<string, { questions: number }>).reduce((n, p) => n + p.questions, 0)).toBe(20);
+  });
+
+  it('embeds the audit in the --report document', async () => {
+    const r = await score(['--audit', f('audit.jsonl'), '--report', f('report.json')]);
+    expect(r.code, r.err).toBe(0);
+    const doc = parseReport(await readFile(f('report.json'), 'utf8'));
+    if (!doc.ok) throw new Error(doc.error.message);
+    expect(doc.value.audit).toEqual(plantedAudit());
   });
 
   it('refuses a bad audit file naming the file, line and field (exit 2, nothing printed)', async () => {
