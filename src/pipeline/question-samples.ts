@@ -8,7 +8,8 @@
 import { clusterExact } from '../clustering/exact';
 import { classesToRowFields } from '../clustering/row-fields';
 import { firstRowPerId, type Sample } from '../model/rows';
-import { modelLabel, type RunSpec } from '../model/run-spec';
+import { adaptiveRuleOf, modelLabel, type RunSpec } from '../model/run-spec';
+import { adaptiveState, answerKey } from './adaptive-slots';
 import { readQuestions, type SampleCache } from '../model/sample-cache';
 import type { StageCache } from '../model/stage-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
@@ -45,10 +46,16 @@ export async function questionSamples(
   if (!m) return { found: false, why: `the run that made this report has no model "${model}"` };
   const question = firstRowPerId(spec.dataset.questions).find((q) => q.id === questionId);
   if (!question) return { found: false, why: `the run that made this report has no question "${questionId}"` };
-  const { n, temperature, topP, maxTokens } = spec.sampling;
+  const { temperature, topP, maxTokens } = spec.sampling;
   // The same key base the sample stage read and wrote (sample-stage.ts), so the same records.
   const base = await questionKeyBase({ config: m }, { temperature, topP, maxTokens }, spec.sampling.prompt ?? DEFAULT_GENERATION_PROMPT, question);
-  const [stored] = await readQuestions(caches.samples, [base], n);
+  const [all] = await readQuestions(caches.samples, [base], spec.sampling.n);
+  // An adaptive run's question holds the slots its rule used (replayed from the stored answers), not every slot up to the maximum.
+  const rule = adaptiveRuleOf(spec.sampling);
+  const state = rule ? adaptiveState(all.map((s) => (s === undefined ? undefined : answerKey(s.answer))), rule) : undefined;
+  if (state && !state.done) return { found: false, why: "its samples in this browser's sample cache do not finish its rounds" };
+  const n = state?.done ? state.samples : spec.sampling.n;
+  const stored = all.slice(0, n);
   const samples = stored.filter((s): s is Sample => s !== undefined);
   if (samples.length < n) {
     return { found: false, why: samples.length === 0 ? "its samples are no longer in this browser's sample cache" : `only ${samples.length} of its ${n} samples are still in this browser's sample cache` };
