@@ -7,7 +7,7 @@
  *   recall of "same meaning", automatic against the person's partition (bootstrap over the
  *   audited questions), core/partition-agreement.ts;
  * - the same per margin regime (the report's regime of each question, the domain known for every
- *   question);
+ *   question), and with `sliceBy` per value of a question field;
  * - the audited questions as the person corrected them (audit-corrected-question.ts), their ECE and
  *   accuracy before and after, and, with `recompute`, the whole report's metrics with them in place;
  * - the estimated shift of the whole set's ECE were every question corrected, per signal that is
@@ -56,6 +56,11 @@ export interface AuditSummaryOptions {
   assignmentsOf?: (q: ReportQuestion) => ArrayLike<number> | undefined;
   /** The strata the audit was drawn in (audit-plan.ts), when it was stratified. */
   strata?: (q: ReportQuestion) => string;
+  /**
+   * Also the same per value of this question field (a slice: category, relation …), each value's
+   * questions the domain, as per regime. Questions without the field count under "".
+   */
+  sliceBy?: string;
   /** Signals whose ECE shift is estimated (default: every scored signal that is a probability). */
   signals?: readonly SignalName[];
   /** Also recompute the whole report's metrics with the corrected questions in place. */
@@ -98,6 +103,8 @@ export interface AuditSummary extends AuditPart {
   /** Audit lines that could not be used, with why. */
   skipped: AuditSkipped[];
   byRegime: Partial<Record<Regime, AuditPart>>;
+  /** With `sliceBy`: the same per value of the field, in order of first appearance. */
+  bySlice?: { field: string; values: Record<string, AuditPart> };
   /** The audited questions only: accuracy and each signal's ECE, automatic and as corrected. */
   sample: { accuracy: { automatic: number; person: number }; ece: Partial<Record<SignalName, { automatic: number; person: number }>> };
   /** The audited questions as the person corrected them, in the report's order. */
@@ -219,6 +226,21 @@ export function auditSummary(report: ModelReport, allLines: readonly AuditLine[]
     if (domain.length > 0) byRegime[regime] = part(domain, matched.filter((m) => m.q.regime === regime));
   }
 
+  let bySlice: AuditSummary['bySlice'];
+  if (options.sliceBy !== undefined) {
+    const field = options.sliceBy;
+    const valueOf = (q: ReportQuestion) => String(q.fields?.[field] ?? '');
+    const domains = new Map<string, number[]>();
+    report.questions.forEach((q, i) => {
+      const v = valueOf(q);
+      if (!domains.has(v)) domains.set(v, []);
+      domains.get(v)!.push(i);
+    });
+    const values: Record<string, AuditPart> = {};
+    for (const [v, domain] of domains) values[v] = part(domain, matched.filter((m) => valueOf(m.q) === v));
+    bySlice = { field, values };
+  }
+
   const ys = (qs: readonly ReportQuestion[]) => Float64Array.from(qs, (q) => q.correct);
   const mean = (a: Float64Array) => (a.length > 0 ? a.reduce((s, v) => s + v, 0) / a.length : NaN);
   const before = matched.map((m) => m.q), after = matched.map((m) => m.corrected);
@@ -236,6 +258,7 @@ export function auditSummary(report: ModelReport, allLines: readonly AuditLine[]
     people: [...new Set(lines.map((l) => l.by))],
     skipped,
     byRegime,
+    ...(bySlice ? { bySlice } : {}),
     sample: { accuracy: { automatic: mean(ys(before)), person: mean(ys(after)) }, ece: sampleEce },
     corrected: after,
     methods: AUDIT_METHODS,

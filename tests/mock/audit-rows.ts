@@ -5,7 +5,7 @@
  * audit reports can be worked out by hand (tests/unit/pipeline/audit-summary.test.ts shows the
  * arithmetic; the CLI test checks the same numbers through `semece score --audit`).
  *
- * The run (automatic classes and grades):
+ * The run (automatic classes and grades; each row's `category` is its letter):
  *   A  q0…q23   one class {0,1,2,3}     Sem1 1     CORRECT
  *   B  q24…q31  {0,1,2} {3}             Sem1 0.75  CORRECT
  *   C  q32…q35  {0,1,2} {3}             Sem1 0.75  INCORRECT
@@ -46,7 +46,7 @@ export function auditRunRows(model = 'mock-model'): { clustered: string; graded:
     const sizes = labels.map((_, k) => assignments.filter((c) => c === k).length);
     const question = `Which token is number ${i}?`;
     clustered.push(JSON.stringify({
-      id: `q${i}`, question, gold_answer: `gold${i}`, model, n_samples: N_SAMPLES,
+      id: `q${i}`, question, gold_answer: `gold${i}`, model, n_samples: N_SAMPLES, category: kindOf(i),
       results: answers.map((a) => `Thinking about it briefly.\nAnswer: ${a}\nConfidence: ${STATED}%`),
       answer_extracted: answers, confidence_verbalized: answers.map(() => STATED / 100),
       n_clusters: labels.length, cluster_labels: labels, cluster_assignments: assignments, cluster_sizes: sizes,

@@ -140,6 +140,17 @@ describe('auditSummary: 20 audited of 40, planted errors', () => {
     expect(doc.ece_shift.sem1).toEqual({ ece: s.eceShift.sem1!.ece, corrected: s.eceShift.sem1!.corrected, estimate: s.eceShift.sem1!.estimate, interval: s.eceShift.sem1!.interval, bias_corrected: s.eceShift.sem1!.biasCorrected });
   });
 
+  it('splits by a slice: each value of the field its own domain', () => {
+    const sliced = auditSummary(report, plantedAudit(), { scoring: { B: 100 }, sliceBy: 'category' });
+    const values = sliced.bySlice!.values;
+    expect(Object.fromEntries(Object.entries(values).map(([v, p]) => [v, p.questions]))).toEqual({ A: 12, B: 4, C: 2, D: 2 });
+    // Slice A: 24 questions at Sem1 1 with y 1, ECE 0; 12 audited (weight 24/12 = 2): q0 −0.25,
+    // q2 and q4 +0.75 each into bin 2 (×2 = 2.5), q6 −1 in bin 9 (×2 = −2) → ECE' = 4.5/24 = 0.1875.
+    expect(values.A!.eceShift.sem1!.ece).toBe(0);
+    expect(values.A!.eceShift.sem1!.estimate).toBeCloseTo(0.1875, 12);
+    expect(auditCliDocument(sliced).by_slice!.values.A!.questions).toBe(12);
+  });
+
   it('is seeded: the same audit gives the same intervals', () => {
     expect(auditSummary(report, plantedAudit(), { scoring: { B: 200 } }).eceShift).toEqual(s.eceShift);
   });
