@@ -236,8 +236,8 @@ function rerecorded(rule: AdaptiveRule, reps: number): void {
 
 export default async function adaptiveBench(): Promise<void> {
   const quick = process.argv.includes('--quick') || process.env.SEMECE_ADAPTIVE_QUICK === '1';
-  simulatedPart(quick ? 6 : 60, quick ? 1000 : 1500);
+  simulatedPart(quick ? 6 : 40, quick ? 1000 : 1500);
   recordedFiles(adaptiveRule(MAX), answerKeys, 'exact-match answer keys (what runs use)');
   recordedFiles(adaptiveRule(MAX), classKeys, 'the semantic classes (for comparison; runs cannot see them while sampling)');
-  rerecorded(adaptiveRule(MAX), quick ? 50 : 400);
+  rerecorded(adaptiveRule(MAX), quick ? 50 : 200);
 }
