@@ -37,6 +37,7 @@ import { inBrowserSamplingProvider, IN_BROWSER_HELP, type LocalModelOptions } fr
 import { ADAPTIVE_HELP, ADAPTIVE_OPTIONS, adaptiveArgs, adaptiveSummary } from '../adaptive-options.ts';
 import type { AdaptiveSettings } from '../../src/model/run-spec.ts';
 import { addPTrue } from '../../src/pipeline/p-true.ts';
+import { rowSequenceLogprobs } from '../../src/pipeline/sequence-logprob.ts';
 import { P_TRUE_DEFAULTS, type PTrueSpec } from '../../src/model/run-spec.ts';
 
 export const USAGE = `usage: semece sample --provider PRESET --model MODEL --dataset FILE|hub:OWNER/NAME[:SPLIT] --out FILE [options]
@@ -57,6 +58,9 @@ ${ADAPTIVE_HELP}
   --timeout MS         per-request timeout (default 120000)
   --prompt FILE        generation prompt template containing {question}
   --batch MODE         write|read|submit through the provider's batch service (see --batch write --help)
+  --logprobs           ask for token log-probabilities where the provider returns them: each row
+                       gets sequence_logprobs (one per sample, each the sum over its tokens) when
+                       every sample has one, for the likelihood-weighted semantic entropy
   --p-true             after sampling, ask p(True) once per question (Kadavath et al. 2022): "is the
                        proposed (most frequent) answer true?"; written as p_true (a probability) and
                        p_true_method (logprobs, or sampled: the share of True among the replies)
@@ -99,7 +103,7 @@ interface SampleArgs {
   baseUrl: string;
   local: LocalModelOptions;
   n: number;
-  settings: { temperature: number; topP: number; maxTokens: number };
+  settings: { temperature: number; topP: number; maxTokens: number; logprobs?: boolean };
   concurrency: number;
   timeoutMs: number;
   promptFile: string | undefined;
@@ -149,7 +153,7 @@ function sampleArgs(argv: string[]): SampleArgs | 'help' {
       limit: { type: 'string' }, seed: { type: 'string' },
       ...ADAPTIVE_OPTIONS,
       'model-dir': { type: 'string' }, 'allow-remote-models': { type: 'boolean' }, 'sampling-seed': { type: 'string' },
-      'p-true': { type: 'boolean' }, 'p-true-samples': { type: 'string' }, 'p-true-brainstorm': { type: 'boolean' },
+      'p-true': { type: 'boolean' }, logprobs: { type: 'boolean' }, 'p-true-samples': { type: 'string' }, 'p-true-brainstorm': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -170,7 +174,8 @@ function sampleArgs(argv: string[]): SampleArgs | 'help' {
     baseUrl: inBrowser ? '' : baseUrlOption(values['base-url'], preset),
     local: { modelDir: values['model-dir'], allowRemote: values['allow-remote-models'] ?? false, seed: values['sampling-seed'] === undefined ? undefined : intArg(values['sampling-seed'], 'sampling-seed', 0, 0) },
     n: intArg(values.samples, 'samples', 50, 1),
-    settings: { temperature: numArg(values.temperature, 'temperature', 1, 2), topP: numArg(values['top-p'], 'top-p', 1, 1), maxTokens: intArg(values['max-tokens'], 'max-tokens', 1024, 1) },
+    // --logprobs only where given: without it the samples' cache keys are those they always were.
+    settings: { temperature: numArg(values.temperature, 'temperature', 1, 2), topP: numArg(values['top-p'], 'top-p', 1, 1), maxTokens: intArg(values['max-tokens'], 'max-tokens', 1024, 1), ...(values.logprobs ? { logprobs: true } : {}) },
     concurrency: intArg(values.concurrency, 'concurrency', 8, 1),
     timeoutMs: intArg(values.timeout, 'timeout', 120_000, 1),
     promptFile: values.prompt,
@@ -320,6 +325,7 @@ async function writePhase(opts: SampleArgs, out: Say, err: Say, { questions, tem
       ...(q.aliases ? { gold_answer_aliases: q.aliases } : {}),
       model: opts.model, n_samples: samples.length, ...(plan ? { selection_samples: plan.selection } : {}),
       results: samples.map((s) => s.raw), answer_extracted: samples.map((s) => s.answer), confidence_verbalized: samples.map((s) => s.confidence),
+      ...sequenceLogprobsOf(samples),
     };
   });
   const pTrue = opts.pTrue ? await pTruePhase(opts.pTrue, rows, provider, cache, err) : undefined;
@@ -358,4 +364,10 @@ async function pTruePhase(spec: PTrueSpec, rows: SampledRow[], provider: Samplin
   for (const f of summary.failed.slice(0, 20)) err(`semece sample: p(True) of question ${f.id} not asked: ${f.reason}`);
   const { fatal, ...printed } = summary;
   return { fatal, summary: printed };
+}
+
+/** A row's sequence_logprobs where every sample has one (--logprobs and a provider that returns them). */
+function sequenceLogprobsOf(samples: readonly Sample[]): { sequence_logprobs?: number[] } {
+  const lp = rowSequenceLogprobs(samples);
+  return lp ? { sequence_logprobs: lp } : {};
 }

@@ -32,6 +32,7 @@ export const SIGNAL_NAMES = [
   'eccentricity',
   'lexical_similarity',
   'p_true',
+  'semantic_entropy_weighted',
 ] as const;
 
 /** Confidence signals a report can hold; only those present in a model's rows are scored. */
@@ -45,9 +46,10 @@ export type PaperSignal = 'sem1' | 'sem2' | 'verbalized';
  * answers' text, the samples' stated confidences, a multiple-choice reply (stated probability,
  * token probability), or a pairwise similarity of the samples (entailment probabilities or
  * embedding cosines; not stored by any run yet, see `similarity` below), or the extra p(True)
- * request a run asks only where chosen (rows' p_true, pipeline/p-true.ts).
+ * request a run asks only where chosen (rows' p_true, pipeline/p-true.ts), or each sample's
+ * sequence log-probability where the run asked for logprobs (rows' sequence_logprobs).
  */
-export type SignalInput = 'partition' | 'answers' | 'verbalized' | 'reply' | 'similarity' | 'p-true';
+export type SignalInput = 'partition' | 'answers' | 'verbalized' | 'reply' | 'similarity' | 'p-true' | 'logprobs';
 
 export interface SignalInfo {
   name: SignalName;
@@ -100,6 +102,7 @@ export const SIGNALS: readonly SignalInfo[] = [
   { name: 'eccentricity', label: 'Eccentricity (Ecc)', short: 'Ecc', abbr: 'Ecc', paper: false, direction: 'uncertainty', probability: false, inputs: ['partition'], preferredInput: 'similarity', blackBox: 'ecc', description: "Spread of the samples' spectral embedding (Lin, Trivedi & Sun 2023), over the clustering's partition; stored as 1/(1 + Ecc²); not a probability." },
   { name: 'lexical_similarity', label: 'Lexical similarity (ROUGE-L)', short: 'Lexical', abbr: 'Lex.', paper: false, direction: 'confidence', probability: false, inputs: ['answers'], blackBox: 'lexicalSimilarity', description: 'Mean pairwise ROUGE-L F of the sampled answers (Fomicheva et al. 2020); a similarity, not a probability.' },
   { name: 'p_true', label: 'p(True)', short: 'p(True)', abbr: 'pTrue', paper: false, direction: 'confidence', probability: true, inputs: ['p-true'], description: 'The probability the model gives "True" when asked whether the proposed (most frequent) answer is true (Kadavath et al. 2022): from the verdict token\'s logprobs where returned, else the share of sampled True verdicts; an extra request per question.' },
+  { name: 'semantic_entropy_weighted', label: 'Semantic entropy (likelihood-weighted)', short: 'SE (weighted)', abbr: 'SE-w', paper: false, direction: 'uncertainty', probability: false, inputs: ['partition', 'logprobs'], description: "Semantic entropy with each class's probability the sum of its members' sequence probabilities, normalised (Kuhn et al. 2023; Farquhar et al. 2024), where every sample has its log-probability; stored as exp(−H); not a probability." },
 ];
 
 const byName = Object.fromEntries(SIGNALS.map((s) => [s.name, s])) as Record<SignalName, SignalInfo>;

@@ -14,12 +14,14 @@ import { UNREACHABLE_KIND } from './unreachable';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import { reportDetail } from './report-detail';
 import { addPTrue, pTrueNote } from './p-true';
+import { rowSequenceLogprobs } from './sequence-logprob';
+
 import { costOf } from '../model/cost';
 import type { SampleStage, SampleStageArgs } from './stage-ports';
 import { firstRowPerId, type Question, type Result, type Sample, type SampledRow, type StageError } from '../model/rows';
 
 /** What a row keeps of a sample. */
-type RowSample = Pick<Sample, 'raw' | 'answer' | 'confidence'>;
+type RowSample = Pick<Sample, 'raw' | 'answer' | 'confidence' | 'sequenceLogprob'>;
 
 /**
  * The same strings with each distinct one held once: answers read back from IndexedDB are each
@@ -73,6 +75,12 @@ function listening(provider: SamplingProvider, report: { error(e: StageError): v
   };
 }
 
+/** The row's sequence_logprobs where every sample has one, else nothing. */
+function withRowLogprobs(samples: readonly RowSample[]): { sequence_logprobs?: number[] } {
+  const lp = rowSequenceLogprobs(samples);
+  return lp ? { sequence_logprobs: lp } : {};
+}
+
 /** Questions read back from the cache at once (one range read each, one transaction). */
 const READ_CHUNK = 256;
 
@@ -88,7 +96,8 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   // Shown with a stopped or failed stage: the provider by its display name, never its id.
   const where = modelOnProvider(args.model.preset, args.model.model);
   const provider = listening(make({ ...args.model, concurrency: sampling.concurrency }), { error: (e) => args.onError(e), handled: (e) => args.onHandled?.(e) });
-  const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens };
+  // Logprobs only where asked: a run without them keys its samples as it always has.
+  const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens, ...(sampling.logprobs ? { logprobs: true } : {}) };
   const unique = firstRowPerId(dataset.questions);
   const detail = reportDetail(unique.length * sampling.n);
   const keepRaw = detail.detail === 'raw';
@@ -154,7 +163,7 @@ function fetchedSamples(n: number, keepRaw: boolean) {
         let question = held.get(questionId);
         if (!question) held.set(questionId, (question = { samples: new Array<RowSample>(n), count: 0 }));
         if (question.samples[index] === undefined) question.count += 1;
-        question.samples[index] = { raw: keepRaw ? sample.raw : '', answer: sample.answer, confidence: sample.confidence };
+        question.samples[index] = { raw: keepRaw ? sample.raw : '', answer: sample.answer, confidence: sample.confidence, ...(sample.sequenceLogprob !== undefined ? { sequenceLogprob: sample.sequenceLogprob } : {}) };
       }
     },
     /** The question's samples (slots 0..count−1, n by default) when every one of them was fetched in this execution. */
@@ -227,6 +236,7 @@ async function sampledRows(
     results: keepRaw ? samples.map((s) => s.raw) : [],
     answer_extracted: oneCopyEach(samples.map((s) => s.answer)),
     confidence_verbalized: samples.map((s) => s.confidence),
+    ...withRowLogprobs(samples),
   });
   const rowAt: SampledRow[] = new Array(sampledOnes.length);
   const toRead: number[] = [];

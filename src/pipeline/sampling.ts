@@ -19,6 +19,7 @@ import { ProviderError, stopsRun } from '../providers/errors.ts';
 import type { Completion, RequestEvent } from '../model/provider.ts';
 import { costOf, etaMs } from '../model/cost.ts';
 import { extractSample } from './extract.ts';
+import { withSequenceLogprob } from './sequence-logprob.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
 import { type UsageReceipt, keyAt, readQuestions, storedIndices } from '../model/sample-cache.ts';
 import { firstRowPerId, type Question, type StageError } from '../model/rows.ts';
@@ -396,7 +397,8 @@ class SamplingRun {
     progress.tokens.output += c.usage.outputTokens;
     const got = c.replies.slice(0, indices.length);
     this.fetched += got.length;
-    const samples = got.map((r) => extractSample(r.text, r.finishReason));
+    // Each reply's sequence log-probability kept where the provider returned token logprobs (asked only with sampling.logprobs).
+    const samples = got.map((r) => withSequenceLogprob(extractSample(r.text, r.finishReason), r.logprobs));
     if (p.adaptive) samples.forEach((sample, j) => (p.adaptive!.keys[indices[j]] = answerKey(sample.answer)));
     const usage = { input: c.usage.inputTokens, output: c.usage.outputTokens };
     void this.writer.add(samples.map((sample, j) => ({ questionId: q.id, index: indices[j], key: keyAt(p.base, indices[j]), sample, ...(j === 0 ? { request: usage } : {}) })));

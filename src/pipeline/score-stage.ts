@@ -31,6 +31,7 @@ import type { Grade } from '../model/rows';
 import { SCORING_DEFAULTS, type ScoringSpec } from '../model/run-spec';
 import { entropyConfidence, isPaperSignal, PAPER_SIGNALS, SIGNAL_NAMES, signalValue, type SignalName } from '../model/signals';
 import { blackBoxSignalsWanted, blackBoxSignalValues } from './black-box-signals';
+import { weightedSemanticEntropy } from '../core/weighted-semantic-entropy';
 import { recalibrationMetrics, rejectionMetrics } from './recalibration-metrics';
 import { comparedColumns, compareScoredSignals } from './signal-comparison';
 import { abstentionMetrics } from './abstention-metrics';
@@ -134,13 +135,23 @@ export function computedSignals(wanted?: readonly SignalName[]): SignalName[] {
   return [...own('entropyConfidence'), ...blackBoxSignalsWanted(wanted), ...ROW_SIGNALS.flatMap(own)];
 }
 
-/** Signals the rows carry per question where the run asked for them (p(True): rows' p_true, a probability). */
-const ROW_SIGNALS: readonly SignalName[] = ['p_true'];
+/**
+ * Signals from what the rows carry where the run asked for it: p(True) (rows' p_true, a
+ * probability) and the likelihood-weighted semantic entropy (the partition weighted by rows'
+ * sequence_logprobs, core/weighted-semantic-entropy.ts, stored as exp(−H)).
+ */
+const ROW_SIGNALS: readonly SignalName[] = ['p_true', 'semantic_entropy_weighted'];
 
-/** The row signals of one clustered row, among `wanted`. */
+/** The row signals of one clustered row, among `wanted`; a signal the row cannot give is left out. */
 function rowSignalValues(c: JoinedQuestion['clustered'], wanted: readonly SignalName[]): Partial<Record<SignalName, number>> | undefined {
-  if (wanted.includes('p_true') && typeof c.p_true === 'number' && Number.isFinite(c.p_true)) return { p_true: c.p_true };
-  return undefined;
+  let out: Partial<Record<SignalName, number>> | undefined;
+  if (wanted.includes('p_true') && typeof c.p_true === 'number' && Number.isFinite(c.p_true)) (out ??= {}).p_true = c.p_true;
+  const lp = c.sequence_logprobs;
+  if (wanted.includes('semantic_entropy_weighted') && lp && lp.length === c.cluster_assignments.length) {
+    const v = entropyConfidence(weightedSemanticEntropy(c.cluster_assignments, lp));
+    if (Number.isFinite(v)) (out ??= {}).semantic_entropy_weighted = v;
+  }
+  return out;
 }
 
 /**

@@ -33,12 +33,14 @@ export function signalColor(signal: SignalName): string {
       return 'var(--series-lexical_similarity)';
     case 'p_true':
       return 'var(--series-p_true)';
+    case 'semantic_entropy_weighted':
+      return 'var(--series-semantic_entropy_weighted)';
     default:
       return 'var(--series-other)';
   }
 }
 
-export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond' | 'cross' | 'star' | 'wye' | 'triangle-down' | 'triangle-left' | 'triangle-right' | 'pentagon' | 'hexagon' | 'bowtie';
+export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond' | 'cross' | 'star' | 'wye' | 'triangle-down' | 'triangle-left' | 'triangle-right' | 'pentagon' | 'hexagon' | 'bowtie' | 'hourglass';
 
 const SHAPES: Record<string, MarkerShape> = {
   sem1: 'circle',
@@ -54,6 +56,7 @@ const SHAPES: Record<string, MarkerShape> = {
   eccentricity: 'triangle-right',
   lexical_similarity: 'bowtie',
   p_true: 'wye',
+  semantic_entropy_weighted: 'hourglass',
 };
 
 /** The marker shape of a signal: a different one for each signal the report can hold. */
@@ -93,6 +96,18 @@ const bowtie: SymbolType = {
   },
 };
 
+/** The bowtie stood upright: two triangles tip to tip, one above the other. */
+const hourglass: SymbolType = {
+  draw(context, size) {
+    const a = Math.sqrt(size / 2);
+    context.moveTo(-a, -a);
+    context.lineTo(a, -a);
+    context.lineTo(-a, a);
+    context.lineTo(a, a);
+    context.closePath();
+  },
+};
+
 const SYMBOLS: Record<MarkerShape, SymbolType> = {
   'triangle-down': polygon(3, Math.PI),
   'triangle-left': polygon(3, -Math.PI / 2),
@@ -100,6 +115,7 @@ const SYMBOLS: Record<MarkerShape, SymbolType> = {
   pentagon: polygon(5, 0),
   hexagon: polygon(6, 0),
   bowtie,
+  hourglass,
   circle: symbolCircle,
   square: symbolSquare,
   triangle: symbolTriangle,

@@ -14,9 +14,10 @@ const KEY = 'sk-app-ptrue-0123456789';
 let mock: MockProviderServer;
 let verdicts = 0;
 
-// Verdicts without logprobs (a Groq-like model): True, True, False, repeating.
+// Verdicts without logprobs (a Groq-like model): True, True, False, repeating. Samples carry
+// token logprobs (sent only where asked): −0.5 and −0.25.
 function responder(req: ParsedRequest) {
-  if (!req.user.includes('Is the possible answer')) return undefined;
+  if (!req.user.includes('Is the possible answer')) return { text: 'Answer: Paris\nConfidence: 80%', logprobs: [{ token: 'Answer: ', logprob: -0.5 }, { token: 'Paris', logprob: -0.25 }] };
   return verdicts++ % 3 === 2 ? 'False' : 'True';
 }
 
@@ -60,5 +61,20 @@ describe('the app sample stage with p(True)', () => {
     const again = await stage(cache, [], []);
     expect(again.ok && again.value.rows[0]).toMatchObject({ p_true: 4 / 6, p_true_method: 'sampled' });
     expect(mock.stats().requests).toBe(sent);
+  });
+
+  it('keeps each sample’s sequence log-probability in the rows where logprobs are asked', async () => {
+    const result = await sampleWith(createProvider, {
+      dataset: { name: 'd', source: 'test', questions: [{ id: 'fr', question: 'What is the capital of France?', answer: 'Paris' }] },
+      model: { kind: 'openai', preset: 'openai', baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', apiKey: KEY },
+      sampling: { n: 3, temperature: 1, maxTokens: 50, prompt: 'Q: {question}', concurrency: 1, logprobs: true },
+      cache: new MemorySampleCache(),
+      signal: new AbortController().signal,
+      price: null,
+      onCounters: () => {},
+      onError: () => {},
+      onNote: () => {},
+    });
+    expect(result.ok && result.value.rows[0].sequence_logprobs).toEqual([-0.75, -0.75, -0.75]);
   });
 });
