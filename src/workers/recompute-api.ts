@@ -22,6 +22,7 @@ import type { ReportDocument } from '../model/report';
 import type { AuditLine } from '../formats/audit-file';
 import { auditDocumentSummary, type AuditDocumentSummary } from '../pipeline/audit-summary';
 import { auditStratum, type AuditStrata } from '../pipeline/audit-plan';
+import { planBudget, type BudgetOption, type BudgetPlanInput } from '../core/budget-plan';
 
 export interface RecomputeRequest {
   rows: PackedRows;
@@ -70,6 +71,8 @@ export interface RecomputeWorkerApi {
   infer(request: InferRequest): Result<EceInferenceMetrics>;
   slices(request: SliceRequest): Result<SliceAnalysis>;
   audit(request: AuditRequest): Result<AuditDocumentSummary>;
+  /** The New run wizard's budget planner (core/budget-plan.ts): seconds of simulated runs. */
+  budget(request: BudgetPlanInput): Result<BudgetOption[]>;
 }
 
 /** The audit's summary over the whole document, its report recomputed with the corrections in place. */
@@ -115,4 +118,5 @@ export const recomputeApi: RecomputeWorkerApi = {
   infer: ({ rows, signals, settings }) => attempt('infer', () => eceInferenceOfRows(unpackRows(rows), signals, settings)),
   slices: ({ questions, column, signals, options }) => attempt('slices', () => sliceReport(questions, column, signals, options)),
   audit: (request) => attempt('audit', () => auditOfRequest(request)),
+  budget: (request) => attempt('budget', () => planBudget(request)),
 };
