@@ -208,7 +208,7 @@ function recordedFiles(rule: AdaptiveRule, keysOf: KeysOf, what: string): void {
 
 /** The demo models re-recorded `reps` times (src/demo/demo-rows.ts, fresh seeds): bias with its Monte Carlo error. */
 function rerecorded(rule: AdaptiveRule, reps: number): void {
-  console.log(`\nDemo models re-recorded ${reps} times (src/demo/demo-rows.ts, default_rng(${SEED}·1000 + i)), exact-match keys; true ECE = ECE(max π, correctness of π's favourite) over the 60 questions.`);
+  console.log(`\nDemo models re-recorded ${reps} times (src/demo/demo-rows.ts, run i of model k from default_rng(${SEED}000 + 100000·k + i)), exact-match keys; true ECE = ECE(max π, correctness of π's favourite) over the 60 questions.`);
   console.log('  model                          samples/q  true ECE  Sem2-ECE n=50 (bias)  Sem2-ECE adaptive (bias)  paired diff ± MCSE   Sem1-ECE n=50  Sem1-ECE adaptive');
   DEMO_MODELS.forEach((model, mi) => {
     const pis = DEMO_QUESTIONS.map((q) => classDistribution(q, { sharpness: model.sharpness, swapTop: model.swapTop.includes(Number(q.id.slice(5))) }));
