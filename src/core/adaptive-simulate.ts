@@ -93,16 +93,3 @@ export function simulateAdaptiveRun(specs: readonly QuestionSpec[], rule: Adapti
 export function simulateFixedRun(specs: readonly QuestionSpec[], n: number, rng: Generator): ScoredRun {
   return columns(specs.map((spec) => scoreQuestion(spec, draw(spec, n, rng))));
 }
-
-/**
- * Replays the rule over recorded samples: each question's recorded classes in slot order, cut to
- * the prefix the rule would have drawn (it never asks for more than the record holds when the
- * rule's maximum is at most the recorded n). Returns the classes used and the selection size.
- */
-export function replayAdaptively(recorded: ArrayLike<number>, rule: AdaptiveRule): { assignments: Int32Array; selection: number } {
-  const keys = Array.from(recorded, String);
-  const plan = planAdaptive(keys, rule);
-  if (plan.next.phase !== 'done') throw new RangeError(`the record holds ${recorded.length} samples, fewer than the rule draws`);
-  const used = plan.selection + plan.heldOut;
-  return { assignments: Int32Array.from(Array.from(recorded).slice(0, used)), selection: plan.selection };
-}
