@@ -12,8 +12,8 @@
  * selection's modal class (adaptive Sem2, adaptive-sem2.ts) is then unbiased for that class's
  * probability, whatever was decided. Stopping on the held-out samples themselves would bias it.
  *
- * Savings come from questions whose selection agrees (easy ones: confidence near 1, a small
- * held-out block pins it). Questions whose selection is split keep every remaining sample as
+ * Savings come from questions whose selection agrees (easy ones: confidence near 1, where a
+ * shorter held-out block suffices). Questions whose selection is split keep every remaining sample as
  * held-out, because a small held-out block inflates the measured ECE (noisy confidences spill
  * across bins); docs/STATISTICS.md has the measured bias.
  *
@@ -27,11 +27,15 @@ export interface AdaptiveRule {
   firstRound: number;
   /** Size of each later selection round. */
   roundSize: number;
-  /** The selection block never grows beyond this many samples (and always leaves one held-out slot). */
+  /**
+   * The selection block never grows beyond this many samples (and always leaves one held-out
+   * slot); a selection that reaches it still agreeing is SETTLED.
+   */
   maxSelection: number;
   /**
-   * The selection is SETTLED, and selecting stops, once its modal answer holds at least this
-   * share of the selection samples (1 = every selection sample agrees).
+   * Selection rounds go on while the selection's modal answer holds at least this share of the
+   * selection samples (1 = every selection sample agrees); a round that breaks it ends the
+   * selection UNSETTLED.
    */
   agreement: number;
   /** Held-out samples drawn for a settled selection. */
