@@ -55,10 +55,13 @@ async function chooseAdaptive(page: Page): Promise<void> {
   expect(await page.getByLabel('First round (samples)').inputValue()).toBe(String(DEFAULT_ADAPTIVE_RULE.firstRound));
   // The planner, opened: a budget of samples, and one row per option with its interval.
   await page.getByTestId('budget-planner').getByText('Plan for a budget').click();
+  await page.getByLabel('Budget in', { exact: true }).selectOption('samples');
   await page.getByLabel('Budget in samples').fill('20000');
   const rows = page.getByTestId('budget-planner').locator('tbody tr');
-  await rows.first().waitFor();
-  expect(await rows.count()).toBeGreaterThanOrEqual(2);
+  await page.getByTestId('budget-planner').locator('table[aria-busy="false"]').waitFor({ timeout: 60_000 });
+  expect(await page.getByTestId('budget-sentence').textContent()).toMatch(/^With 20,000 samples: [\d,]+ questions × 30, or [\d,]+ questions adaptive; Sem2-ECE interval ±0\.\d{3} vs ±0\.\d{3}\.$/);
+  // Fixed 10, 20 and 30, and adaptive.
+  expect(await rows.count()).toBe(4);
   expect(await page.getByTestId('budget-planner').locator('tr[data-option="adaptive"]').count()).toBe(1);
   await looks(page, page.locator('fieldset').first(), 'wizard-adaptive');
 }

@@ -73,6 +73,7 @@ describe('the spec and the saved draft', () => {
       'at most 30 samples per question: the selection block is drawn in a first round of 4 and later rounds of 5, up to 10; a question is settled when every selection sample agrees and then draws 15 held-out samples; an unsettled one draws up to 20 held-out samples, within the maximum',
     );
     expect(describeAdaptive({ ...rule, agreement: 0.8 }, 30)).toContain('settled when its top answer holds 80% of the selection');
+    expect(describeAdaptive({ ...rule, maxSelection: 4 }, 30)).toContain('samples per question: the selection block is the first 4 samples; a question');
   });
 
   test('a multiple-choice run samples at a fixed n: no rule in its spec', () => {
