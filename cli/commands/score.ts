@@ -298,7 +298,8 @@ async function writeReport(a: ScoreArgs, reportFile: string, report: ModelReport
   const doc = buildReport([report], {
     title: `${report.model} — ${path.basename(a.clustered)}`,
     dataset: { name: path.basename(a.clustered), source: reportSource(a.clustered) },
-    settings: importedSettings(a.options, report.questions[0]?.n ?? 0, scored.methods),
+    // The most samples a question has: rows sampled adaptively (selection_samples) vary in n.
+    settings: importedSettings(a.options, report.questions.reduce((most, q) => Math.max(most, q.n), 0), scored.methods),
     createdAt: new Date().toISOString(),
   });
   // Hashes of every question's samples, classes and grade, and of the settings: `semece verify` checks them.

@@ -40,7 +40,8 @@ export interface SampleStageArgs {
 }
 
 /**
- * One row per question, in dataset order, with exactly `sampling.n` samples each, for every
+ * One row per question, in dataset order, with exactly `sampling.n` samples each (an adaptive
+ * run: the samples its rule used, with `selection_samples`), for every
  * question that has them; the others are `failed`, each with the provider's reason (a refused
  * prompt, repeated failures), and the run excludes them from the report.
  */

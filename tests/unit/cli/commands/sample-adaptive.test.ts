@@ -16,6 +16,7 @@ import { MockProviderServer } from '../../../mock/provider-server.ts';
 import { DEFAULT_ADAPTIVE_RULE, planAdaptive } from '../../../../src/core/adaptive-rule.ts';
 import { adaptiveSem2 } from '../../../../src/core/adaptive-sem2.ts';
 import { answerKey } from '../../../../src/pipeline/adaptive-slots.ts';
+import { parseReport } from '../../../../src/formats/report-import.ts';
 
 const KEY = 'sk-zq81xv72wp93-0123456789';
 const MAX = 40;
@@ -78,8 +79,13 @@ describe('semece sample --adaptive', () => {
     expect((await cli(grade, ['--method', 'alias', '--in', join(dir, 'clustered.jsonl'), '--out', join(dir, 'graded.jsonl')])).code).toBe(0);
     const clustered = await rowsOf('clustered.jsonl');
     expect(clustered.map((x) => x.selection_samples)).toEqual(rows.map((x) => x.selection_samples));
-    const s = await cli(score, ['--clustered', join(dir, 'clustered.jsonl'), '--graded', join(dir, 'graded.jsonl'), '--B', '20']);
+    const s = await cli(score, ['--clustered', join(dir, 'clustered.jsonl'), '--graded', join(dir, 'graded.jsonl'), '--B', '20', '--report', join(dir, 'report.json')]);
     expect(s.code, s.err).toBe(0);
+    // The report: the most samples a question has, each question's block, and it opens.
+    const doc = parseReport(await readFile(join(dir, 'report.json'), 'utf8'));
+    if (!doc.ok) throw new Error(doc.error.message);
+    expect(doc.value.settings.samples).toBe(MAX);
+    expect(doc.value.models[0].questions.map((q) => [q.id, q.n, q.selectionSamples])).toEqual(rows.map((x) => [x.id, x.n_samples, x.selection_samples]));
     const scored = JSON.parse(s.out);
     for (const q of scored.questions) {
       const row = clustered.find((x) => x.id === q.id);
