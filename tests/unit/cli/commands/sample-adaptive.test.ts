@@ -12,6 +12,7 @@ import sample from '../../../../cli/commands/sample.ts';
 import cluster from '../../../../cli/commands/cluster.ts';
 import grade from '../../../../cli/commands/grade.ts';
 import score from '../../../../cli/commands/score.ts';
+import verify from '../../../../cli/commands/verify.ts';
 import { MockProviderServer } from '../../../mock/provider-server.ts';
 import { DEFAULT_ADAPTIVE_RULE, planAdaptive } from '../../../../src/core/adaptive-rule.ts';
 import { adaptiveSem2 } from '../../../../src/core/adaptive-sem2.ts';
@@ -86,6 +87,8 @@ describe('semece sample --adaptive', () => {
     if (!doc.ok) throw new Error(doc.error.message);
     expect(doc.value.settings.samples).toBe(MAX);
     expect(doc.value.models[0].questions.map((q) => [q.id, q.n, q.selectionSamples])).toEqual(rows.map((x) => [x.id, x.n_samples, x.selection_samples]));
+    const v = await cli(verify, [join(dir, 'report.json'), '--clustered', join(dir, 'clustered.jsonl'), '--graded', join(dir, 'graded.jsonl')]);
+    expect(v.code, v.out + v.err).toBe(0);
     const scored = JSON.parse(s.out);
     for (const q of scored.questions) {
       const row = clustered.find((x) => x.id === q.id);
