@@ -97,3 +97,14 @@ describe('a question’s rounds', () => {
     expect(questionRounds({ n: 20, selectionSamples: 5 }, { samples: 20 })).toBeUndefined();
   });
 });
+
+describe('first rounds for planning the next run', () => {
+  test('the selection block of an adaptive question, the first round of a fixed one, as the rule’s keys; questions without answers left out', async () => {
+    const { firstRoundsOf } = await import('../../../../src/ui/report/first-rounds');
+    const q = (answers: string[], selectionSamples?: number) => ({ samples: answers.map(sample), ...(selectionSamples ? { selectionSamples } : {}) });
+    expect(firstRoundsOf([q(['Paris', ' paris.', 'Lyon', 'x', 'y', 'z'], 2), q(['Rome', 'Rome', 'Milan', 'Rome']), { samples: undefined }], 3)).toEqual([
+      ['paris', 'paris'],
+      ['rome', 'rome', 'milan'],
+    ]);
+  });
+});
