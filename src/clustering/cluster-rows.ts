@@ -17,10 +17,12 @@ export type SampledRowIn = SampledRow & { options?: string[]; [extra: string]: u
 export type ClusteredRowOut = (ClusteredRow & { error?: string; [extra: string]: unknown });
 
 export async function clusterRow(row: SampledRowIn, clusterer: Clusterer, signal?: AbortSignal): Promise<{ row: ClusteredRowOut; ok: boolean; usage?: Usage; calls?: number; error?: StageError }> {
-  const { error: _stale, ...rest } = row as SampledRowIn & { error?: unknown };
+  // An earlier clustering's error and similarity are not this one's.
+  const { error: _stale, answer_similarity: _earlier, ...rest } = row as SampledRowIn & { error?: unknown };
   const outcome = await clusterer.cluster(row.question, row.answer_extracted, signal, { options: row.options });
   if (outcome.ok) {
-    return { row: { ...rest, ...classesToRowFields(outcome.value, row.answer_extracted.length) }, ok: true, usage: outcome.usage, calls: outcome.calls };
+    const similarity = outcome.similarity ? { answer_similarity: outcome.similarity } : {};
+    return { row: { ...rest, ...classesToRowFields(outcome.value, row.answer_extracted.length), ...similarity }, ok: true, usage: outcome.usage, calls: outcome.calls };
   }
   const failed: ClusteredRowOut = {
     ...rest,

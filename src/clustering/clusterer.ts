@@ -3,7 +3,7 @@
  * of one question in, semantic classes out, in the order the clusterer lists them. That order is
  * the class numbering the estimators use (SEMECE.md: never renumber), so it is kept as returned.
  */
-import type { Result, SemanticClass } from '../model/rows';
+import type { AnswerSimilarity, Result, SemanticClass } from '../model/rows';
 import type { Usage } from '../model/provider';
 import type { ClusteringMethodName } from '../model/clustering-methods';
 
@@ -20,6 +20,8 @@ export type ClusterOutcome = Result<SemanticClass[]> & {
   usage?: Usage;
   /** Model requests made for this question, retries included. */
   calls?: number;
+  /** The answers' pairwise similarity, where the clusterer measured one (embedding); kept in the row. */
+  similarity?: AnswerSimilarity;
 };
 
 export interface Clusterer {

@@ -4,7 +4,7 @@
  * one vector per distinct normalized answer (cached by model, its identity and text), then average-linkage
  * agglomerative clustering on cosine similarity. Classes are listed by first appearance.
  */
-import type { SemanticClass } from '../model/rows';
+import type { AnswerSimilarity, SemanticClass } from '../model/rows';
 import { agglomerativeAverage, DEFAULT_SIMILARITY_THRESHOLD } from './agglomerative';
 import type { EmbeddingCache } from '../model/embedding-cache';
 import { normalizeAnswer } from './normalize';
@@ -101,7 +101,7 @@ export function createEmbeddingClusterer(options: EmbeddingClustererOptions): Cl
       try {
         // Nothing to compare when every answer normalizes alike: skip the model entirely.
         const vectors = groups.length > 1 ? await vectorsFor(groups.map((g) => g.text), options.embedder, options.cache, signal) : [[1]];
-        return { ok: true, value: classesFromGroupVectors(answers, groups, vectors, threshold) };
+        return { ok: true, value: classesFromGroupVectors(answers, groups, vectors, threshold), similarity: groupSimilarity(answers.length, groups, vectors) };
       } catch (err) {
         if (signal?.aborted) return { ok: false, error: { kind: 'aborted', message: 'clustering was cancelled', where } };
         // Said as it is: the stage stops on it rather than failing every question alike.
@@ -110,4 +110,34 @@ export function createEmbeddingClusterer(options: EmbeddingClustererOptions): Cl
       }
     },
   };
+}
+
+/**
+ * The answers' similarity as the graph signals read it (model/rows.ts AnswerSimilarity): each
+ * sample's group and the groups' cosines, clipped to [0, 1] (a graph's weights are not negative)
+ * and rounded to 4 decimals (the row stays small; the signals are computed from what is stored).
+ * A group with itself is 1.
+ */
+export function groupSimilarity(n: number, groups: { samples: number[] }[], vectors: ArrayLike<number>[]): AnswerSimilarity {
+  const of = new Array<number>(n).fill(0);
+  groups.forEach((g, a) => {
+    for (const i of g.samples) of[i] = a;
+  });
+  const g = groups.length;
+  const norms = vectors.map((v) => Math.sqrt(dot(v, v)));
+  const matrix = new Array<number>(g * g);
+  for (let a = 0; a < g; a++) {
+    matrix[a * g + a] = 1;
+    for (let b = a + 1; b < g; b++) {
+      const cos = norms[a] > 0 && norms[b] > 0 ? dot(vectors[a], vectors[b]) / (norms[a] * norms[b]) : 0;
+      matrix[a * g + b] = matrix[b * g + a] = Math.round(Math.min(1, Math.max(0, cos)) * 1e4) / 1e4;
+    }
+  }
+  return { source: 'embedding-cosine', groups: of, matrix };
+}
+
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
 }

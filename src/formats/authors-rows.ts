@@ -16,7 +16,7 @@
  *   length disagrees with n_samples or n_clusters, a modal_cluster that is not the first
  *   largest class, Y not 0/1/null. Blank lines are allowed (and skipped); nothing else is.
  */
-import type { ClusteredRow, Result } from '../model/rows';
+import type { AnswerSimilarity, ClusteredRow, Result } from '../model/rows';
 import {
   FieldError,
   arr,
@@ -111,7 +111,7 @@ const CLUSTERED_ROW_KEYS: ReadonlySet<string> = new Set([
   'id', 'question', 'gold_answer', 'gold_answer_aliases', 'model', 'n_samples', 'results', 'answer_extracted',
   'confidence_verbalized', 'n_clusters', 'cluster_labels', 'cluster_assignments', 'cluster_sizes', 'modal_cluster',
   'modal_cluster_label', 'selection_samples', 'clustering_method', 'clustering_detail', 'grading_method', 'grading_detail',
-  'cluster_error', 'clustering_error', 'error', 'grade', 'Y', 'p_true', 'sequence_logprobs',
+  'cluster_error', 'clustering_error', 'error', 'grade', 'Y', 'p_true', 'sequence_logprobs', 'answer_similarity',
 ]);
 // p_true_method is left a question field on purpose: the report states per question how p(True) was read.
 
@@ -164,6 +164,7 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
   if (obj.selection_samples !== undefined) row.selection_samples = selectionSamples(obj, n);
   if (obj.p_true !== undefined) row.p_true = optionalProbability(obj, 'p_true');
   if (obj.sequence_logprobs !== undefined) row.sequence_logprobs = logprobList(obj, 'sequence_logprobs', n);
+  if (obj.answer_similarity !== undefined) row.answer_similarity = answerSimilarity(obj.answer_similarity, n);
   const entry: { ok: true; id: string; row: ClusteredRow; method?: ClusteringMethod; fields?: QuestionFields } = { ok: true, id: rowId, row };
   const method = readRowMethod(obj, 'clustering');
   if (method) entry.method = method;
@@ -178,6 +179,25 @@ function optionalProbability(obj: Obj, key: string): number | null {
   if (v === null) return null;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw new FieldError(`"${key}" must be a number in [0, 1] or null, got ${describe(v)}`);
   return v;
+}
+
+/** The clustering's answer similarity (model/rows.ts AnswerSimilarity): a group per sample, every group used, g×g values in [0, 1]. */
+function answerSimilarity(v: unknown, n: number): AnswerSimilarity {
+  const bad = (what: string) => new FieldError(`"answer_similarity" ${what}`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad(`must be an object, got ${describe(v)}`);
+  const { source, groups, matrix } = v as Record<string, unknown>;
+  if (source !== 'embedding-cosine') throw bad(`has an unknown source ${describe(source)}`);
+  if (!Array.isArray(groups) || groups.length !== n) throw bad(`needs one group per sample (${n})`);
+  let g = 0;
+  for (const x of groups) {
+    if (!Number.isInteger(x) || (x as number) < 0) throw bad(`groups must be whole numbers ≥ 0, got ${describe(x)}`);
+    g = Math.max(g, (x as number) + 1);
+  }
+  const used = new Set(groups);
+  if (used.size !== g) throw bad(`leaves a group without samples (groups 0 … ${g - 1})`);
+  if (!Array.isArray(matrix) || matrix.length !== g * g) throw bad(`needs a ${g}×${g} matrix (${g * g} values)`);
+  for (const x of matrix) if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 1) throw bad(`values must lie in [0, 1], got ${describe(x)}`);
+  return { source, groups: groups as number[], matrix: matrix as number[] };
 }
 
 /** One finite log-probability (≤ 0) per sample. */

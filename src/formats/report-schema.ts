@@ -314,6 +314,7 @@ const modelReport = z
     questions: list(reportQuestion, MAX_REPORT_QUESTIONS),
     excludedQuestions: list(z.object({ id: text(), reason: text() }), MAX_REPORT_QUESTIONS),
     baseline: mcBaseline.optional(),
+    graphSimilarity: z.enum(['partition', 'embedding-cosine']).optional(),
   })
   .superRefine((m, ctx) => {
     // The metrics are computed over exactly the rows; only a summary (a link without rows) has none.

@@ -266,7 +266,16 @@ export interface ModelReport {
   excludedQuestions: ExcludedQuestion[];
   /** ConfidenceBench-style stated probability on multiple choice, when that baseline was run. */
   baseline?: McBaselineSection;
+  /**
+   * What the graph signals (EigV, Deg, Ecc) were computed over, where they were scored: the
+   * embedding clustering's cosines between the answers where every question's row holds them,
+   * else the clustering's partition (the 0/1 same-class matrix). Absent in older reports (partition).
+   */
+  graphSimilarity?: GraphSimilarity;
 }
+
+/** The similarity the graph signals used: the partition, or the embedding cosines (model/rows.ts AnswerSimilarity). */
+export type GraphSimilarity = 'partition' | 'embedding-cosine';
 
 /** Mean and sample SD (ddof = 1; NaN for one run) across repeated runs, with each run's value. */
 export interface RunSpread {

@@ -99,8 +99,24 @@ export interface SampledRow {
 
 export type PTrueMethod = 'logprobs' | 'sampled';
 
+/**
+ * The pairwise similarity of a question's answers as the clustering measured it, kept in its
+ * clustered row so the graph signals (EigV, Deg, Ecc) can use it at scoring, where no model runs.
+ * Compact: one value per pair of groups of identical (normalized) answers, not per pair of samples.
+ */
+export interface AnswerSimilarity {
+  /** What the values are: the embedding model's cosines between the answers, clipped to [0, 1]. */
+  source: 'embedding-cosine';
+  /** Each sample's group (0 … g−1), in sampling order. */
+  groups: number[];
+  /** The g×g similarity of the groups, row-major, rounded to 4 decimals (diagonal 1). */
+  matrix: number[];
+}
+
 /** The authors' clustered row. */
 export interface ClusteredRow extends SampledRow {
+  /** Where the clustering measured one (embedding clustering): its answers' pairwise similarity. */
+  answer_similarity?: AnswerSimilarity;
   n_clusters: number;
   cluster_labels: string[];
   cluster_assignments: number[];

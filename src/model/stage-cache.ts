@@ -4,12 +4,13 @@
  * the clustering and grading caches and nothing upstream. The browser's store implements it over
  * IndexedDB (store/idb-stage-cache.ts); the stages (pipeline/, batch/) see only this interface.
  */
-import type { Grade, SemanticClass, StageError } from './rows';
+import type { AnswerSimilarity, Grade, SemanticClass, StageError } from './rows';
 
 /** The classes of one question's samples under one clusterer's settings. */
 export interface StoredClustering {
   key: string;
-  result: { ok: true; classes: SemanticClass[] } | { ok: false; error: StageError };
+  /** `similarity`: the answers' pairwise similarity where the clusterer measured one (absent in entries stored before it was kept). */
+  result: { ok: true; classes: SemanticClass[]; similarity?: AnswerSimilarity } | { ok: false; error: StageError };
   storedAt: number;
   /**
    * The identity of the model that made it (transformers/model-identity.ts), for a clusterer that runs

@@ -11,13 +11,20 @@
  *   computed, so semantic_entropy is bit for bit the report's entropyConfidence.
  * - the answers' text: lexical similarity (mean pairwise ROUGE-L F); absent when the rows carry no
  *   answers (a report that keeps none, the CLI reading rows without them) or fewer than two.
- * Hook: where a run stores an m×m similarity of its samples (entailment probabilities, embedding
- * cosines), pass it as `similarity` and the graph methods use it (core graphUncertainty, about
- * 1.6 ms a question at m = 50) instead of the partition; no run stores one yet.
+ * - the answers' similarity where the clustering recorded one (an embedding clustering's cosines
+ *   between its groups of identical answers, rows' answer_similarity): the graph methods over it,
+ *   as `groupSimilarity` (a g×g eigenproblem per question). The score stage passes it only where
+ *   every question's row holds one, so a report's graph signals are all over one kind of matrix.
+ *   The entailment clusterer records none: its NLI model gives a label per pair (not the
+ *   probabilities the graph methods weigh), and only for pairs with a class's first member.
+ * Hook: an m×m similarity of the samples can be passed as `similarity` (core graphUncertainty,
+ * about 1.6 ms a question at m = 50).
  */
 import { blackBoxConfidence, type BlackBoxSignal } from '../core/black-box-uncertainty';
 import { classSizeGraphUncertainty, graphUncertainty } from '../core/graph-uncertainty';
 import { lexicalSimilarity } from '../core/lexical-similarity';
+import { groupedGraphUncertainty } from '../core/grouped-graph-uncertainty';
+import type { AnswerSimilarity } from '../model/rows';
 import type { QuestionEstimates } from '../core/types';
 import { BLACK_BOX_SIGNAL_NAMES, signalInfo, type SignalName } from '../model/signals';
 
@@ -28,6 +35,20 @@ export interface BlackBoxQuestion {
   answers?: readonly (string | null)[];
   /** Row-major n×n similarity of the samples (the hook above); omitted: the partition. */
   similarity?: ArrayLike<number>;
+  /**
+   * The similarity between groups of identical answers (g×g, row-major) with the group sizes, as an
+   * embedding clustering records it (rows' answer_similarity): the graph signals over it
+   * (core/grouped-graph-uncertainty.ts, a g×g eigenproblem) instead of the partition.
+   */
+  groupSimilarity?: { matrix: ArrayLike<number>; sizes: ArrayLike<number> };
+}
+
+/** A row's answer similarity as the graph signals read it: the group matrix and each group's size. */
+export function groupSimilarityOf(sim: AnswerSimilarity): { matrix: number[]; sizes: number[] } {
+  const g = Math.round(Math.sqrt(sim.matrix.length));
+  const sizes = new Array<number>(g).fill(0);
+  for (const a of sim.groups) sizes[a] += 1;
+  return { matrix: sim.matrix, sizes };
 }
 
 /** The black-box signals among `wanted` (default: all of them), in the table's order. */
@@ -54,7 +75,10 @@ export function blackBoxSignalValues(q: BlackBoxQuestion, wanted: readonly Signa
       case 'eigV':
       case 'deg':
       case 'ecc':
-        graph ??= q.similarity !== undefined ? graphUncertainty(q.similarity, e.n) : classSizeGraphUncertainty(e.sizes);
+        graph ??=
+          q.similarity !== undefined ? graphUncertainty(q.similarity, e.n)
+          : q.groupSimilarity !== undefined ? groupedGraphUncertainty(q.groupSimilarity.matrix, q.groupSimilarity.sizes)
+          : classSizeGraphUncertainty(e.sizes);
         raw = graph[key];
         break;
       case 'lexicalSimilarity':

@@ -15,7 +15,7 @@ import type { RunSpec } from '../model/run-spec';
 import { clusteringApiModel } from '../model/clustering-methods';
 import { cachesClustering, cachesGrading, clusteringKey, gradeKey } from './stage-cache-keys';
 import type { Grader } from '../grading/grader';
-import { firstRowPerId, gradeToY, type ClusteredRow, type GradedRow, type Question, type SampledRow, type StageError } from '../model/rows';
+import { firstRowPerId, gradeToY, type AnswerSimilarity, type ClusteredRow, type GradedRow, type Question, type SampledRow, type StageError } from '../model/rows';
 import { HUB_UNREACHABLE } from '../model/model-hub';
 
 const WRITE_BATCH = 100;
@@ -79,9 +79,9 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
   // Every later question would fail the same way (and try the network again): said once, the rest not asked.
   let stopped: StageError | undefined;
 
-  const finish = (i: number, classes: NonNullable<StoredClustering['result'] & { ok: true }>['classes']) => {
+  const finish = (i: number, classes: NonNullable<StoredClustering['result'] & { ok: true }>['classes'], similarity?: AnswerSimilarity) => {
     try {
-      out[i] = { ...rows[i], ...classesToRowFields(classes, rows[i].answer_extracted.length) };
+      out[i] = { ...rows[i], ...classesToRowFields(classes, rows[i].answer_extracted.length), ...(similarity ? { answer_similarity: similarity } : {}) };
     } catch (e) {
       excluded.push({ id: rows[i].id, reason: `clustering is not a partition: ${(e as Error).message}` });
     }
@@ -91,7 +91,7 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
     rows.map((row, i) => {
       const hit = cached[i];
       if (reusable(hit) && hit?.result.ok) {
-        finish(i, hit.result.classes);
+        finish(i, hit.result.classes, hit.result.similarity);
         meter.progress.stages.cluster.cached += 1;
         meter.advance();
         return undefined;
@@ -106,10 +106,10 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
         const outcome = await clusterer.cluster(row.question, row.answer_extracted, signal, { options: q?.options });
         if (outcome.usage && judge) meter.addUsage(judge, outcome.usage);
         if (outcome.ok) {
-          const made: StoredClustering = { key: keys[i], result: { ok: true, classes: outcome.value }, storedAt: Date.now() };
+          const made: StoredClustering = { key: keys[i], result: { ok: true, classes: outcome.value, ...(outcome.similarity ? { similarity: outcome.similarity } : {}) }, storedAt: Date.now() };
           if (ownModel) awaitingIdentity.push(made);
           else if (cacheable) writer.add(made);
-          finish(i, outcome.value);
+          finish(i, outcome.value, outcome.similarity);
         } else if (!signal.aborted) {
           excluded.push({ id: row.id, reason: outcome.error.message });
           // The stop is said once, by the runner that ends the run on it.

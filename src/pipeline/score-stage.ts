@@ -26,11 +26,11 @@ import { adaptiveSem2 } from '../core/adaptive-sem2';
 import { meanClassCount, regimeOf } from '../core/regimes';
 import type { QuestionEstimates, Regime } from '../core/types';
 import type { AuthorsRows, JoinedQuestion } from '../formats/authors-rows';
-import type { ModelMetrics, ModelReport, ReportQuestion, ReportSample } from '../model/report';
+import type { GraphSimilarity, ModelMetrics, ModelReport, ReportQuestion, ReportSample } from '../model/report';
 import type { Grade } from '../model/rows';
 import { SCORING_DEFAULTS, type ScoringSpec } from '../model/run-spec';
-import { entropyConfidence, isPaperSignal, PAPER_SIGNALS, SIGNAL_NAMES, signalValue, type SignalName } from '../model/signals';
-import { blackBoxSignalsWanted, blackBoxSignalValues } from './black-box-signals';
+import { entropyConfidence, isPaperSignal, PAPER_SIGNALS, SIGNAL_NAMES, signalInfo, signalValue, type SignalName } from '../model/signals';
+import { blackBoxSignalsWanted, blackBoxSignalValues, groupSimilarityOf } from './black-box-signals';
 import { weightedSemanticEntropy } from '../core/weighted-semantic-entropy';
 import { recalibrationMetrics, rejectionMetrics } from './recalibration-metrics';
 import { comparedColumns, compareScoredSignals } from './signal-comparison';
@@ -168,6 +168,8 @@ export function reportQuestions(
   const withEntropy = computed.includes('entropyConfidence');
   const blackBox = blackBoxSignalsWanted(computed);
   const fromRows = ROW_SIGNALS.filter((s) => computed.includes(s));
+  // The graph signals over the clustering's answer similarity only where every row holds one.
+  const overSimilarity = blackBox.some((s) => signalInfo(s).preferredInput === 'similarity') && graphSimilarityOf(questions) === 'embedding-cosine';
   const kBar = meanClassCount(estimates);
   const detail = options.samples ?? 'answers';
   const extra = options.extraSignals;
@@ -199,7 +201,8 @@ export function reportQuestions(
     const given = extra?.[c.id];
     // The answers only where the rows carry one per sample (the CLI reads rows without them when no signal needs them).
     const answers = c.answer_extracted.length === e.n ? c.answer_extracted : undefined;
-    const black = blackBox.length > 0 ? blackBoxSignalValues({ estimates: e, answers }, blackBox) : undefined;
+    const groupSimilarity = overSimilarity ? groupSimilarityOf(c.answer_similarity!) : undefined;
+    const black = blackBox.length > 0 ? blackBoxSignalValues({ estimates: e, answers, groupSimilarity }, blackBox) : undefined;
     const carried = fromRows.length > 0 ? rowSignalValues(c, fromRows) : undefined;
     if (withEntropy || black || carried || given) q.signals = { ...(withEntropy ? { entropyConfidence: entropyConfidence(e.entropy) } : {}), ...black, ...carried, ...given };
     if (detail !== 'none') {
@@ -373,10 +376,19 @@ function scoredQuestions(rows: AuthorsRows, options: ScoreOptions) {
 }
 
 function modelReport(rows: AuthorsRows, questions: ReportQuestion[], metrics: ModelMetrics, model?: string): ModelReport {
+  // Stated where a graph signal was scored: what its similarity was.
+  const graphScored = SIGNAL_NAMES.some((s) => signalInfo(s).preferredInput === 'similarity' && metrics.signals[s]);
   return {
     model: model ?? rows.questions[0]?.clustered.model ?? 'unknown model',
     metrics,
     questions,
     excludedQuestions: rows.excluded.map((x) => ({ ...x })),
+    ...(graphScored ? { graphSimilarity: graphSimilarityOf(rows.questions) } : {}),
   };
+}
+
+/** The similarity the graph signals use for these rows: the embedding cosines where every row holds them (one per sample), else the partition. */
+export function graphSimilarityOf(questions: readonly JoinedQuestion[]): GraphSimilarity {
+  const all = questions.length > 0 && questions.every(({ clustered: c }) => c.answer_similarity?.groups.length === c.cluster_assignments.length);
+  return all ? 'embedding-cosine' : 'partition';
 }

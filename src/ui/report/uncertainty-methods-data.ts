@@ -6,7 +6,7 @@
  */
 import { eceIntervalOf, headlineSignals, recalibratedOf } from '../../formats/headline-table';
 import type { ModelReport, RecalibratedEceEntry } from '../../model/report';
-import { isProbabilitySignal, type SignalName } from '../../model/signals';
+import { isProbabilitySignal, signalInfo, type SignalName } from '../../model/signals';
 
 export interface UncertaintyMethodRow {
   signal: SignalName;
@@ -26,6 +26,37 @@ export interface UncertaintyMethodsTable {
   seed: number | null;
   method: string | null;
   rows: UncertaintyMethodRow[];
+  /** How the signals that can be read more than one way were read for this model (graph similarity, p(True)), in words. */
+  notes: string[];
+}
+
+/**
+ * What the table's rows were computed from, where a signal has more than one way: the graph
+ * signals' similarity (the report's graphSimilarity) and how each question's p(True) was read
+ * (its p_true_method field).
+ */
+export function uncertaintyMethodNotes(m: ModelReport, signals: readonly SignalName[]): string[] {
+  const notes: string[] = [];
+  if (signals.some((s) => signalInfo(s).preferredInput === 'similarity')) {
+    notes.push(
+      m.graphSimilarity === 'embedding-cosine'
+        ? "EigV, Deg and Ecc are computed over the embedding model's cosine similarities between the answers (clipped to [0, 1])."
+        : "EigV, Deg and Ecc are computed over the clustering's partition (1 for two answers in one class, else 0): no embedding similarities were recorded for every question.",
+    );
+  }
+  if (signals.includes('p_true')) {
+    let logprobs = 0;
+    let sampled = 0;
+    for (const q of m.questions) {
+      const how = q.fields?.p_true_method;
+      if (how === 'logprobs') logprobs += 1;
+      else if (how === 'sampled') sampled += 1;
+    }
+    const on = (k: number) => `${k} question${k === 1 ? '' : 's'}`;
+    const parts = [logprobs > 0 ? `from the verdict token's log-probabilities on ${on(logprobs)}` : '', sampled > 0 ? `from the share of sampled "True" verdicts on ${on(sampled)}` : ''].filter(Boolean);
+    if (parts.length > 0) notes.push(`p(True) was read ${parts.join(' and ')}.`);
+  }
+  return notes;
 }
 
 /** Whether a report holds what the view shows: some model's recalibration or rejection metrics (version 3 on). */
@@ -41,6 +72,7 @@ export function uncertaintyMethodsTables(models: readonly ModelReport[]): Uncert
   return models
     .filter((m) => m.metrics.recalibration || m.metrics.rejection)
     .map((m) => ({
+      notes: uncertaintyMethodNotes(m, signals.filter((s) => m.metrics.signals[s])),
       model: m.model,
       seed: m.metrics.recalibration?.seed ?? null,
       method: m.metrics.recalibration?.method ?? null,

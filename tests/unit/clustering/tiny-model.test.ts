@@ -49,7 +49,7 @@ describe('tiny embedding model through Transformers.js (Node)', () => {
     const clusterer = createEmbeddingClusterer({ embedder: createTransformersEmbedder(source), threshold: 0.85, cache });
     const answers = ['Paris', 'Lyon', 'the city of Paris', 'paris.', 'two', 'Lyon', '2'];
     const r = await clusterer.cluster('q', answers);
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       ok: true,
       value: [
         { label: 'Paris', members: [0, 2, 3] },
@@ -57,6 +57,16 @@ describe('tiny embedding model through Transformers.js (Node)', () => {
         { label: 'two', members: [4, 6] },
       ],
     });
+    // The distinct answers' cosines, kept for the graph signals: groups Paris, Lyon, the city of
+    // Paris, two, 2 (in first appearance), cosines clipped to [0, 1] and rounded to 4 decimals.
+    expect(r.similarity?.groups).toEqual([0, 1, 2, 0, 3, 1, 4]);
+    const m = r.similarity!.matrix;
+    expect(m).toHaveLength(25);
+    const [paris, lyon, city] = await createTransformersEmbedder(source).embed(['Paris', 'Lyon', 'the city of Paris']);
+    expect(m[0 * 5 + 2]).toBe(Math.round(Math.max(0, cosineSimilarity(paris, city)) * 1e4) / 1e4);
+    expect(m[2 * 5 + 0]).toBe(m[0 * 5 + 2]);
+    expect(m[0 * 5 + 1]).toBe(Math.round(Math.max(0, cosineSimilarity(paris, lyon)) * 1e4) / 1e4);
+    expect(m[0]).toBe(1);
     // One vector per distinct normalized answer: Paris, Lyon, the city of Paris, two, 2.
     expect(cache.size).toBe(5);
     const strict = createEmbeddingClusterer({ embedder: createTransformersEmbedder(source), threshold: 0.9999, cache });

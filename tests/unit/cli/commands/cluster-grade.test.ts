@@ -11,6 +11,7 @@ import cluster from '../../../../cli/commands/cluster';
 import grade from '../../../../cli/commands/grade';
 import { MockProviderServer } from '../../../mock/provider-server';
 import { readAuthorsRows } from '../../../../src/formats/authors-rows';
+import { scoreAuthorsRows } from '../../../../src/pipeline/score-stage';
 
 const KEY = 'sk-cluster-cli-test-0123456789';
 let dir: string;
@@ -64,6 +65,13 @@ describe('semece cluster / grade', () => {
     const rows = await readRows('emb.jsonl');
     expect(rows[0]).toMatchObject({ cluster_assignments: [0, 0, 1, 0, 0], cluster_labels: ['Paris', 'Lyon'] });
     expect(rows[1]).toMatchObject({ cluster_assignments: [0, 0, 1, 0], modal_cluster_label: 'two' });
+    // The answers' cosines kept for the graph signals: a group per sample, a g×g matrix with 1 on its diagonal.
+    const sim = rows[0].answer_similarity;
+    expect(sim.source).toBe('embedding-cosine');
+    expect(sim.groups).toHaveLength(5);
+    const groups = Math.max(...sim.groups) + 1;
+    expect(sim.matrix).toHaveLength(groups * groups);
+    for (let a = 0; a < groups; a++) expect(sim.matrix[a * groups + a]).toBe(1);
 
     const g = await cli(grade, ['--method', 'alias', '--in', join(dir, 'emb.jsonl'), '--out', join(dir, 'emb-graded.jsonl')]);
     expect(g.code).toBe(0);
@@ -75,6 +83,8 @@ describe('semece cluster / grade', () => {
     const joined = readAuthorsRows({ text: await readFile(join(dir, 'emb.jsonl'), 'utf8'), file: 'emb.jsonl' }, { text: await readFile(join(dir, 'emb-graded.jsonl'), 'utf8'), file: 'emb-graded.jsonl' });
     expect(joined.ok).toBe(true);
     if (joined.ok) expect(joined.value.questions).toHaveLength(3);
+    // Every row holds the cosines, so the graph signals are computed over them, and the report says so.
+    if (joined.ok) expect(scoreAuthorsRows(joined.value, { B: 20, signals: ['eigv'] }).graphSimilarity).toBe('embedding-cosine');
   });
 
   test('judge against the mock: a failed question is written with its marker, graded null, and excluded by the score reader', async () => {
