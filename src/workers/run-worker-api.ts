@@ -201,7 +201,9 @@ async function listRuns(w: RunWorker): ReturnType<RunWorkerApi['listRuns']> {
 
 async function deleteRun(w: RunWorker, runId: string): ReturnType<RunWorkerApi['deleteRun']> {
   await w.jobs.stop(runId, 'cancel');
-  await (await w.stores()).runs.deleteRun(runId);
+  const stores = await w.stores();
+  // The run's report goes with it, and so does the audit of that report.
+  await Promise.all([stores.runs.deleteRun(runId), stores.audits.deleteAudit(runId)]);
   return { ok: true, value: true };
 }
 

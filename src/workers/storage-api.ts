@@ -27,7 +27,8 @@ export function createStorageApi(stores: () => Promise<Stores>): StorageApi {
     getReport: (id) => attempt('reading a saved report', async (s) => (await s.runs.getReport(id)) ?? null),
     saveReport: (id, document) => attempt('saving the report', (s) => done(s.runs.saveReport(id, document))),
     listSavedReports: () => attempt('listing saved reports', (s) => s.runs.listReportsWithoutRun()),
-    deleteReport: (id) => attempt('deleting the report', (s) => done(s.runs.deleteReport(id))),
+    // A report's audit goes with it (deleteRun, run-worker-api.ts, does the same for a run's report).
+    deleteReport: (id) => attempt('deleting the report', async (s) => done(Promise.all([s.runs.deleteReport(id), s.audits.deleteAudit(id)]))),
     saveGradeOverride: (override, document) =>
       attempt('saving the override', async (s) => {
         await s.runs.setGradeOverride(override);

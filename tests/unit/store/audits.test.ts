@@ -42,3 +42,11 @@ test('a corrupt stored audit is an error naming the record, through the storage 
   expect(await api.saveAudit(record())).toEqual({ ok: true, value: true });
   expect(await api.getAudit('r1')).toEqual({ ok: true, value: record() });
 });
+
+test("deleting a saved report through the storage API deletes its audit", async () => {
+  const stores = await openStores(`audits-${Math.random()}`);
+  const api = createStorageApi(async () => stores);
+  await api.saveAudit(record());
+  expect(await api.deleteReport('r1')).toEqual({ ok: true, value: true });
+  expect(await api.getAudit('r1')).toEqual({ ok: true, value: null });
+});
