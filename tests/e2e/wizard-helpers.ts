@@ -57,6 +57,9 @@ export async function holdUntilSettled(mock: MockProviderServer, page: Page, int
   await expect
     .poll(
       async () => {
+        // Settled only once no request sent before the hold is still waiting out its old latency
+        // (its reply could otherwise arrive after the check, be delivered and not yet stored).
+        if (mock.stats().inFlightFromBefore > 0) return false;
         const served = servedDemoSamples(mock);
         const settled = served === last && served === (await storedSamplesTotal(page));
         last = served;

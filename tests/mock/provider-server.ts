@@ -54,6 +54,12 @@ export interface MockStats {
   served: Record<string, number>;
   inFlight: number;
   maxInFlight: number;
+  /**
+   * Requests still in flight, their clients still connected, that began before the latest change of `latencyMs`: the replies that
+   * may still be delivered after a test holds new requests with a long latency (wizard-helpers.ts,
+   * holdUntilSettled). Zero means nothing sent before the hold can still arrive.
+   */
+  inFlightFromBefore: number;
   /** Gemini requests that carried the key in the URL (the client must never do that). */
   keyInUrl: number;
   lastRequest?: { api: Api; path: string; model: string; n: number; temperature?: number; topP?: number; maxTokens?: number; headers: string[]; bodyKeys: string[] };
@@ -82,7 +88,7 @@ function drop(req: Req, res: Res): void {
   else req.socket.destroy();
 }
 
-const emptyStats = (): MockStats => ({ requests: 0, preflights: 0, byStatus: {}, faults: {}, served: {}, inFlight: 0, maxInFlight: 0, keyInUrl: 0 });
+const emptyStats = (): MockStats => ({ requests: 0, preflights: 0, byStatus: {}, faults: {}, served: {}, inFlight: 0, maxInFlight: 0, inFlightFromBefore: 0, keyInUrl: 0 });
 
 export class MockProviderServer {
   private config: MockConfig = { apiKey: 'mock-key', seed: 0 };
@@ -91,6 +97,9 @@ export class MockProviderServer {
   private statsValue = emptyStats();
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Bumped whenever `latencyMs` changes; each request in flight keeps the one it began under. */
+  private latencyGeneration = 0;
+  private readonly inFlightEntries = new Set<{ generation: number; res: Res }>();
   responder: Responder | undefined;
   url = '';
   /** The batch endpoints (tests/mock/batch-service.ts), sharing this server's answers and `served` counters. */
@@ -123,6 +132,7 @@ export class MockProviderServer {
 
   /** Merges settings (questions, faults … replace whole fields); fault sequences restart. */
   configure(partial: MockConfig): void {
+    if (partial.latencyMs !== undefined && partial.latencyMs !== this.config.latencyMs) this.latencyGeneration++;
     this.config = { ...this.config, ...partial };
     this.index = new QuestionIndex(this.config.questions ?? []);
     this.faults = new FaultPicker(this.config.faults);
@@ -133,7 +143,10 @@ export class MockProviderServer {
   }
 
   stats(): MockStats {
-    return structuredClone(this.statsValue);
+    let fromBefore = 0;
+    // A request whose client has gone (a reload, a closed tab) can deliver nothing: not counted.
+    for (const e of this.inFlightEntries) if (e.generation < this.latencyGeneration && !gone(e.res)) fromBefore++;
+    return structuredClone({ ...this.statsValue, inFlightFromBefore: fromBefore });
   }
 
   async close(): Promise<void> {
@@ -178,10 +191,14 @@ export class MockProviderServer {
     this.statsValue.requests++;
     this.statsValue.inFlight++;
     this.statsValue.maxInFlight = Math.max(this.statsValue.maxInFlight, this.statsValue.inFlight);
+    // Which latency setting this request waits under (stats().inFlightFromBefore).
+    const entry = { generation: this.latencyGeneration, res };
+    this.inFlightEntries.add(entry);
     try {
       await this.serveApi(route.api, route.model, url, req, raw, res);
     } finally {
       this.statsValue.inFlight--;
+      this.inFlightEntries.delete(entry);
     }
   }
 

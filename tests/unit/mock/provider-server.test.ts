@@ -55,6 +55,32 @@ describe('mock provider server', () => {
     expect(mock.stats().served).toEqual({ peru: 5 });
   });
 
+  it('says how many requests still connected began before the latency last changed (what a test that holds new requests waits out)', async () => {
+    mock.configure({ latencyMs: 400 });
+    const before = openai(1);
+    await vi.waitFor(() => expect(mock.stats().inFlight).toBe(1));
+    expect(mock.stats().inFlightFromBefore).toBe(0);
+    mock.configure({ latencyMs: 600_000 });
+    const aborted = new AbortController();
+    const held = fetch(`${mock.url}/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: 'Bearer k' }, signal: aborted.signal,
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'Capital of Peru?' }], n: 1 }),
+    }).catch(() => undefined);
+    await vi.waitFor(() => expect(mock.stats().inFlight).toBe(2));
+    // The held request is not counted; the one sent before the change is, until it is answered.
+    expect(mock.stats().inFlightFromBefore).toBe(1);
+    expect((await before).status).toBe(200);
+    await vi.waitFor(() => expect(mock.stats().inFlightFromBefore).toBe(0));
+    expect(mock.stats().served.peru).toBe(1);
+    // A request from before whose client went away can deliver nothing, so it is not counted either.
+    mock.configure({ latencyMs: 1 });
+    expect(mock.stats().inFlight).toBe(1);
+    expect(mock.stats().inFlightFromBefore).toBe(1);
+    aborted.abort();
+    await held;
+    await vi.waitFor(() => expect(mock.stats().inFlightFromBefore).toBe(0));
+  });
+
   it('refuses a wrong or missing key in each API’s own format, and logs nothing', async () => {
     const log = vi.spyOn(console, 'log');
     const error = vi.spyOn(console, 'error');
