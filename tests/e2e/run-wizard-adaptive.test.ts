@@ -2,8 +2,8 @@
  * Adaptive sampling through the app (issue 27): the wizard's Adaptive choice and its budget
  * planner on the Settings step, a run against the loopback mock with questions whose answers all
  * agree and questions split between answers, and its report: the Samples spent tab's histogram
- * (the agreeing questions stop at the rule's settled size, the split ones go on to the maximum)
- * and a question's rounds in the drill-down. Looked at in both widths and themes, checked by axe.
+ * (the agreeing questions stop at the rule's settled size, the split ones go on to the maximum),
+ * the next run planned from its first rounds, and a question's rounds in the drill-down. Looked at in both widths and themes, checked by axe.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -97,6 +97,11 @@ test('an adaptive run chosen in the wizard: agreeing questions stop early, split
   const saved = 3 * (MAX - SETTLED);
   expect(await page.locator('[data-saved]').getAttribute('data-saved')).toBe(String(saved));
   expect(await page.locator('[data-adaptive-rule]').textContent()).toContain(`at most ${MAX} samples per question`);
+  // The next run planned from this one's first rounds: one row per option.
+  await page.getByText("Plan the next run from these questions' first rounds").click();
+  const rerun = page.getByTestId('rerun-planner');
+  await rerun.locator('table[aria-busy="false"]').waitFor({ timeout: 60_000 });
+  expect(await rerun.locator('tbody tr').count()).toBe(4);
   await looks(page, page.locator('[data-panel="adaptive-spend"]'), 'report-adaptive-spend');
 
   // France's drill-down: its selection round and its held-out block, replayed from its answers.
