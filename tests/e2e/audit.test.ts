@@ -226,6 +226,10 @@ test('an audit of 20 questions made with the keyboard gives the hand-calculated 
   expect(await shown(other.page, '[data-stat="kappa"]', 'data-value')).toBeCloseTo(handKappa(), 12);
   const [again] = await Promise.all([other.page.waitForEvent('download'), other.page.locator('[data-audit-export]').click()]);
   expect(readFileSync((await again.path())!, 'utf8')).toBe(file);
+  // A second person's lines (one grade differs) merge in: the agreement between people appears.
+  const bo = lines.map((l, i) => JSON.stringify({ ...l, by: 'bo', grade: i === 0 ? flip[l.grade as Grade] : l.grade })).join('\n');
+  await other.page.locator('[data-audit-import]').setInputFiles({ name: 'bo.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(bo) });
+  await expect.poll(() => other.page.locator('[data-audit-alpha]').textContent()).toContain(`ana, bo, ${K} questions`);
   expect(other.consoleErrors).toEqual([]);
   await other.context.close();
 });
