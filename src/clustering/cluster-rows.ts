@@ -22,7 +22,7 @@ export async function clusterRow(row: SampledRowIn, clusterer: Clusterer, signal
   const outcome = await clusterer.cluster(row.question, row.answer_extracted, signal, { options: row.options });
   if (outcome.ok) {
     const similarity = outcome.similarity ? { answer_similarity: outcome.similarity } : {};
-    return { row: { ...rest, ...classesToRowFields(outcome.value, row.answer_extracted.length), ...similarity }, ok: true, usage: outcome.usage, calls: outcome.calls };
+    return { row: { ...rest, ...classesToRowFields(outcome.value, row.answer_extracted.length, row.selection_samples), ...similarity }, ok: true, usage: outcome.usage, calls: outcome.calls };
   }
   const failed: ClusteredRowOut = {
     ...rest,

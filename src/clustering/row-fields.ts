@@ -2,6 +2,7 @@
  * Semantic classes → the clustering fields of the authors' clustered rows, so a clustering made
  * here reads exactly like one made by their pipeline.
  */
+import { adaptiveModalClass } from '../core/adaptive-sem2';
 import type { ClusteredRow, SemanticClass } from '../model/rows';
 
 export type ClusterRowFields = Pick<
@@ -12,8 +13,13 @@ export type ClusterRowFields = Pick<
 /**
  * `n` is the number of samples. The classes must already be a partition of 0..n-1 (the
  * clusterers guarantee it); a violation here is a programming error and throws.
+ *
+ * The modal class is the deployed answer, the one graded. For a row sampled adaptively
+ * (`selection`, its selection block's size) it is the selection block's most common class, not
+ * the largest over all samples: adaptive Sem2 is that class's share of the held-out samples, and
+ * grading another class biases its ECE (measured in docs/STATISTICS.md, "Adaptive sampling").
  */
-export function classesToRowFields(classes: SemanticClass[], n: number): ClusterRowFields {
+export function classesToRowFields(classes: SemanticClass[], n: number, selection?: number): ClusterRowFields {
   const assignments = new Array<number>(n).fill(-1);
   classes.forEach((cls, k) => {
     for (const i of cls.members) {
@@ -29,6 +35,7 @@ export function classesToRowFields(classes: SemanticClass[], n: number): Cluster
   // The first largest class is the modal one (lowest listed index wins ties), as the spec says.
   let modal = 0;
   for (let k = 1; k < sizes.length; k++) if (sizes[k] > sizes[modal]) modal = k;
+  if (selection !== undefined) modal = adaptiveModalClass(assignments, selection);
   return {
     n_clusters: classes.length,
     cluster_labels: classes.map((c) => c.label),

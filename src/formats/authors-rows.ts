@@ -31,6 +31,7 @@ import {
   strings,
   type Obj,
 } from './authors-fields';
+import { adaptiveModalClass } from '../core/adaptive-sem2';
 import { keptFields, type QuestionFields } from '../model/question-fields';
 import { parseJsonl, type DuplicateRow, type JsonlText, type ParsedFile } from './jsonl-rows';
 import { commonMethod, readRowMethod, type ClusteringMethod, type GradingMethod } from './row-methods';
@@ -137,7 +138,12 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
   // A loop, not Math.max(...counted): spreading 300,000 class sizes as arguments overflows the stack.
   let firstLargest = 0;
   for (let k = 1; k < K; k++) if (counted[k] > counted[firstLargest]) firstLargest = k;
-  if (modal !== firstLargest) {
+  // An adaptive row's deployed answer is its selection block's most common class (clustering/row-fields.ts).
+  const selection = obj.selection_samples !== undefined ? selectionSamples(obj, n) : undefined;
+  if (selection !== undefined) {
+    const z = adaptiveModalClass(assignments, selection);
+    if (modal !== z) throw new FieldError(`"modal_cluster" = ${modal} but the most common class of the ${selection} selection samples is ${z}`);
+  } else if (modal !== firstLargest) {
     throw new FieldError(`"modal_cluster" = ${modal} but the first largest class is ${firstLargest} (sizes ${shortList(counted)})`);
   }
   const row: ClusteredRow = {
@@ -161,7 +167,7 @@ export function readClusteredRow(obj: Obj, options: ReadOptions = {}): Clustered
     modal_cluster_label: str(obj, 'modal_cluster_label'),
   };
   // Optional keys set only when present (a spread of an empty object per row costs a runtime call).
-  if (obj.selection_samples !== undefined) row.selection_samples = selectionSamples(obj, n);
+  if (selection !== undefined) row.selection_samples = selection;
   if (obj.p_true !== undefined) row.p_true = optionalProbability(obj, 'p_true');
   if (obj.sequence_logprobs !== undefined) row.sequence_logprobs = logprobList(obj, 'sequence_logprobs', n);
   if (obj.answer_similarity !== undefined) row.answer_similarity = answerSimilarity(obj.answer_similarity, n);

@@ -81,7 +81,7 @@ export async function clusterStage(rows: SampledRow[], spec: RunSpec, clusterer:
 
   const finish = (i: number, classes: NonNullable<StoredClustering['result'] & { ok: true }>['classes'], similarity?: AnswerSimilarity) => {
     try {
-      out[i] = { ...rows[i], ...classesToRowFields(classes, rows[i].answer_extracted.length), ...(similarity ? { answer_similarity: similarity } : {}) };
+      out[i] = { ...rows[i], ...classesToRowFields(classes, rows[i].answer_extracted.length, rows[i].selection_samples), ...(similarity ? { answer_similarity: similarity } : {}) };
     } catch (e) {
       excluded.push({ id: rows[i].id, reason: `clustering is not a partition: ${(e as Error).message}` });
     }

@@ -94,6 +94,18 @@ describe('classesToRowFields', () => {
     ]);
   });
 
+  test('an adaptive row (its selection block given): modal is the block’s most common class, the one graded', () => {
+    // Class a is the largest overall (3 of 5), but the first 2 samples (the selection block) are c, c.
+    const classes = [
+      { label: 'a', members: [2, 3, 4] },
+      { label: 'c', members: [0, 1] },
+    ];
+    expect(classesToRowFields(classes, 5)).toMatchObject({ modal_cluster: 0, modal_cluster_label: 'a' });
+    expect(classesToRowFields(classes, 5, 2)).toMatchObject({ modal_cluster: 1, modal_cluster_label: 'c', cluster_sizes: [3, 2] });
+    // A tie in the block: the lowest class index wins.
+    expect(classesToRowFields(classes, 5, 4)).toMatchObject({ modal_cluster: 0, modal_cluster_label: 'a' });
+  });
+
   test('rejects a non-partition', () => {
     expect(() => classesToRowFields([{ label: 'a', members: [0] }], 2)).toThrow(/sample 1 is in no class/);
     expect(() => classesToRowFields([{ label: 'a', members: [0, 0] }], 1)).toThrow(/listed twice/);

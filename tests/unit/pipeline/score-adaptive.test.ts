@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseClusteredJsonl, readAuthorsRows } from '../../../src/formats/authors-rows';
 import { scoreAuthorsRows } from '../../../src/pipeline/score-stage';
-import { adaptiveSem2 } from '../../../src/core/adaptive-sem2';
+import { adaptiveModalClass, adaptiveSem2 } from '../../../src/core/adaptive-sem2';
 import { sem2HeldOut } from '../../../src/core/estimators';
 import { buildReport, importedSettings } from '../../../src/pipeline/score-documents';
 import { parseReport } from '../../../src/formats/report-import';
@@ -23,6 +23,8 @@ function clustered(id: string, assignments: number[], extra: Record<string, unkn
   const sizes = Array.from({ length: K }, (_, k) => assignments.filter((a) => a === k).length);
   let modal = 0;
   for (let k = 1; k < K; k++) if (sizes[k] > sizes[modal]) modal = k;
+  // An adaptive row's deployed (graded) answer is its selection block's most common class.
+  if (typeof extra.selection_samples === 'number') modal = adaptiveModalClass(assignments, extra.selection_samples);
   const labels = sizes.map((_, k) => `L${k}`);
   return {
     id, question: `Question ${id}?`, gold_answer: 'L0', model: 'm', n_samples: assignments.length,
@@ -55,6 +57,18 @@ function scored() {
 }
 
 describe('scoring adaptive rows', () => {
+  it('an adaptive row names its selection block’s most common class as modal (the graded answer); the reader refuses the largest class overall in its place', () => {
+    // ADAPTIVE_B: the selection block [1, 1] picks class 1, the row's largest class is 0.
+    const row = clustered('b', ADAPTIVE_B, { selection_samples: 2 });
+    expect([row.modal_cluster, row.modal_cluster_label]).toEqual([1, 'L1']);
+    expect(parseClusteredJsonl(jsonl([row]), 'c.jsonl').ok).toBe(true);
+    const wrong = parseClusteredJsonl(jsonl([{ ...row, modal_cluster: 0, modal_cluster_label: 'L0' }]), 'c.jsonl');
+    expect(!wrong.ok && wrong.error.message).toBe('c.jsonl, line 1: "modal_cluster" = 0 but the most common class of the 2 selection samples is 1');
+    // Without selection_samples the same row must name the largest class, as the spec says.
+    const fixed = parseClusteredJsonl(jsonl([{ ...row, selection_samples: undefined }]), 'c.jsonl');
+    expect(!fixed.ok && fixed.error.message).toContain('"modal_cluster" = 1 but the first largest class is 0');
+  });
+
   it('Sem2 of a row with selection_samples is adaptiveSem2; a fixed-n row keeps the reference Sem2', () => {
     const { read, report } = scored();
     const byId = new Map(report.questions.map((q) => [q.id, q]));
