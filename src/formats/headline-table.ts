@@ -5,7 +5,8 @@
  * per signal, then each headline metric per signal; for a report that holds them (version 3 on),
  * PRR and AUARC per signal and the ECE after cross-fitted isotonic and Platt recalibration with
  * its interval, so raw and recalibrated ECE sit in one table. A signal that is not a probability
- * (model/signals.ts) shows a dash for its raw ECE, interval, p-value and Brier: they claim nothing.
+ * (model/signals.ts) has no raw ECE, interval, p-value or Brier column, as on the page: they would
+ * claim nothing; its ranking metrics and recalibrated ECEs are there.
  */
 import { HEADLINE_METRICS, metricValue } from '../model/metrics';
 import type { ModelMetrics, ModelReport, RecalibrationMetrics } from '../model/report';
@@ -65,18 +66,20 @@ export function fmtRecalibrated(r: { ece: number; interval: [number, number] } |
 
 export function headlineTable(models: readonly ModelReport[]): HeadlineTable {
   const signals = headlineSignals(models);
+  // The raw calibration columns: only signals that are probabilities.
+  const probabilities = signals.filter(isProbabilitySignal);
   const rejection = models.some((m) => m.metrics.rejection);
   const recalibration = models.some((m) => m.metrics.recalibration);
-  const raw = (s: SignalName, cell: () => string) => (isProbabilitySignal(s) ? cell() : '—');
+  const metricSignals = (metric: (typeof HEADLINE_METRICS)[number]) => (metric.calibration ? probabilities : signals);
   const header = [
     'Model',
     'Questions',
     'Excluded',
     'Accuracy',
-    ...signals.map((s) => `ECE ${SIGNAL_SHORT[s]}`),
-    ...signals.map((s) => `ECE ${SIGNAL_SHORT[s]} 95% CI`),
-    ...signals.map((s) => `Calibration p ${SIGNAL_SHORT[s]}`),
-    ...HEADLINE_METRICS.flatMap((metric) => signals.map((s) => `${metric.short} ${SIGNAL_SHORT[s]}`)),
+    ...probabilities.map((s) => `ECE ${SIGNAL_SHORT[s]}`),
+    ...probabilities.map((s) => `ECE ${SIGNAL_SHORT[s]} 95% CI`),
+    ...probabilities.map((s) => `Calibration p ${SIGNAL_SHORT[s]}`),
+    ...HEADLINE_METRICS.flatMap((metric) => metricSignals(metric).map((s) => `${metric.short} ${SIGNAL_SHORT[s]}`)),
     ...(rejection ? [...signals.map((s) => `PRR ${SIGNAL_SHORT[s]}`), ...signals.map((s) => `AUARC ${SIGNAL_SHORT[s]}`)] : []),
     ...(recalibration ? [...signals.map((s) => `ECE isotonic ${SIGNAL_SHORT[s]} [95% CI]`), ...signals.map((s) => `ECE Platt ${SIGNAL_SHORT[s]} [95% CI]`)] : []),
   ];
@@ -85,15 +88,14 @@ export function headlineTable(models: readonly ModelReport[]): HeadlineTable {
     String(m.metrics.questions),
     String(m.metrics.excluded),
     pct(m.metrics.accuracy),
-    ...signals.map((s) => raw(s, () => fmt(m.metrics.signals[s]?.ece))),
+    ...probabilities.map((s) => fmt(m.metrics.signals[s]?.ece)),
     // The ECE's one interval, as every view shows it, and its calibration test.
-    ...signals.map((s) => raw(s, () => fmtEceInterval(eceIntervalOf(m.metrics, s)))),
-    ...signals.map((s) => raw(s, () => fmtP(calibrationPOf(m.metrics, s)))),
+    ...probabilities.map((s) => fmtEceInterval(eceIntervalOf(m.metrics, s))),
+    ...probabilities.map((s) => fmtP(calibrationPOf(m.metrics, s))),
     ...HEADLINE_METRICS.flatMap((metric) =>
-      signals.map((s) => {
+      metricSignals(metric).map((s) => {
         const sm = m.metrics.signals[s];
-        const cell = () => fmt(sm ? metricValue(sm, metric.key) : undefined, metric.digits);
-        return metric.calibration ? raw(s, cell) : cell();
+        return fmt(sm ? metricValue(sm, metric.key) : undefined, metric.digits);
       }),
     ),
     ...(rejection ? [...signals.map((s) => fmt(m.metrics.rejection?.[s]?.prr)), ...signals.map((s) => fmt(m.metrics.rejection?.[s]?.auarc))] : []),
