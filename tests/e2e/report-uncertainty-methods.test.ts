@@ -19,7 +19,7 @@ import { buildReport, importedSettings } from '../../src/pipeline/score-document
 import { reportToJson } from '../../src/formats/report-export';
 import { eceIntervalOf, fmtEceInterval } from '../../src/formats/headline-table';
 import type { ReportDocument } from '../../src/model/report';
-import { BLACK_BOX_SIGNAL_NAMES, isProbabilitySignal, SIGNAL_ORDER } from '../../src/model/signals';
+import { BLACK_BOX_SIGNAL_NAMES, isProbabilitySignal, SIGNAL_LABEL, SIGNAL_ORDER } from '../../src/model/signals';
 import { fmt } from '../../src/ui/report/format';
 
 let browser: Browser;
@@ -86,7 +86,8 @@ test("the tab's tables hold the document's numbers; the headline shows no raw EC
   for (const m of doc.models) {
     const rec = m.metrics.recalibration!;
     const table = `[data-uncertainty-table="${m.model}"]`;
-    expect(await text(page, `${table} caption`)).toContain(`seed ${rec.seed}`);
+    expect(await text(page, `[data-uncertainty-caption="${m.model}"]`)).toContain(`seed ${rec.seed}`);
+    expect(await page.getByRole('table', { name: `${m.model}: raw against recalibrated ECE (maps' seed ${rec.seed}), and ranking` }).count()).toBe(1);
     const scored = SIGNAL_ORDER.filter((s) => m.metrics.signals[s]);
     expect(await page.locator(`${table} tbody tr`).evaluateAll((rows) => rows.map((r) => r.getAttribute('data-signal')))).toEqual(scored);
     for (const s of scored) {
@@ -140,6 +141,21 @@ test('the view at 390 and 1280 px, light and dark: it fits the phone, its tables
       const box = await panel.evaluate((e) => ({ right: e.getBoundingClientRect().right, scroll: e.scrollWidth, client: e.clientWidth }));
       expect(box.right).toBeLessThanOrEqual(width);
       expect(box.scroll).toBeLessThanOrEqual(box.client);
+      // Each signal's row header keeps its full name for a screen reader; on a phone the short name is
+      // what is seen, on one line (the long names wrapped to three).
+      const m = doc.models[0];
+      for (const s of SIGNAL_ORDER.filter((x) => m.metrics.signals[x])) {
+        const header = panel.locator(`[data-uncertainty-table="${m.model}"] tr[data-signal="${s}"] th`);
+        expect(await panel.getByRole('rowheader', { name: SIGNAL_LABEL[s], exact: true }).count(), s).toBeGreaterThanOrEqual(1);
+        expect(await header.locator('.name-short').isVisible(), s).toBe(width === 390);
+        if (width === 390) {
+          const lines = await header.evaluate((th) => {
+            const short = th.querySelector('.name-short')!;
+            return short.getClientRects().length;
+          });
+          expect(lines, s).toBe(1);
+        }
+      }
       if (screenshotsTaken()) await panel.screenshot({ path: `test-results/screenshots/report-uncertainty-methods-${width}-${scheme}.png` });
       expect(consoleErrors).toEqual([]);
       await context.close();
