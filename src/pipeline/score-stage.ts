@@ -32,6 +32,7 @@ import { SCORING_DEFAULTS, type ScoringSpec } from '../model/run-spec';
 import { entropyConfidence, isPaperSignal, PAPER_SIGNALS, SIGNAL_NAMES, signalInfo, signalValue, type SignalName } from '../model/signals';
 import { blackBoxSignalsWanted, blackBoxSignalValues, groupSimilarityOf } from './black-box-signals';
 import { weightedSemanticEntropy } from '../core/weighted-semantic-entropy';
+import { MAX_QUESTION_FIELDS } from '../model/question-fields';
 import { recalibrationMetrics, rejectionMetrics } from './recalibration-metrics';
 import { comparedColumns, compareScoredSignals } from './signal-comparison';
 import { abstentionMetrics } from './abstention-metrics';
@@ -195,8 +196,11 @@ export function reportQuestions(
       classes: c.cluster_labels.map((label, k) => ({ label, size: e.sizes[k] })),
     };
     if (fields) q.fields = { ...fields };
-    // How p(True) was read, stated per question (a field, so the report lists and slices by it).
-    if (fromRows.length > 0 && c.p_true_method && q.fields?.p_true_method === undefined) q.fields = { ...q.fields, p_true_method: c.p_true_method };
+    // How p(True) was read, stated per question (a field, so the report lists and slices by it),
+    // within the fields a report question may keep.
+    if (fromRows.length > 0 && c.p_true_method && q.fields?.p_true_method === undefined && Object.keys(q.fields ?? {}).length < MAX_QUESTION_FIELDS) {
+      q.fields = { ...q.fields, p_true_method: c.p_true_method };
+    }
     if (c.selection_samples !== undefined) q.selectionSamples = c.selection_samples;
     const given = extra?.[c.id];
     // The answers only where the rows carry one per sample (the CLI reads rows without them when no signal needs them).
