@@ -7,6 +7,7 @@
  * file is. A question's key base is hashed once, whichever lines and how many carry its samples.
  */
 import { extractSample } from '../pipeline/extract.ts';
+import { withSequenceLogprob } from '../pipeline/sequence-logprob.ts';
 import { keyAt, putMissing, type SampleCache } from '../model/sample-cache.ts';
 import type { Sample } from '../model/rows.ts';
 import { type LineSource, linesOf } from './jsonl.ts';
@@ -122,7 +123,7 @@ export async function ingestSampleResults(set: SampleRequestSet, source: LineSou
     report.shortfall += at.count - replies.length;
     let base = bases.get(at.question.id);
     if (base === undefined) bases.set(at.question.id, (base = await set.keyBase(at.question)));
-    for (let j = 0; j < replies.length; j++) pending.push({ key: keyAt(base, at.first + j), sample: extractSample(replies[j].text, replies[j].finishReason) });
+    for (let j = 0; j < replies.length; j++) pending.push({ key: keyAt(base, at.first + j), sample: withSequenceLogprob(extractSample(replies[j].text, replies[j].finishReason), replies[j].logprobs) });
     if (pending.length >= writeBatch) await flush();
   }
   await flush();

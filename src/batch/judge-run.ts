@@ -8,6 +8,7 @@ import type { RunSpec } from '../model/run-spec.ts';
 import { clusteringKey } from '../pipeline/stage-cache-keys.ts';
 import { type SampleCache, readQuestions } from '../model/sample-cache.ts';
 import { questionKeyBase } from '../pipeline/sampling.ts';
+import { samplingSettingsOf } from '../pipeline/sample-keys.ts';
 import { firstRowPerId, type Question, type Result } from '../model/rows.ts';
 import type { StageCache } from '../model/stage-cache.ts';
 import type { BatchService } from './service.ts';
@@ -33,7 +34,8 @@ export async function planRunJudge(spec: RunSpec, samples: SampleCache, stages: 
   const api = batchApiOf(c.judge);
   if (!api) return { ok: false, error: { kind: 'settings', message: `The judge ${c.judge.preset}/${c.judge.model} has no batch service this app can use.` } };
   const s = spec.sampling;
-  const settings = { temperature: s.temperature, topP: s.topP, maxTokens: s.maxTokens };
+  // The samples' own keys (with logprobs where the run asked for them).
+  const settings = samplingSettingsOf(s);
   const rows: { id: string; question: string; answer_extracted: string[] }[] = [];
   const counts = { rows: 0, cached: 0, unsampled: 0 };
   const questions = firstRowPerId(spec.dataset.questions);

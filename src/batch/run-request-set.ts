@@ -8,6 +8,7 @@ import { getPreset } from '../providers/presets.ts';
 import { findWireFormat } from '../providers/wire-formats.ts';
 import type { BatchApi } from './service.ts';
 import { SampleRequestSet } from './request-set.ts';
+import { samplingSettingsOf } from '../pipeline/sample-keys.ts';
 
 /**
  * The wire format whose batch service a model's host runs: its preset says the host has it
@@ -27,7 +28,7 @@ export async function requestSetForRun(spec: RunSpec, modelIndex: number): Promi
   const s = spec.sampling;
   return SampleRequestSet.create({
     model: { kind: api, preset: model.preset, baseUrl: model.baseUrl, model: model.model },
-    settings: { temperature: s.temperature, topP: s.topP, maxTokens: s.maxTokens },
+    settings: samplingSettingsOf(s),
     n: s.n,
     ...(s.adaptive ? { adaptive: s.adaptive } : {}),
     promptTemplate: s.prompt,

@@ -14,6 +14,7 @@ import { readQuestions, type SampleCache } from '../model/sample-cache';
 import type { StageCache } from '../model/stage-cache';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import { questionKeyBase } from './sampling';
+import { samplingSettingsOf } from './sample-keys';
 import { cachesClustering, clusteringKey } from './stage-cache-keys';
 
 export interface CachedSample {
@@ -46,9 +47,8 @@ export async function questionSamples(
   if (!m) return { found: false, why: `the run that made this report has no model "${model}"` };
   const question = firstRowPerId(spec.dataset.questions).find((q) => q.id === questionId);
   if (!question) return { found: false, why: `the run that made this report has no question "${questionId}"` };
-  const { temperature, topP, maxTokens } = spec.sampling;
   // The same key base the sample stage read and wrote (sample-stage.ts), so the same records.
-  const base = await questionKeyBase({ config: m }, { temperature, topP, maxTokens }, spec.sampling.prompt ?? DEFAULT_GENERATION_PROMPT, question);
+  const base = await questionKeyBase({ config: m }, samplingSettingsOf(spec.sampling), spec.sampling.prompt ?? DEFAULT_GENERATION_PROMPT, question);
   const [all] = await readQuestions(caches.samples, [base], spec.sampling.n);
   // An adaptive run's question holds the slots its rule used (replayed from the stored answers), not every slot up to the maximum.
   const rule = adaptiveRuleOf(spec.sampling);

@@ -7,6 +7,17 @@ import type { GenerationSettings, SamplingProvider } from '../model/provider.ts'
 import { fillPrompt, DEFAULT_GENERATION_PROMPT } from './prompts.ts';
 import { type SampleCache, keyAt, readQuestions, sampleKeyBase } from '../model/sample-cache.ts';
 import type { Question, Sample } from '../model/rows.ts';
+import type { SamplingSpec } from '../model/run-spec.ts';
+
+/**
+ * The generation settings a run's samples are asked and keyed with: the one place they are made
+ * from its sampling settings, so the sample stage, the batch request set and the batch judge's
+ * read of the samples key them alike. Logprobs only where asked: a run without them keys its
+ * samples as it always has.
+ */
+export function samplingSettingsOf(s: Pick<SamplingSpec, 'temperature' | 'topP' | 'maxTokens' | 'logprobs'>): GenerationSettings {
+  return { temperature: s.temperature, topP: s.topP, maxTokens: s.maxTokens, ...(s.logprobs ? { logprobs: true } : {}) };
+}
 
 /** Questions hashed at once (one digest each). */
 export const KEY_PASS_CHUNK = 256;

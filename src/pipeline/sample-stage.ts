@@ -15,6 +15,7 @@ import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import { reportDetail } from './report-detail';
 import { addPTrue, pTrueNote } from './p-true';
 import { rowSequenceLogprobs } from './sequence-logprob';
+import { samplingSettingsOf } from './sample-keys';
 
 import { costOf } from '../model/cost';
 import type { SampleStage, SampleStageArgs } from './stage-ports';
@@ -96,8 +97,7 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   // Shown with a stopped or failed stage: the provider by its display name, never its id.
   const where = modelOnProvider(args.model.preset, args.model.model);
   const provider = listening(make({ ...args.model, concurrency: sampling.concurrency }), { error: (e) => args.onError(e), handled: (e) => args.onHandled?.(e) });
-  // Logprobs only where asked: a run without them keys its samples as it always has.
-  const settings = { temperature: sampling.temperature, topP: sampling.topP, maxTokens: sampling.maxTokens, ...(sampling.logprobs ? { logprobs: true } : {}) };
+  const settings = samplingSettingsOf(sampling);
   const unique = firstRowPerId(dataset.questions);
   const detail = reportDetail(unique.length * sampling.n);
   const keepRaw = detail.detail === 'raw';
