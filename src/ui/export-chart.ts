@@ -7,6 +7,7 @@
  * the theme it was shown in, with no reference to the page.
  */
 import { markerPath, type MarkerShape } from './charts/signal-styles';
+import { downloadBlob } from '../share/download';
 
 const INLINED = [
   'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'opacity',
@@ -170,18 +171,6 @@ export function svgToPng(svgText: string, width: number, height: number, scale =
     };
     img.src = url;
   });
-}
-
-export function downloadBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Revoke later: some browsers start the download asynchronously.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** A file name from a chart title: lower case, dashes, no characters a file system dislikes. */

@@ -21,6 +21,8 @@ test('the table for a paper: a row per signal, the chosen columns, one interval 
   const { page, context, consoleErrors } = await openHome(browser, inject('appUrl'));
   const panel = page.locator('[data-paper-table]');
   await panel.locator('summary').click();
+  // The fold-out's inside loads when first opened.
+  await panel.locator('[data-table="paper"] thead th').first().waitFor({ timeout: 60_000 });
   const header = () => panel.locator('[data-table="paper"] thead th').allTextContents();
   expect(await header()).toEqual(['Model', 'Signal', 'ECE [95% interval]', 'Calibration test p', 'Brier', 'AUROC']);
   // A column choice.

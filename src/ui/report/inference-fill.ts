@@ -6,7 +6,6 @@
  */
 import type { ReportDocument } from '../../model/report';
 import type { EceInferenceMetrics } from '../../pipeline/ece-inference-metrics';
-import { inferModelEce } from '../../workers/recompute-client';
 
 /** Whether a model of `doc` still lacks its ECE interval (it is being computed while the report is shown). */
 export function lacksInference(doc: ReportDocument): boolean {
@@ -31,7 +30,8 @@ export function fillMissingInference(
   if (i < 0) return () => undefined;
   let live = true;
   const model = doc.models[i];
-  void inferModelEce(model, doc.settings).then((r) => {
+  // The recompute worker's client is loaded only here, for a report saved before its intervals were stored.
+  void import('../../workers/recompute-client').then(({ inferModelEce }) => inferModelEce(model, doc.settings)).then((r) => {
     if (!live) return;
     if (r.ok) apply(i, model.questions, r.value);
     else onError(r.error.message);
