@@ -333,6 +333,9 @@ const reportSettings = z.object({
   topP: unit().optional(),
   maxTokens: count(0, MAX_COMPLETION_TOKENS).optional(),
   prompt: text().optional(),
+  // Whether token log-probabilities and p(True) were asked (optional: reports before them open unchanged).
+  logprobs: z.boolean().optional(),
+  pTrue: z.object({ samples: count(1), brainstorm: z.boolean() }).optional(),
   clustering: method([...CLUSTERING_METHOD_NAMES, 'imported'] as const),
   grading: method(['judge', 'alias', 'imported', 'manual'] as const),
   sem2: sem2SettingsSchema,

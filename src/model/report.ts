@@ -7,7 +7,7 @@ import type { ClusteringMethodName } from './clustering-methods';
 import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
 import type { AbstentionSpread, GuaranteedChoice, SelectiveCounts } from '../core/abstention';
 import type { Grade, QuestionSubset } from './rows';
-import type { AdaptiveSettings, PartialReport, ScoringSpec } from './run-spec';
+import type { AdaptiveSettings, PartialReport, PTrueSpec, ScoringSpec } from './run-spec';
 import type { SignalName } from './signals';
 import type { AuditLineRecord } from './audit-repository';
 
@@ -314,6 +314,10 @@ export interface ReportSettings extends ScoringSpec {
   topP?: number;
   maxTokens?: number;
   prompt?: string;
+  /** True when each reply's token log-probabilities were asked for (run spec's sampling.logprobs); absent: not asked, or an older report. */
+  logprobs?: boolean;
+  /** The p(True) request's settings when it was asked (run spec's sampling.pTrue); absent: not asked, or an older report. */
+  pTrue?: PTrueSpec;
   /** A method of the table (model/clustering-methods.ts), or 'imported': rows clustered elsewhere. */
   clustering: { method: ClusteringMethodName | 'imported'; detail?: string };
   grading: { method: 'judge' | 'alias' | 'imported' | 'manual'; detail?: string };

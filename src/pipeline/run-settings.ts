@@ -23,6 +23,9 @@ export function reportSettings(spec: RunSpec): ReportSettings {
     topP: spec.sampling.topP,
     maxTokens: spec.sampling.maxTokens,
     prompt: spec.sampling.prompt,
+    // Recorded only when asked, so a run without them keeps the settings (and their hash) it had.
+    ...(spec.sampling.logprobs ? { logprobs: true } : {}),
+    ...(spec.sampling.pTrue ? { pTrue: { ...spec.sampling.pTrue } } : {}),
     clustering: clusteringSetting(c),
     grading: gradingSetting(g),
     // The run's scoring settings; the score stage scores with these and records what it used.
