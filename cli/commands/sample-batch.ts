@@ -53,6 +53,7 @@ export const USAGE = `usage: semece sample --batch write|read|submit --provider 
   --adaptive [--first-round K] [--round-size K] [--max-selection K]   sample in rounds (as semece sample):
                                       each request file is the current round; read its results, then
                                       write again for the next, until nothing is left (submit loops)
+p(True) (--p-true) is not asked in batch mode: run semece sample --p-true with the same flags and --out afterwards.
 Batch services: OpenAI (openai preset), Anthropic, Gemini. Keys come from the preset's environment variable.
 ${EXIT_CODES_HELP}`;
 
@@ -94,6 +95,18 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   return withOutputs('sample', files, err, () => batchCommand(o, io, { out, err, env }));
 }
 
+/**
+ * Why --p-true is refused with --batch: p(True) proposes each question's most frequent answer, so it
+ * can only be asked once the samples are all in, and whether a question takes one request or
+ * --p-true-samples of them depends on whether the first reply carries logprobs — a second batch
+ * round per question that is not built. The shared cache makes the interactive path cheap instead.
+ */
+export const P_TRUE_WITH_BATCH =
+  '--p-true is not available with --batch: p(True) is asked about each question\'s most frequent answer, so only after every sample is in, ' +
+  'and a reply without logprobs needs more replies (--p-true-samples), a second round a batch run does not make. ' +
+  'When the batch has stored every sample, run semece sample with the same --provider, --model, --dataset, sampling flags and --out, ' +
+  'without --batch and with --p-true: it reads the samples from OUT.cache.jsonl (none is requested again) and asks only p(True), one request per question where logprobs come back.';
+
 /** The flags read and checked; throws a usage error's message. */
 function batchArgs(argv: string[]) {
   const { values } = parseArgs({
@@ -104,9 +117,12 @@ function batchArgs(argv: string[]) {
       'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
       'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' }, help: { type: 'boolean' },
       ...ADAPTIVE_OPTIONS,
+      // Read only to refuse them with the reason (below), not an unknown-option error.
+      'p-true': { type: 'boolean' }, 'p-true-samples': { type: 'string' }, 'p-true-brainstorm': { type: 'boolean' },
     },
   });
   if (values.help) return 'help' as const;
+  if (values['p-true'] || values['p-true-samples'] !== undefined || values['p-true-brainstorm']) throw new Error(P_TRUE_WITH_BATCH);
   const mode = values.batch;
   if (mode !== 'write' && mode !== 'read' && mode !== 'submit') throw new Error(`--batch must be write, read or submit (got ${JSON.stringify(mode)})`);
   for (const r of ['provider', 'model', 'dataset'] as const) if (!values[r]) throw new Error(`--${r} is required`);
