@@ -1,8 +1,9 @@
 /**
  * `npm test`: the type checks and unit tests in one lane, the browser tests in another, both at
- * once. Vitest runs a config's projects one after the other when one of them runs its files
- * serially (the browser project does), so on two cores the unit tests and the type checks used
- * to leave one core idle for minutes before the browser tests even began.
+ * once (the browser lane runs two files at a time, vite.config.ts). Vitest runs a config's
+ * projects one after the other when one of them runs its files serially, so on two cores the
+ * unit tests and the type checks used to leave one core idle for minutes before the browser
+ * tests even began.
  *
  * The browser lane's output is shown as it comes (it is the longer one); the other lane's is
  * held and shown as one block when it ends, so the two never interleave. Every step runs even
