@@ -1,9 +1,11 @@
 /**
- * The audit page (issue 30), keyboard only: a person audits 20 drawn questions of a report with
- * planted disagreements (classes merged and split, grades changed), and the κ, ARI and ECE shifts
- * the page shows equal the hand calculation below; the progress survives a reload; the audit file
- * exports and imports into another browser unchanged; the report carrying the audit opens in the
- * offline HTML file with the results; axe finds nothing on the page.
+ * The audit page (issue 30), keyboard only, on a real run: the wizard runs 30 demo questions
+ * against the loopback mock provider, and a person audits 20 drawn questions of the report the app
+ * saved, planting disagreements (classes merged and split, grades changed). The κ, ARI and ECE
+ * shifts the page shows equal the hand calculation (audit-hand-calculation.ts) made from that
+ * report as the app exports it; the progress survives a reload; the audit file exports and imports
+ * into another browser unchanged; the report carrying the audit opens in the offline HTML file with
+ * the results; axe finds nothing on the page.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -11,95 +13,43 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launchChromium, openPage, screenshot, widthAt } from './chromium';
-import { reportToJson } from '../../src/formats/report-export';
+import { openPage, screenshot, widthAt } from './chromium';
+import { startRunThroughWizard } from './run-helpers';
+import { closeWithMock, demoMockQuestions, launchWithMock } from './wizard-helpers';
+import { classesOf, flip, handAri, handKappa, handShift, plantDisagreements } from './audit-hand-calculation';
+import type { MockProviderServer, MockQuestion } from '../mock/provider-server';
+import { DEMO_QUESTIONS } from '../../src/demo/questions';
+import { parseReport } from '../../src/formats/report-import';
 import { drawAuditQuestions } from '../../src/pipeline/audit-plan';
-import type { ReportDocument, ReportQuestion } from '../../src/model/report';
 import type { Grade } from '../../src/model/rows';
-import { demoDocument } from './report-fixture';
 import { seriousViolations } from './axe-check';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const demo = demoDocument();
-const doc: ReportDocument = { ...demo, models: [demo.models[0]] };
-const model = doc.models[0];
+const QUESTIONS = DEMO_QUESTIONS.slice(0, 30);
+/** Few samples a question: a quick run, and classes small enough to see whole. */
+const N = 8;
 const K = 20;
-const ids = drawAuditQuestions(model.questions, K, 1).ids;
-const questions = ids.map((id) => model.questions.find((q) => q.id === id)!);
 
-/** The automatic classes by hand: answers by class, largest first, ties by first answer. */
-function classesOf(q: ReportQuestion): number[][] {
-  const by = new Map<number, number[]>();
-  q.samples!.forEach((s, i) => by.set(s.cls, [...(by.get(s.cls) ?? []), i]));
-  return [...by.values()].sort((a, b) => b.length - a.length || a[0] - b[0]);
-}
-// What the person does on question j: merge the two largest classes, split the first answer off, or grade otherwise.
-const MERGE = new Set([2, 5, 11]);
-const SPLIT = new Set([3, 8]);
-const flip: Record<Grade, Grade> = { CORRECT: 'INCORRECT', INCORRECT: 'CORRECT', NOT_ATTEMPTED: 'CORRECT' };
-const GRADE_FOR = new Map<number, (g: Grade) => Grade>([[1, (g) => flip[g]], [4, (g) => flip[g]], [7, (g) => flip[g]], [10, () => 'NOT_ATTEMPTED']]);
-const KEY: Record<Grade, string> = { CORRECT: 'c', INCORRECT: 'i', NOT_ATTEMPTED: 'a' };
-
-const planned = questions.map((q, j) => {
-  let classes = classesOf(q);
-  if (MERGE.has(j) && classes.length > 1) classes = [[...classes[0], ...classes[1]].sort((a, b) => a - b), ...classes.slice(2)];
-  if (SPLIT.has(j) && classes[0].length > 1) classes = [classes[0].slice(1), ...classes.slice(1), [classes[0][0]]].sort((a, b) => b.length - a.length || a[0] - b[0]);
-  return { q, classes, grade: (GRADE_FOR.get(j) ?? ((g: Grade) => g))(q.grade) };
-});
-
-// The hand calculation. κ over three categories from the confusion table.
-const CATS: Grade[] = ['CORRECT', 'INCORRECT', 'NOT_ATTEMPTED'];
-function handKappa(): number {
-  const n = planned.length;
-  const po = planned.filter((p) => p.grade === p.q.grade).length / n;
-  const pe = CATS.reduce((s, c) => s + (planned.filter((p) => p.q.grade === c).length / n) * (planned.filter((p) => p.grade === c).length / n), 0);
-  return (po - pe) / (1 - pe);
-}
-// ARI per question from the contingency table (Hubert & Arabie), 1 for identical partitions; the mean over questions.
-const choose2 = (m: number) => (m * (m - 1)) / 2;
-function handAri(): number {
-  const ari = planned.map(({ q, classes }) => {
-    const person = new Array<number>(q.n);
-    classes.forEach((c, k) => c.forEach((i) => (person[i] = k)));
-    const cells = new Map<string, number>(), a = new Map<number, number>(), b = new Map<number, number>();
-    q.samples!.forEach((s, i) => {
-      cells.set(`${s.cls}/${person[i]}`, (cells.get(`${s.cls}/${person[i]}`) ?? 0) + 1);
-      a.set(s.cls, (a.get(s.cls) ?? 0) + 1);
-      b.set(person[i], (b.get(person[i]) ?? 0) + 1);
-    });
-    const sum = (m: Map<unknown, number>) => [...m.values()].reduce((s, x) => s + choose2(x), 0);
-    const index = sum(cells), sa = sum(a), sb = sum(b), expected = (sa * sb) / choose2(q.n), max = (sa + sb) / 2;
-    return sa === index && sb === index ? 1 : (index - expected) / (max - expected);
+/**
+ * The mock's model: the demo's answer weights flattened (their square roots, so most questions
+ * get a runner-up among 8 samples), its favourite wrong on every third question (the top two
+ * weights swapped: the grader marks it INCORRECT), its stated confidence spread over the bins.
+ */
+function mockModel(): MockQuestion[] {
+  return demoMockQuestions(QUESTIONS).map((q, i) => {
+    const weights = Object.entries(q.answers).map(([label, w]): [string, number] => [label, Math.sqrt(w)]);
+    if (i % 3 === 2) [weights[0][1], weights[1][1]] = [weights[1][1], weights[0][1]];
+    return { ...q, answers: Object.fromEntries(weights), confidence: 30 + ((i * 17) % 65) };
   });
-  return ari.reduce((s, x) => s + x, 0) / ari.length;
 }
-/** The ECE shift by hand: every question's (conf, y) binned; the audited ones' changes weighted N/k (a plain draw). */
-function handShift(signal: 'sem1' | 'verbalized'): number {
-  const bins = doc.settings.bins;
-  const bin = (c: number) => {
-    let k = 0;
-    while (k < bins - 1 && (k + 1) * (1 / bins) <= c) k++;
-    return k;
-  };
-  const D = new Array<number>(bins).fill(0);
-  for (const q of model.questions) D[bin(q[signal])] += q.correct - q[signal];
-  const after = [...D];
-  const w = model.questions.length / K;
-  for (const { q, classes, grade } of planned) {
-    const conf = signal === 'sem1' ? classes[0].length / q.n : q.verbalized;
-    after[bin(q[signal])] -= w * (q.correct - q[signal]);
-    after[bin(conf)] += w * ((grade === 'CORRECT' ? 1 : 0) - conf);
-  }
-  const ece = (d: number[]) => d.reduce((s, x) => s + Math.abs(x), 0) / model.questions.length;
-  return ece(after) - ece(D);
-}
+
+let browser: Browser;
+let mock: MockProviderServer;
+beforeAll(async () => {
+  ({ browser, mock } = await launchWithMock({ apiKey: 'mock-key', latencyMs: 5, questions: mockModel() }));
+});
+afterAll(() => closeWithMock(browser, mock));
+
+const KEY: Record<Grade, string> = { CORRECT: 'c', INCORRECT: 'i', NOT_ATTEMPTED: 'a' };
 
 /** Tab from the question's heading to its first answer (the class's merge control may come first). */
 async function firstAnswer(page: Page) {
@@ -110,21 +60,50 @@ async function firstAnswer(page: Page) {
   throw new Error('no answer reached by Tab');
 }
 
-async function openSaved(page: Page): Promise<string> {
+/** Opens a report file on the Open page and saves it in this browser; its saved id. */
+async function openSaved(page: Page, json: string): Promise<string> {
   await page.goto(`${inject('appUrl')}#/open`);
-  await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'audit-me.json', mimeType: 'application/json', buffer: Buffer.from(reportToJson(doc)) });
+  await page.locator('input[data-control="report-file"]').setInputFiles({ name: 'audit-me.json', mimeType: 'application/json', buffer: Buffer.from(json) });
   await page.locator('button[data-action="save-local"]').click();
   return (await page.locator('[data-saved]').getAttribute('data-saved'))!;
 }
 
 const shown = async (page: Page, selector: string, attribute: string) => Number(await page.locator(selector).first().getAttribute(attribute));
 
-test('an audit of 20 questions made with the keyboard gives the hand-calculated κ, ARI and ECE shifts, resumes after a reload, travels as a file and in the offline HTML', async () => {
-  // The planted disagreements are there: grades differ on 4 questions, classes on the merged and split ones.
-  expect(planned.filter((p) => p.grade !== p.q.grade).length).toBe(4);
+test('an audit of 20 questions of a mock run made with the keyboard gives the hand-calculated κ, ARI and ECE shifts, resumes after a reload, travels as a file and in the offline HTML', async () => {
   const { page, context, consoleErrors, offLoopback } = await openPage(browser);
-  const id = await openSaved(page);
-  await page.goto(`${inject('appUrl')}#/report/${id}`);
+  await startRunThroughWizard(page, inject('appUrl'), { demoCount: QUESTIONS.length, baseUrl: `${mock.url}/v1`, model: 'gpt-4o-mini', key: 'mock-key', n: N, concurrency: 8 });
+  const open = page.getByRole('link', { name: 'Open the report' });
+  await open.waitFor({ timeout: 120_000 });
+  await open.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/#\/report\//);
+  const id = decodeURIComponent(page.url().split('#/report/')[1]);
+
+  // The report as the app saved it, through its own JSON export: what the hand calculation reads.
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.locator('[data-report-actions] [data-action="json"]').click()]);
+  const reportJson = readFileSync((await saved.path())!, 'utf8');
+  const parsed = parseReport(reportJson);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const doc = parsed.value;
+  expect(doc.models).toHaveLength(1);
+  const model = doc.models[0];
+  expect(model.questions).toHaveLength(QUESTIONS.length);
+  // The audit reads the answers: a run this small keeps every question's samples in its report.
+  for (const q of model.questions) expect(q.samples?.length, q.id).toBe(N);
+  const ids = drawAuditQuestions(model.questions, K, 1).ids;
+  const { planted, undoAt } = plantDisagreements(ids.map((qid) => model.questions.find((q) => q.id === qid)!));
+  const bins = doc.settings.bins;
+
+  // The planted disagreements are there: grades differ on 4 questions, classes on 3 merged and 2 split ones, one more split undone.
+  expect(planted.filter((p) => p.grade !== p.q.grade)).toHaveLength(4);
+  expect(planted.map((p) => p.edit).filter((e) => e === 'merge')).toHaveLength(3);
+  expect(planted.map((p) => p.edit).filter((e) => e === 'split')).toHaveLength(2);
+  expect(planted.filter((p) => JSON.stringify(p.classes) !== JSON.stringify(classesOf(p.q)))).toHaveLength(5);
+  expect(undoAt).toBeGreaterThanOrEqual(0);
+  // The grader's side has both grades among the drawn questions, so κ has something to agree on.
+  expect(new Set(planted.map((p) => p.q.grade)).size).toBeGreaterThan(1);
+
   await page.locator('[data-audit-link]').focus();
   await page.keyboard.press('Enter');
   await page.locator('[data-person]').focus();
@@ -148,17 +127,17 @@ test('an audit of 20 questions made with the keyboard gives the hand-calculated 
       expect(await page.locator('[data-audited]').textContent()).toBe(`10 of ${K} audited`);
       await heading.focus();
     }
-    const { q, grade } = planned[j];
+    const { q, grade, edit, classes } = planted[j];
     await expect.poll(() => heading.textContent()).toBe(`Question ${j + 1} of ${K}`);
     expect(await page.locator('[data-audit-question] .q-text').textContent()).toBe(q.question);
-    if (MERGE.has(j) || SPLIT.has(j)) {
+    if (edit) {
       await firstAnswer(page);
-      if (MERGE.has(j)) {
+      if (edit === 'merge') {
         await page.keyboard.press('m');
         await page.keyboard.press('2');
       } else await page.keyboard.press('n');
     }
-    if (j === 6) {
+    if (j === undoAt) {
       // Undo and redo: a split taken back, redone, taken back again.
       await firstAnswer(page);
       await page.keyboard.press('n');
@@ -167,7 +146,7 @@ test('an audit of 20 questions made with the keyboard gives the hand-calculated 
       await page.keyboard.press('ControlOrMeta+z');
     }
     const sizes = await page.locator('[data-classes] > li').evaluateAll((els) => els.map((e) => e.querySelectorAll('[data-answer]').length));
-    expect(sizes).toEqual(planned[j].classes.map((c) => c.length));
+    expect(sizes).toEqual(classes.map((c) => c.length));
     await page.keyboard.press(KEY[grade]);
     if (j < K - 1) await page.keyboard.press(']');
   }
@@ -176,11 +155,11 @@ test('an audit of 20 questions made with the keyboard gives the hand-calculated 
   const results = page.locator('[data-audit-results]');
   await expect.poll(() => results.locator('[data-audit-count]').textContent()).toMatch(/^20 questions audited by ana/);
   await expect.poll(() => results.getAttribute('aria-busy')).toBe('false');
-  expect(await shown(page, '[data-stat="kappa"]', 'data-value')).toBeCloseTo(handKappa(), 12);
-  expect(await shown(page, '[data-stat="ari"]', 'data-value')).toBeCloseTo(handAri(), 12);
-  expect(await shown(page, '[data-table="audit-ece-shift"] tr[data-signal="sem1"]', 'data-shift')).toBeCloseTo(handShift('sem1'), 12);
-  expect(await shown(page, '[data-table="audit-ece-shift"] tr[data-signal="verbalized"]', 'data-shift')).toBeCloseTo(handShift('verbalized'), 12);
-  expect(handShift('sem1')).not.toBe(0);
+  expect(await shown(page, '[data-stat="kappa"]', 'data-value')).toBeCloseTo(handKappa(planted), 12);
+  expect(await shown(page, '[data-stat="ari"]', 'data-value')).toBeCloseTo(handAri(planted), 12);
+  expect(await shown(page, '[data-table="audit-ece-shift"] tr[data-signal="sem1"]', 'data-shift')).toBeCloseTo(handShift(model, planted, bins, 'sem1'), 12);
+  expect(await shown(page, '[data-table="audit-ece-shift"] tr[data-signal="verbalized"]', 'data-shift')).toBeCloseTo(handShift(model, planted, bins, 'verbalized'), 12);
+  expect(handShift(model, planted, bins, 'sem1')).not.toBe(0);
 
   // Zero axe violations, of any impact; and no sideways scroll at 390 px.
   expect(await seriousViolations(page)).toEqual([]);
@@ -198,7 +177,7 @@ test('an audit of 20 questions made with the keyboard gives the hand-calculated 
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-audit-export]').click()]);
   const file = readFileSync((await download.path())!, 'utf8');
   const lines = file.trim().split('\n').map((l) => JSON.parse(l));
-  expect(lines.map((l) => [l.id, l.classes, l.grade, l.by])).toEqual(planned.map((p) => [p.q.id, p.classes, p.grade, 'ana']));
+  expect(lines.map((l) => [l.id, l.classes, l.grade, l.by])).toEqual(planted.map((p) => [p.q.id, p.classes, p.grade, 'ana']));
 
   // Attached to the report: its offline HTML file shows the same results.
   await page.locator('[data-audit-attach]').click();
@@ -210,7 +189,7 @@ test('an audit of 20 questions made with the keyboard gives the hand-calculated 
   writeFileSync(htmlFile, readFileSync((await html.path())!));
   await page.goto(pathToFileURL(htmlFile).href);
   await expect.poll(() => page.locator('[data-audit-results] [data-stat="kappa"]').getAttribute('data-value'), { timeout: 30_000 }).not.toBeNull();
-  expect(await shown(page, '[data-audit-results] [data-stat="kappa"]', 'data-value')).toBeCloseTo(handKappa(), 12);
+  expect(await shown(page, '[data-audit-results] [data-stat="kappa"]', 'data-value')).toBeCloseTo(handKappa(planted), 12);
   await screenshot(page, 'audit-offline-html');
   expect(consoleErrors).toEqual([]);
   expect(offLoopback).toEqual([]);
@@ -218,12 +197,12 @@ test('an audit of 20 questions made with the keyboard gives the hand-calculated 
 
   // Another browser: the file imported into a fresh audit of the same report gives the same numbers and the same file back.
   const other = await openPage(browser);
-  const otherId = await openSaved(other.page);
+  const otherId = await openSaved(other.page, reportJson);
   await other.page.goto(`${inject('appUrl')}#/audit/${otherId}`);
   await other.page.locator('[data-audit-import]').setInputFiles({ name: 'ana.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
   await expect.poll(() => other.page.locator('[data-audit-message]').textContent()).toContain(`Imported ${K} of your lines (as ana)`);
   await expect.poll(() => other.page.locator('[data-stat="kappa"]').getAttribute('data-value')).not.toBeNull();
-  expect(await shown(other.page, '[data-stat="kappa"]', 'data-value')).toBeCloseTo(handKappa(), 12);
+  expect(await shown(other.page, '[data-stat="kappa"]', 'data-value')).toBeCloseTo(handKappa(planted), 12);
   const [again] = await Promise.all([other.page.waitForEvent('download'), other.page.locator('[data-audit-export]').click()]);
   expect(readFileSync((await again.path())!, 'utf8')).toBe(file);
   // A second person's lines (one grade differs) merge in: the agreement between people appears.
