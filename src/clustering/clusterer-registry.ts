@@ -6,7 +6,7 @@
  * key (pipeline/stage-cache-keys.ts) takes each method's identity from here. TypeScript holds the
  * registry to the table: a method without a row here does not compile.
  */
-import { CLUSTERING_METHODS, type ClusteringMethodName, type ClusteringMethodTable, type ClusteringSettings, type ClusteringSpec } from '../model/clustering-methods';
+import { CLUSTERING_METHODS, ENTAILMENT_SIMILARITY, type ClusteringMethodName, type ClusteringMethodTable, type ClusteringSettings, type ClusteringSpec } from '../model/clustering-methods';
 import type { EmbeddingCache } from '../model/embedding-cache';
 import type { EntailmentCache } from '../model/entailment-cache';
 import type { ChatProvider } from '../model/provider';
@@ -101,20 +101,35 @@ export const CLUSTERERS: { [M in ClusteringMethodName]: ClustererRow<ClusteringS
   },
   entailment: {
     // The NLI model decides every pair; the rule's version changes with the rule (clustering/entailment.ts).
-    cacheIdentity: (s) => ({ method: s.method, model: s.model, rule: ENTAILMENT_RULE_VERSION }),
+    // The similarity setting only where on: a clustering without it keeps the key it always had.
+    cacheIdentity: (s) => ({ method: s.method, model: s.model, rule: ENTAILMENT_RULE_VERSION, ...(s.similarity ? { similarity: s.similarity } : {}) }),
     cached: true,
-    create: (s, deps) => deps.decider && createEntailmentClusterer({ decider: deps.decider(ownModel(s)), cache: deps.entailmentCache, onDecided: deps.onDecided }),
+    create: (s, deps) =>
+      deps.decider && createEntailmentClusterer({ decider: deps.decider(ownModel(s)), cache: deps.entailmentCache, onDecided: deps.onDecided, similarity: s.similarity === 'entailment' }),
     cli: {
       help: [
         `[--model ID] (default ${DEFAULT_NLI_MODEL}) ${modelDirHelp}`,
         'two answers share a class when the NLI model says each entails the other, the question',
         "as context; each answer is compared with each class's first member (docs/CLUSTERING.md);",
         "the model's pair decisions are kept in OUT.cache.jsonl, so a repeated command asks none twice.",
+        '[--similarity entailment] also score every pair of distinct answers, both ways, and write the',
+        "mean of the two entailment probabilities as the row's answer_similarity: semece score's",
+        'EigV, Deg and Ecc then use it (Lin, Trivedi & Sun 2023); g(g − 1) pairs for g distinct answers.',
         `Shipped with the repository (no download): ${SHIPPED_NLI_MODELS.join(', ')}. From the hub (q8):`,
         ...OFFERED_NLI_MODELS.filter((m) => m.approxMb > 0).map((m) => `  ${m.id} (about ${m.approxMb} MB)`),
       ].join('\n              '),
-      flags: { model: 'string', ...modelDirFlags },
-      settings: (f) => ({ model: (f.model as string | undefined) ?? DEFAULT_NLI_MODEL, allowRemote: f['allow-remote-models'] === true }),
+      flags: { model: 'string', similarity: 'string', ...modelDirFlags },
+      settings: (f) => {
+        const similarity = f.similarity as string | undefined;
+        if (similarity !== undefined && !(ENTAILMENT_SIMILARITY as readonly string[]).includes(similarity)) {
+          throw new Error(`--similarity must be ${ENTAILMENT_SIMILARITY.join(' or ')}, got ${JSON.stringify(similarity)}`);
+        }
+        return {
+          model: (f.model as string | undefined) ?? DEFAULT_NLI_MODEL,
+          allowRemote: f['allow-remote-models'] === true,
+          ...(similarity ? { similarity: similarity as (typeof ENTAILMENT_SIMILARITY)[number] } : {}),
+        };
+      },
     },
   },
   exact: {

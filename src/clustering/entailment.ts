@@ -39,6 +39,8 @@ import { chosenOption } from './exact';
 import { HUB_UNREACHABLE } from '../model/model-hub';
 import { isHubUnreachable } from '../model/model-load-error';
 import type { ClusterOutcome, Clusterer } from './clusterer';
+import { allOrderedPairs, entailmentSimilarity } from './entailment-similarity';
+import type { AnswerSimilarity } from '../model/rows';
 import { errorMessage } from '../model/app-error';
 
 /** Bumped when the rule (context, strictness, comparison order) changes, so stored clusterings are not reused. */
@@ -47,6 +49,13 @@ export const ENTAILMENT_RULE_VERSION = 1;
 export interface NliPair {
   premise: string;
   hypothesis: string;
+}
+
+/** A pair's top label and its probability of entailment, from one pass of the model. */
+export interface NliScore {
+  label: NliLabel;
+  /** The softmax probability of the entailment class. */
+  entailment: number;
 }
 
 /** Pairs → the model's top label for each, in order. Implemented by the NLI worker client and the Node classifier. */
@@ -58,6 +67,8 @@ export interface EntailmentDecider {
    */
   identity(signal?: AbortSignal): Promise<string>;
   decide(pairs: NliPair[], signal?: AbortSignal): Promise<NliLabel[]>;
+  /** Each pair's top label and entailment probability (the clusterer's `similarity` setting needs it). */
+  score?(pairs: NliPair[], signal?: AbortSignal): Promise<NliScore[]>;
 }
 
 export interface EntailmentClustererOptions {
@@ -65,6 +76,13 @@ export interface EntailmentClustererOptions {
   cache?: EntailmentCache;
   /** Called with how many pairs went to the model (not the cache), for counters and benchmarks. */
   onDecided?(pairs: number): void;
+  /**
+   * Also measure the answers' similarity for the graph signals (EigV, Deg, Ecc): every ordered pair
+   * of distinct answers is scored (entailment-similarity.ts), and the classes are built from the
+   * same pass's labels. Costs g(g − 1) pairs for g distinct answers, asked each time (the decision
+   * cache holds labels only; the app's stage cache keeps the clustered row, similarity included).
+   */
+  similarity?: boolean;
 }
 
 /** The text the model reads for one answer: the question as context, then the answer. */
@@ -142,6 +160,30 @@ export function readAsOptions(answers: string[], choices: string[] | undefined):
   });
 }
 
+/**
+ * Every ordered pair of the texts scored in one call, then the classes by the usual rule over those
+ * labels, and the similarity from the entailment probabilities. The decision cache is neither read
+ * (it holds labels, not probabilities) nor written (g(g − 1) entries a question would swell it; the
+ * stage cache keeps the clustered row, similarity included).
+ */
+async function scoredClasses(texts: string[], n: number, groups: { samples: number[] }[], options: EntailmentClustererOptions, signal?: AbortSignal): Promise<{ classOfGroup: number[]; similarity: AnswerSimilarity }> {
+  const { decider } = options;
+  if (!decider.score) throw new Error(`the NLI model ${decider.model} gives no entailment probabilities here`);
+  const pairs = allOrderedPairs(texts);
+  const scores = pairs.length > 0 ? await decider.score(pairs, signal) : [];
+  if (scores.length !== pairs.length) throw new Error(`the NLI model returned ${scores.length} scores for ${pairs.length} pairs`);
+  if (pairs.length > 0) options.onDecided?.(pairs.length);
+  const labelOf = new Map<string, NliLabel>(pairs.map((p, i) => [`${p.premise}\u0000${p.hypothesis}`, scores[i].label]));
+  const classOfGroup = await assignByEntailment(texts, async (asked) =>
+    asked.map((p) => {
+      const label = labelOf.get(`${p.premise}\u0000${p.hypothesis}`);
+      if (label === undefined) throw new Error('a pair the rule asks was not scored');
+      return label;
+    }),
+  );
+  return { classOfGroup, similarity: entailmentSimilarity(n, groups, scores.map((s) => s.entailment)) };
+}
+
 /** This clusterer's method: the one of the methods table that runs an NLI model. */
 const METHOD = methodWithOwnModel('nli');
 
@@ -156,6 +198,11 @@ export function createEntailmentClusterer(options: EntailmentClustererOptions): 
       const groups = mergeNormalized(readAsOptions(answers, context?.options));
       try {
         const texts = groups.map((g) => contextualized(question, g.text));
+        if (options.similarity) {
+          if (signal?.aborted) return aborted();
+          const scored = await scoredClasses(texts, answers.length, groups, options, signal);
+          return { ok: true, value: classesFromGroupAssignment(answers, groups, scored.classOfGroup), similarity: scored.similarity };
+        }
         const classOfGroup = await assignByEntailment(texts, (pairs) => {
           if (signal?.aborted) throw new DOMException('clustering was cancelled', 'AbortError');
           return labelsFor(pairs, options, signal);

@@ -10,7 +10,7 @@
  */
 import { pipeline, type TextClassificationPipeline } from '@huggingface/transformers';
 import { ENTAILMENT_LABEL, type NliLabel } from '../model/entailment-cache';
-import type { EntailmentDecider, NliPair } from './entailment';
+import type { EntailmentDecider, NliPair, NliScore } from './entailment';
 import type { EmbeddingDevice, EmbeddingDtype } from './embedding-models';
 import type { ModelProgress } from '../model/progress';
 import { applyEnv, lazily, loadOptions, type TransformersSource } from '../transformers/transformers-env';
@@ -85,6 +85,22 @@ export async function classifyPairs(classifier: PairClassifier, model: string, p
 }
 
 /**
+ * Each pair's top label and its probability of entailment (the softmax of the logits at the
+ * entailment class, as Lin, Trivedi & Sun 2023 read an NLI model): one model pass gives both, so
+ * the label is the one classifyPairs gives.
+ */
+export async function scorePairs(classifier: PairClassifier, model: string, pairs: NliPair[], batchSize = 16): Promise<NliScore[]> {
+  const labels = nliLabelsOf(model, classifier.model.config);
+  const at = labels.indexOf(ENTAILMENT_LABEL);
+  const rows = await pairLogits(classifier, pairs, batchSize);
+  return rows.map((row) => {
+    const label = labels[topClass(row)];
+    if (label === undefined || row.length !== labels.length) throw new Error(`"${model}" returned ${row.length} logits, but its config.json names ${labels.length} labels`);
+    return { label, entailment: softmax(row)[at] };
+  });
+}
+
+/**
  * An EntailmentDecider over Transformers.js: the classifier is created once, on first use
  * (`lazily`: concurrent first calls share one load; a failed load is forgotten so a later call can try again).
  */
@@ -102,6 +118,11 @@ export function createTransformersDecider(source: NliModelSource, onProgress?: (
       const classifier = await ready();
       if (signal?.aborted) throw new DOMException('entailment was cancelled', 'AbortError');
       return classifyPairs(classifier, source.model, pairs);
+    },
+    async score(pairs, signal) {
+      const classifier = await ready();
+      if (signal?.aborted) throw new DOMException('entailment was cancelled', 'AbortError');
+      return scorePairs(classifier, source.model, pairs);
     },
   };
 }

@@ -16,7 +16,7 @@
  *   length disagrees with n_samples or n_clusters, a modal_cluster that is not the first
  *   largest class, Y not 0/1/null. Blank lines are allowed (and skipped); nothing else is.
  */
-import type { AnswerSimilarity, ClusteredRow, Result } from '../model/rows';
+import { ANSWER_SIMILARITY_SOURCES, type AnswerSimilarity, type ClusteredRow, type Result } from '../model/rows';
 import {
   FieldError,
   arr,
@@ -192,7 +192,7 @@ function answerSimilarity(v: unknown, n: number): AnswerSimilarity {
   const bad = (what: string) => new FieldError(`"answer_similarity" ${what}`);
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad(`must be an object, got ${describe(v)}`);
   const { source, groups, matrix } = v as Record<string, unknown>;
-  if (source !== 'embedding-cosine') throw bad(`has an unknown source ${describe(source)}`);
+  if (!(ANSWER_SIMILARITY_SOURCES as readonly unknown[]).includes(source)) throw bad(`has an unknown source ${describe(source)}`);
   if (!Array.isArray(groups) || groups.length !== n) throw bad(`needs one group per sample (${n})`);
   let g = 0;
   for (const x of groups) {
@@ -203,7 +203,7 @@ function answerSimilarity(v: unknown, n: number): AnswerSimilarity {
   if (used.size !== g) throw bad(`leaves a group without samples (groups 0 … ${g - 1})`);
   if (!Array.isArray(matrix) || matrix.length !== g * g) throw bad(`needs a ${g}×${g} matrix (${g * g} values)`);
   for (const x of matrix) if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 1) throw bad(`values must lie in [0, 1], got ${describe(x)}`);
-  return { source, groups: groups as number[], matrix: matrix as number[] };
+  return { source: source as AnswerSimilarity['source'], groups: groups as number[], matrix: matrix as number[] };
 }
 
 /** One finite log-probability (≤ 0) per sample. */

@@ -27,6 +27,7 @@ import { REPORT_FORMAT, REPORT_VERSION, type ReportDocument } from '../model/rep
 import { METRICS, type MetricKey } from '../model/metrics';
 import { SIGNAL_NAMES, type SignalName } from '../model/signals';
 import { CLUSTERING_METHOD_NAMES } from '../model/clustering-methods';
+import { ANSWER_SIMILARITY_SOURCES } from '../model/rows';
 import {
   MAX_BASELINE_RUNS,
   MAX_BINS,
@@ -314,7 +315,7 @@ const modelReport = z
     questions: list(reportQuestion, MAX_REPORT_QUESTIONS),
     excludedQuestions: list(z.object({ id: text(), reason: text() }), MAX_REPORT_QUESTIONS),
     baseline: mcBaseline.optional(),
-    graphSimilarity: z.enum(['partition', 'embedding-cosine']).optional(),
+    graphSimilarity: z.enum(['partition', ...ANSWER_SIMILARITY_SOURCES]).optional(),
   })
   .superRefine((m, ctx) => {
     // The metrics are computed over exactly the rows; only a summary (a link without rows) has none.

@@ -53,6 +53,9 @@ export interface ClusteringMethodInfo<S extends z.ZodObject = z.ZodObject> {
   apiModel?(settings: z.infer<S>): Omit<ProviderConfig, 'apiKey'>;
 }
 
+/** The entailment method's similarity setting: its one value asks for every pair's entailment probability. */
+export const ENTAILMENT_SIMILARITY = ['entailment'] as const;
+
 /** The roles of the models a clusterer runs itself. */
 export type OwnModelRole = 'embedding' | 'nli';
 
@@ -86,8 +89,10 @@ export const CLUSTERING_METHODS = {
       'a language-inference model in your browser puts two answers together when each entails the other (semantic uncertainty, Kuhn et al. 2023). No key needed.',
     rank: 2,
     // An NLI model (clustering/entailment.ts, docs/CLUSTERING.md); `allowRemote` as for embeddings.
-    settings: z.object({ model: text, allowRemote: z.boolean().optional() }),
-    detail: (s) => `${s.model}, mutual entailment with each class's first member, the question as context`,
+    // `similarity: 'entailment'`: also every pair's entailment probability, the graph signals' similarity.
+    settings: z.object({ model: text, allowRemote: z.boolean().optional(), similarity: z.enum(ENTAILMENT_SIMILARITY).optional() }),
+    detail: (s) =>
+      `${s.model}, mutual entailment with each class's first member, the question as context${s.similarity === 'entailment' ? '; answer similarity from the entailment probabilities of every pair' : ''}`,
     ownModel: 'nli',
   }),
   exact: row({

@@ -6,7 +6,7 @@
 import type { ClusteringMethodName } from './clustering-methods';
 import type { Interval, PairedBootstrap, Regime, SignalMetrics } from '../core/types';
 import type { AbstentionSpread, GuaranteedChoice, SelectiveCounts } from '../core/abstention';
-import type { Grade, QuestionSubset } from './rows';
+import type { AnswerSimilaritySource, Grade, QuestionSubset } from './rows';
 import type { AdaptiveSettings, PartialReport, PTrueSpec, ScoringSpec } from './run-spec';
 import type { SignalName } from './signals';
 import type { AuditLineRecord } from './audit-repository';
@@ -268,14 +268,14 @@ export interface ModelReport {
   baseline?: McBaselineSection;
   /**
    * What the graph signals (EigV, Deg, Ecc) were computed over, where they were scored: the
-   * embedding clustering's cosines between the answers where every question's row holds them,
-   * else the clustering's partition (the 0/1 same-class matrix). Absent in older reports (partition).
+   * embedding clustering's cosines, or the entailment clustering's entailment probabilities, between
+   * the answers where every question's row holds them (one source), else the clustering's partition (the 0/1 same-class matrix). Absent in older reports (partition).
    */
   graphSimilarity?: GraphSimilarity;
 }
 
-/** The similarity the graph signals used: the partition, or the embedding cosines (model/rows.ts AnswerSimilarity). */
-export type GraphSimilarity = 'partition' | 'embedding-cosine';
+/** The similarity the graph signals used: the partition, or the rows' answer similarity by its source (model/rows.ts AnswerSimilarity). */
+export type GraphSimilarity = 'partition' | AnswerSimilaritySource;
 
 /** Mean and sample SD (ddof = 1; NaN for one run) across repeated runs, with each run's value. */
 export interface RunSpread {

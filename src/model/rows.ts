@@ -104,9 +104,17 @@ export type PTrueMethod = 'logprobs' | 'sampled';
  * clustered row so the graph signals (EigV, Deg, Ecc) can use it at scoring, where no model runs.
  * Compact: one value per pair of groups of identical (normalized) answers, not per pair of samples.
  */
+/** Where a clustering's answer similarity comes from (AnswerSimilarity's `source`). */
+export const ANSWER_SIMILARITY_SOURCES = ['embedding-cosine', 'entailment-probability'] as const;
+export type AnswerSimilaritySource = (typeof ANSWER_SIMILARITY_SOURCES)[number];
+
 export interface AnswerSimilarity {
-  /** What the values are: the embedding model's cosines between the answers, clipped to [0, 1]. */
-  source: 'embedding-cosine';
+  /**
+   * What the values are: the embedding model's cosines between the answers, clipped to [0, 1]; or
+   * the NLI model's entailment probabilities, the mean of the two directions (entailment clustering
+   * with its similarity setting on; Lin, Trivedi & Sun 2023).
+   */
+  source: AnswerSimilaritySource;
   /** Each sample's group (0 … g−1), in sampling order. */
   groups: number[];
   /** The g×g similarity of the groups, row-major, rounded to 4 decimals (diagonal 1). */
@@ -115,7 +123,7 @@ export interface AnswerSimilarity {
 
 /** The authors' clustered row. */
 export interface ClusteredRow extends SampledRow {
-  /** Where the clustering measured one (embedding clustering): its answers' pairwise similarity. */
+  /** Where the clustering measured one (embedding clustering; entailment clustering when asked): its answers' pairwise similarity. */
   answer_similarity?: AnswerSimilarity;
   n_clusters: number;
   cluster_labels: string[];

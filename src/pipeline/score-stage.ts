@@ -170,7 +170,7 @@ export function reportQuestions(
   const blackBox = blackBoxSignalsWanted(computed);
   const fromRows = ROW_SIGNALS.filter((s) => computed.includes(s));
   // The graph signals over the clustering's answer similarity only where every row holds one.
-  const overSimilarity = blackBox.some((s) => signalInfo(s).preferredInput === 'similarity') && graphSimilarityOf(questions) === 'embedding-cosine';
+  const overSimilarity = blackBox.some((s) => signalInfo(s).preferredInput === 'similarity') && graphSimilarityOf(questions) !== 'partition';
   const kBar = meanClassCount(estimates);
   const detail = options.samples ?? 'answers';
   const extra = options.extraSignals;
@@ -391,8 +391,13 @@ function modelReport(rows: AuthorsRows, questions: ReportQuestion[], metrics: Mo
   };
 }
 
-/** The similarity the graph signals use for these rows: the embedding cosines where every row holds them (one per sample), else the partition. */
+/**
+ * The similarity the graph signals use for these rows: the rows' answer similarity (embedding
+ * cosines or entailment probabilities) where every row holds one (one per sample) from one source,
+ * else the partition: a mix of sources would put two scales in one comparison.
+ */
 export function graphSimilarityOf(questions: readonly JoinedQuestion[]): GraphSimilarity {
-  const all = questions.length > 0 && questions.every(({ clustered: c }) => c.answer_similarity?.groups.length === c.cluster_assignments.length);
-  return all ? 'embedding-cosine' : 'partition';
+  const source = questions[0]?.clustered.answer_similarity?.source;
+  const all = source !== undefined && questions.every(({ clustered: c }) => c.answer_similarity?.source === source && c.answer_similarity.groups.length === c.cluster_assignments.length);
+  return all ? source : 'partition';
 }

@@ -38,5 +38,6 @@ export function createNliClient(options: NliClientOptions = {}): NliClient {
     ...clientControls(loader),
     identity: loadedIdentity(loader, model),
     decide: (pairs, signal) => loader.call(NLI_FAILED_KIND, signal, (api) => api.decide(pairs)),
+    score: (pairs, signal) => loader.call(NLI_FAILED_KIND, signal, (api) => api.score(pairs)),
   };
 }

@@ -11,8 +11,8 @@
  */
 import type { EmbeddingDtype } from '../clustering/embedding-models';
 import type { ModelProgress } from '../model/progress';
-import type { NliPair } from '../clustering/entailment';
-import { classifyPairs, decisionsAgree, loadPairClassifier, pairLogits, PROBE_PAIRS, type NliModelSource, type PairClassifier } from '../clustering/text-pair-classification';
+import type { NliPair, NliScore } from '../clustering/entailment';
+import { classifyPairs, scorePairs, decisionsAgree, loadPairClassifier, pairLogits, PROBE_PAIRS, type NliModelSource, type PairClassifier } from '../clustering/text-pair-classification';
 import { NLI_FAILED_KIND, type NliLabel } from '../model/entailment-cache';
 import type { Result } from '../model/rows';
 import { modelIdentity } from '../transformers/model-identity';
@@ -57,6 +57,17 @@ const api = {
     if (!use) return { ok: false, error: { kind: 'nli-model', message: 'decide called before init', where: 'NLI worker' } };
     try {
       return { ok: true, value: await classifyPairs((await use.loaded).instance, use.config.model, pairs) };
+    } catch (err) {
+      return { ok: false, error: { kind: NLI_FAILED_KIND, message: `entailment failed: ${errorMessage(err)}`, where: 'NLI worker' } };
+    }
+  },
+
+  /** The top label and the entailment probability of each pair, in order (the entailment similarity). */
+  async score(pairs: NliPair[]): Promise<Result<NliScore[]>> {
+    const use = host.use();
+    if (!use) return { ok: false, error: { kind: 'nli-model', message: 'score called before init', where: 'NLI worker' } };
+    try {
+      return { ok: true, value: await scorePairs((await use.loaded).instance, use.config.model, pairs) };
     } catch (err) {
       return { ok: false, error: { kind: NLI_FAILED_KIND, message: `entailment failed: ${errorMessage(err)}`, where: 'NLI worker' } };
     }

@@ -41,7 +41,9 @@ export function uncertaintyMethodNotes(m: ModelReport, signals: readonly SignalN
     notes.push(
       m.graphSimilarity === 'embedding-cosine'
         ? "EigV, Deg and Ecc are computed over the embedding model's cosine similarities between the answers (clipped to [0, 1])."
-        : "EigV, Deg and Ecc are computed over the clustering's partition (1 for two answers in one class, else 0): no embedding similarities were recorded for every question.",
+        : m.graphSimilarity === 'entailment-probability'
+          ? "EigV, Deg and Ecc are computed over the NLI model's entailment probabilities between the answers (the mean of the two directions)."
+          : "EigV, Deg and Ecc are computed over the clustering's partition (1 for two answers in one class, else 0): no answer similarities were recorded for every question.",
     );
   }
   if (signals.includes('p_true')) {
