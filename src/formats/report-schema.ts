@@ -187,6 +187,7 @@ const modelMetrics = z
     rejection: bySignal(rejectionEntry).optional(),
     recalibration: recalibration.optional(),
     comparison: signalComparison.optional(),
+    recalibratedComparison: signalComparison.optional(),
     abstention: storedAbstention.optional(),
   })
   .superRefine((m, ctx) => {

@@ -179,6 +179,12 @@ export interface ModelMetrics {
    */
   comparison?: SignalComparison;
   /**
+   * The same comparison after recalibration: every scored signal's cross-fitted isotonic
+   * confidences (probabilities or not), same rule and settings, conditional on the fitted maps.
+   * Absent where `comparison` is, and in reports saved before it was stored.
+   */
+  recalibratedComparison?: SignalComparison;
+  /**
    * Each scored signal's abstention threshold at the selective view's default target and seed,
    * with its spread over repeated splits (pipeline/abstention-metrics.ts). Absent in reports
    * saved before it was stored: the view computes it then.

@@ -35,14 +35,29 @@ const METHODS: RecalibrationMethod[] = ['isotonic', 'platt'];
 
 /** Each column's ECE after each cross-fitted map, with its interval and test (`bins`, `seed`: the report's). */
 export function recalibrationMetrics(columns: Columns, y: ArrayLike<number>, settings: { bins: number; seed: number }): RecalibrationMetrics {
+  return recalibrationWithColumns(columns, y, settings).metrics;
+}
+
+/**
+ * recalibrationMetrics and each column's cross-fitted isotonic confidences, which the score stage
+ * compares across signals (signal-comparison.ts compareRecalibratedSignals) without fitting the
+ * maps a second time.
+ */
+export function recalibrationWithColumns(
+  columns: Columns,
+  y: ArrayLike<number>,
+  settings: { bins: number; seed: number },
+): { metrics: RecalibrationMetrics; isotonic: Partial<Record<SignalName, Float64Array>> } {
   const out: RecalibrationMetrics = { seed: settings.seed, method: ECE_INFERENCE_METHOD, isotonic: {}, platt: {} };
+  const isotonic: Partial<Record<SignalName, Float64Array>> = {};
   for (const [name, conf] of Object.entries(columns) as [SignalName, ArrayLike<number>][]) {
     for (const method of METHODS) {
       const recalibrated = crossFittedRecalibration(conf, y, { method, seed: settings.seed });
       const inf = eceInference(recalibrated.confidence, y, { bins: settings.bins, seed: settings.seed });
       const entry: RecalibratedEceEntry = { ece: inf.ece, interval: [inf.interval[0], inf.interval[1]], p: inf.p };
       out[method][name] = entry;
+      if (method === 'isotonic') isotonic[name] = recalibrated.confidence;
     }
   }
-  return out;
+  return { metrics: out, isotonic };
 }

@@ -33,8 +33,8 @@ import { entropyConfidence, isPaperSignal, PAPER_SIGNALS, SIGNAL_NAMES, signalIn
 import { blackBoxSignalsWanted, blackBoxSignalValues, groupSimilarityOf } from './black-box-signals';
 import { weightedSemanticEntropy } from '../core/weighted-semantic-entropy';
 import { MAX_QUESTION_FIELDS } from '../model/question-fields';
-import { recalibrationMetrics, rejectionMetrics } from './recalibration-metrics';
-import { comparedColumns, compareScoredSignals } from './signal-comparison';
+import { recalibrationWithColumns, rejectionMetrics } from './recalibration-metrics';
+import { comparedColumns, compareRecalibratedSignals, compareScoredSignals } from './signal-comparison';
 import { abstentionMetrics } from './abstention-metrics';
 import { eceInferenceMetrics, regimeColumns, withEceInference } from './ece-inference-metrics';
 
@@ -313,7 +313,7 @@ function metricsBesideBootstrap({ bins, b, signals, y, conf }: MetricInputs, que
 
   // Ranking beyond AUROC, and calibration after a recalibration map, for every scored signal.
   const rejection = rejectionMetrics(conf, y);
-  const recalibration = recalibrationMetrics(conf, y, { bins, seed: b.seed });
+  const { metrics: recalibration, isotonic } = recalibrationWithColumns(conf, y, { bins, seed: b.seed });
 
   // The one interval shown beside each ECE, its calibration test and the diagram's consistency
   // bands (ece-inference-metrics.ts), and per regime: no resampling of rows, so a few hundred ms
@@ -322,7 +322,9 @@ function metricsBesideBootstrap({ bins, b, signals, y, conf }: MetricInputs, que
   const inference = eceInferenceMetrics(conf, y, { bins, seed: b.seed, bands: extras }, regimes);
   // Chosen once here, so the selective view reads it rather than recomputing it on the page.
   const abstention = extras ? abstentionMetrics(questions, signals) : undefined;
-  return { metricsBySignal, byRegime, rejection, recalibration, inference, abstention };
+  // The signal comparison after the isotonic maps just fitted (its own bootstrap, on this thread while the paired one runs).
+  const recalibratedComparison = extras ? compareRecalibratedSignals(isotonic, y, { B: b.B, seed: b.seed, bins }) : undefined;
+  return { metricsBySignal, byRegime, rejection, recalibration, inference, abstention, recalibratedComparison };
 }
 
 /** The metrics put together with the bootstrap's replicates. */
@@ -334,7 +336,7 @@ function withBootstrap(
   context: { excluded: number },
   options: ScoreOptions,
 ): ModelMetrics {
-  const { metricsBySignal, byRegime, rejection, recalibration, inference, abstention } = beside;
+  const { metricsBySignal, byRegime, rejection, recalibration, inference, abstention, recalibratedComparison } = beside;
   return withEceInference({
     questions: questions.length,
     excluded: context.excluded,
@@ -354,6 +356,7 @@ function withBootstrap(
           abstention,
         }
       : {}),
+    ...(recalibratedComparison ? { recalibratedComparison } : {}),
   }, inference);
 }
 

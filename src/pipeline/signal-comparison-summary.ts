@@ -49,11 +49,14 @@ export function selectionRule(sel: NonNullable<SignalComparison['selection']>): 
  * `eceInterval`: the one interval the report gives each signal's ECE (formats/headline-table.ts
  * eceIntervalOf), written after the best signal's ECE in the headline; without it (a comparison
  * with no report behind it, `semece mc`) the comparison's own percentile interval is written.
+ * `calibrated`: what "calibrated" is qualified by in the headline (the comparison after
+ * recalibration says " after the cross-fitted isotonic map").
  */
 export function summarizeComparison(
   cmp: SignalComparison,
   label: Record<SignalName, string> = SIGNAL_LABEL,
   eceInterval?: (s: SignalName) => [number, number] | null,
+  calibrated = '',
 ): ComparisonSummary {
   const iv = (i: Interval, s?: SignalName) => {
     const one = s && eceInterval ? eceInterval(s) : undefined;
@@ -78,15 +81,15 @@ export function summarizeComparison(
   if (!named && sel) {
     const open = rows.filter((r) => r.verdict === 'indistinguishable');
     const names = open.map((r) => `${label[r.signal]} (p = ${fp(r.p ?? NaN)})`).join(', ');
-    const headline = `No signal is named best calibrated on these ${cmp.rows} questions: ${label[cmp.best]} has the lowest ECE (${f3(best[0])} ${iv(best, cmp.best)}), but it does not beat ${open.length === 1 ? 'this signal' : `these ${open.length} signals`} beyond chance: ${names}.`;
+    const headline = `No signal is named best calibrated${calibrated} on these ${cmp.rows} questions: ${label[cmp.best]} has the lowest ECE (${f3(best[0])} ${iv(best, cmp.best)}), but it does not beat ${open.length === 1 ? 'this signal' : `these ${open.length} signals`} beyond chance: ${names}.`;
     return { headline, rule, rows, notes };
   }
   if (!named && cmp.runnerUp && cmp.byHowMuch) {
     const d = cmp.byHowMuch;
-    const headline = `No signal is distinguishably better calibrated on these ${cmp.rows} questions: ${label[cmp.best]} has the lowest ECE (${f3(best[0])} ${iv(best, cmp.best)}), but ${label[cmp.runnerUp]} is only ${f3(d[0])} higher ${iv(d)}, an interval that includes 0.`;
+    const headline = `No signal is distinguishably better calibrated${calibrated} on these ${cmp.rows} questions: ${label[cmp.best]} has the lowest ECE (${f3(best[0])} ${iv(best, cmp.best)}), but ${label[cmp.runnerUp]} is only ${f3(d[0])} higher ${iv(d)}, an interval that includes 0.`;
     return { headline, rule, rows, notes };
   }
-  let headline = `${label[cmp.best]} is best calibrated on these ${cmp.rows} questions (ECE ${f3(best[0])} ${iv(best, cmp.best)})`;
+  let headline = `${label[cmp.best]} is best calibrated${calibrated} on these ${cmp.rows} questions (ECE ${f3(best[0])} ${iv(best, cmp.best)})`;
   headline += sel && sel.comparisons > 0 ? `: it beats each of the ${sel.comparisons} other ${sel.comparisons === 1 ? 'signal' : 'signals'} (every p < ${sel.perComparison}).` : '.';
   if (cmp.runnerUp && cmp.byHowMuch) headline += ` Next is ${label[cmp.runnerUp]}, ${f3(cmp.byHowMuch[0])} higher ${iv(cmp.byHowMuch)}.`;
   return { headline, rule, rows, notes };

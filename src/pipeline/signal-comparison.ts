@@ -26,6 +26,11 @@
  * The score stage makes the comparison with the metrics and stores it in the report
  * (compareScoredSignals): when every compared signal was scored on every question, the replicates
  * are the very ones of the stage's paired bootstrap, so it costs no second bootstrap.
+ *
+ * The same rule compares the signals after recalibration (compareRecalibratedSignals): every
+ * scored signal's cross-fitted isotonic confidences (recalibration-metrics.ts), which are
+ * probabilities whatever the signal was, so none is left out for not being one. Its ECEs, like the
+ * recalibrated ECE's interval, hold the fitted maps as given.
  */
 import { equalWidthBinIndex, equalWidthEdges } from '../core/binning';
 import { forEachReplicate, percentileInterval, type BootstrapOptions } from '../core/bootstrap';
@@ -44,6 +49,11 @@ export interface CompareOptions extends Pick<BootstrapOptions, 'B' | 'seed' | 'b
   minShare?: number;
   /** Simulated data sets per null hypothesis of each selection test (default SELECTION_DRAWS). */
   draws?: number;
+  /**
+   * Leave out signals that are not probabilities (default true). False for columns that are
+   * probabilities whatever the signal was: its confidences after a recalibration map.
+   */
+  probabilitiesOnly?: boolean;
 }
 
 /** Chance of naming a best signal when none is better (two tied: 2 × the per-comparison level). */
@@ -56,19 +66,21 @@ type Columns = Partial<Record<SignalName, ArrayLike<number>>>;
 
 export const NOT_A_PROBABILITY = 'not a probability: compared by its ranking metrics and its ECE after recalibration';
 
+const NO_QUESTION = 'no question has this signal';
+
 /** The signals compared and the rows they are compared on. */
-function comparisonRows(columns: Columns, y: ArrayLike<number>, minShare: number) {
+function comparisonRows(columns: Columns, y: ArrayLike<number>, minShare: number, probabilitiesOnly = true) {
   const total = y.length;
   const excluded: SignalComparison['excluded'] = [];
   const candidates: [SignalName, ArrayLike<number>][] = [];
   for (const [name, col] of Object.entries(columns) as [SignalName, ArrayLike<number>][]) {
-    if (!isProbabilitySignal(name)) {
+    if (probabilitiesOnly && !isProbabilitySignal(name)) {
       excluded.push({ signal: name, reason: NOT_A_PROBABILITY });
       continue;
     }
     let present = 0;
     for (let i = 0; i < total; i++) if (Number.isFinite(col[i])) present++;
-    if (present === 0) excluded.push({ signal: name, reason: 'no question has this signal' });
+    if (present === 0) excluded.push({ signal: name, reason: NO_QUESTION });
     else if (present < minShare * total) excluded.push({ signal: name, reason: `only ${present} of ${total} questions have this signal` });
     else candidates.push([name, col]);
   }
@@ -155,7 +167,7 @@ export function compareSignals(columns: Columns, y: ArrayLike<number>, options: 
   const B = options.B ?? 1000;
   const seed = options.seed ?? 7;
   const bins = options.bins ?? 10;
-  const { candidates, excluded, keep } = comparisonRows(columns, y, options.minShare ?? 0.5);
+  const { candidates, excluded, keep } = comparisonRows(columns, y, options.minShare ?? 0.5, options.probabilitiesOnly);
   const N = keep.length;
   const yy = Float64Array.from(keep, (i) => y[i]);
   const edges = equalWidthEdges(bins);
@@ -229,7 +241,7 @@ export interface ScoredReplicates {
 export function compareScoredSignals(columns: Columns, y: ArrayLike<number>, options: CompareOptions, scored: ScoredReplicates): SignalComparison {
   const B = options.B ?? 1000;
   const seed = options.seed ?? 7;
-  const { candidates, excluded, keep } = comparisonRows(columns, y, options.minShare ?? 0.5);
+  const { candidates, excluded, keep } = comparisonRows(columns, y, options.minShare ?? 0.5, options.probabilitiesOnly);
   const names = candidates.map(([name]) => name);
   const reusable = keep.length === y.length && names.every((n) => scored.intervals[n] && scored.replicates[n]);
   if (!reusable) return compareSignals(columns, y, options);
@@ -240,4 +252,17 @@ export function compareScoredSignals(columns: Columns, y: ArrayLike<number>, opt
     { rows: keep.length, excluded, B, seed, minFinite: options.minFinite },
     selectionTests(candidates, keep, y, options),
   );
+}
+
+export const NOT_RECALIBRATED = 'no recalibrated confidence: the map is fitted only where the signal is on every question';
+
+/**
+ * The comparison after recalibration: `recalibrated` holds each scored signal's cross-fitted
+ * isotonic confidences (recalibration-metrics.ts recalibrationWithColumns), compared by the same
+ * rule, seeds and settings as the raw signals, non-probability signals included.
+ */
+export function compareRecalibratedSignals(recalibrated: Columns, y: ArrayLike<number>, options: Omit<CompareOptions, 'probabilitiesOnly'> = {}): SignalComparison {
+  const cmp = compareSignals(recalibrated, y, { ...options, probabilitiesOnly: false });
+  // A signal missing on some question gets no recalibrated confidence at all (core/recalibration.ts): say so.
+  return { ...cmp, excluded: cmp.excluded.map((x) => (x.reason === NO_QUESTION ? { ...x, reason: NOT_RECALIBRATED } : x)) };
 }
