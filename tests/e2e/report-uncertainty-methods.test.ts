@@ -21,6 +21,7 @@ import { eceIntervalOf, fmtEceInterval } from '../../src/formats/headline-table'
 import type { ReportDocument } from '../../src/model/report';
 import { BLACK_BOX_SIGNAL_NAMES, isProbabilitySignal, SIGNAL_LABEL, SIGNAL_ORDER } from '../../src/model/signals';
 import { fmt } from '../../src/ui/report/format';
+import { recalibratedComparisonText } from '../../src/ui/report/recalibrated-comparison-text';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -105,6 +106,13 @@ test("the tab's tables hold the document's numbers; the headline shows no raw EC
       expect(await text(page, `${row} td[data-cell="auarc"]`)).toBe(fmt(m.metrics.rejection![s]!.auarc));
     }
     for (const s of BLACK_BOX_SIGNAL_NAMES) expect(await page.locator(`${table} tr[data-signal="${s}"] th a[data-term="signal-${s}"]`).count()).toBe(1);
+    // Under the table: the comparison after recalibration, every signal in it, in the document's words and with its named best (or none).
+    const after = recalibratedComparisonText(m)!;
+    expect(m.metrics.recalibratedComparison!.compared).toEqual(expect.arrayContaining([...BLACK_BOX_SIGNAL_NAMES.filter((s) => m.metrics.signals[s])]));
+    const sentence = page.locator(`[data-recalibrated-comparison="${m.model}"]`);
+    expect(await text(page, `[data-recalibrated-comparison="${m.model}"]`)).toBe(after.text);
+    expect(await sentence.getAttribute('data-named')).toBe(after.named);
+    expect(after.text).toMatch(after.named ? new RegExp(`^${SIGNAL_LABEL[after.named].replace(/[()]/g, '\\$&')} is best calibrated after the cross-fitted isotonic map`) : /^No signal is named best calibrated after the cross-fitted isotonic map/);
   }
   expect(await seriousViolations(page)).toEqual([]);
   expect(consoleErrors).toEqual([]);
