@@ -1,7 +1,7 @@
 /**
  * `viewExtras: false` (what `semece score` without --report scores with) leaves out only what the
- * printed document never holds (the signal comparison, the abstention thresholds, the consistency
- * bands): every other metric, and the printed document itself, are the same bits as a full scoring.
+ * printed document never holds (the signal comparison, before and after recalibration, the
+ * abstention thresholds, the consistency bands): every other metric, and the printed document itself, are the same bits as a full scoring.
  */
 import { describe, expect, test } from 'vitest';
 import { defaultRng } from '../../../src/core/rng';
@@ -42,7 +42,8 @@ describe('scoring without the views’ extras', () => {
     expect(full.metrics.comparison).toBeDefined();
     expect(full.metrics.abstention).toBeDefined();
     expect(full.metrics.consistencyBands).toBeDefined();
-    const { comparison: _c, abstention: _a, consistencyBands: _b, ...rest } = full.metrics;
+    expect(full.metrics.recalibratedComparison).toBeDefined();
+    const { comparison: _c, abstention: _a, consistencyBands: _b, recalibratedComparison: _r, ...rest } = full.metrics;
     expect(Object.keys(lean.metrics)).toEqual(Object.keys(rest));
     expect(lean.metrics).toStrictEqual(rest);
     expect(JSON.stringify(scoreCliDocument(lean, rows, options))).toBe(JSON.stringify(scoreCliDocument(full, rows, options)));
