@@ -16,7 +16,9 @@
  * ECE is shown with, its calibration test and consistency bands (ece-inference-metrics.ts); and
  * every scored signal's PRR, AUARC and ECE after cross-fitted recalibration
  * (recalibration-metrics.ts). The signal comparison compares the signals that are probabilities;
- * a confidence form of an uncertainty score is listed as left out (signal-comparison.ts).
+ * a confidence form of an uncertainty score is listed as left out (signal-comparison.ts), and
+ * is compared with the rest after recalibration: the same rule over every scored signal's
+ * cross-fitted isotonic confidences (recalibratedComparison, with the view extras only).
  */
 import { accuracy, eceEqualWidth, signalMetrics } from '../core/calibration';
 import { biasCorrectedInterval, pairedBootstrap, type BootstrapOptions, type BootstrapResult } from '../core/bootstrap';
