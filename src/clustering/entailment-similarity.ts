@@ -8,11 +8,16 @@
  * with itself 1 (two samples of one answer are the same answer).
  */
 import type { AnswerSimilarity } from '../model/rows';
-import type { NliPair } from './entailment';
+
+/** An ordered pair of texts, as the NLI model reads it (entailment.ts NliPair; not imported: that module imports this one). */
+interface TextPair {
+  premise: string;
+  hypothesis: string;
+}
 
 /** Every ordered pair of distinct texts (premise a, hypothesis b), a before b in row-major order, a ≠ b. */
-export function allOrderedPairs(texts: readonly string[]): NliPair[] {
-  const pairs: NliPair[] = [];
+export function allOrderedPairs(texts: readonly string[]): TextPair[] {
+  const pairs: TextPair[] = [];
   for (let a = 0; a < texts.length; a++) for (let b = 0; b < texts.length; b++) if (a !== b) pairs.push({ premise: texts[a], hypothesis: texts[b] });
   return pairs;
 }
