@@ -33,7 +33,7 @@
  * recalibrated ECE's interval, hold the fitted maps as given.
  */
 import { equalWidthBinIndex, equalWidthEdges } from '../core/binning';
-import { forEachReplicate, percentileInterval, type BootstrapOptions } from '../core/bootstrap';
+import { forEachReplicate, pairedBootstrap, percentileInterval, type BootstrapOptions } from '../core/bootstrap';
 import { BinnedEceWorkspace, codeSignal, identityRows } from '../core/ece';
 import { ECE_DIFFERENCE_METHOD, eceDifferenceTest } from '../core/ece-difference-test';
 import type { Interval } from '../core/types';
@@ -260,9 +260,38 @@ export const NOT_RECALIBRATED = 'no recalibrated confidence: the map is fitted o
  * The comparison after recalibration: `recalibrated` holds each scored signal's cross-fitted
  * isotonic confidences (recalibration-metrics.ts recalibrationWithColumns), compared by the same
  * rule, seeds and settings as the raw signals, non-probability signals included.
+ *
+ * Its bootstrap: the columns with a confidence on every question (a cross-fitted column is all
+ * finite or all NaN) are resampled by the paired bootstrap's fused kernel, every column in one pass
+ * over each replicate's drawn rows: the same stream and the same numbers as compareSignals's own
+ * loop (compareScoredSignals's reuse), about 3× faster at 40,000 questions and ten signals. The
+ * kernel's Sem1/Sem2 slots get the first column (its work is reused for that column) and no row is
+ * low-margin, so nothing else is computed.
  */
 export function compareRecalibratedSignals(recalibrated: Columns, y: ArrayLike<number>, options: Omit<CompareOptions, 'probabilitiesOnly'> = {}): SignalComparison {
-  const cmp = compareSignals(recalibrated, y, { ...options, probabilitiesOnly: false });
+  const opts: CompareOptions = { ...options, probabilitiesOnly: false };
+  const N = y.length;
+  const whole = (Object.entries(recalibrated) as [SignalName, ArrayLike<number>][]).filter(([, c]) => c.length === N && allFinite(c, N));
+  let cmp: SignalComparison;
+  if (whole.length > 0 && allBinary(y)) {
+    const first = whole[0][1];
+    const boot = pairedBootstrap(
+      { sem1: first, sem2: first, y, margin: new Float64Array(N).fill(Infinity) },
+      { B: options.B ?? 1000, seed: options.seed ?? 7, bins: options.bins ?? 10, minFinite: options.minFinite },
+      Object.fromEntries(whole),
+    );
+    cmp = compareScoredSignals(recalibrated, y, opts, { intervals: boot.eceIntervals, replicates: boot.eceReplicates });
+  } else cmp = compareSignals(recalibrated, y, opts);
   // A signal missing on some question gets no recalibrated confidence at all (core/recalibration.ts): say so.
   return { ...cmp, excluded: cmp.excluded.map((x) => (x.reason === NO_QUESTION ? { ...x, reason: NOT_RECALIBRATED } : x)) };
+}
+
+function allFinite(c: ArrayLike<number>, n: number): boolean {
+  for (let i = 0; i < n; i++) if (!Number.isFinite(c[i])) return false;
+  return true;
+}
+
+function allBinary(y: ArrayLike<number>): boolean {
+  for (let i = 0; i < y.length; i++) if (y[i] !== 0 && y[i] !== 1) return false;
+  return true;
 }

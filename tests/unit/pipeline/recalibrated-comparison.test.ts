@@ -5,7 +5,7 @@ import type { ModelReport, ReportQuestion } from '../../../src/model/report';
 import type { SignalName } from '../../../src/model/signals';
 import { parseReport as parseReportDocument } from '../../../src/formats/report-import';
 import { modelMetrics } from '../../../src/pipeline/score-stage';
-import { compareRecalibratedSignals, compareSignals, NOT_A_PROBABILITY } from '../../../src/pipeline/signal-comparison';
+import { compareRecalibratedSignals, compareSignals, NOT_A_PROBABILITY, NOT_RECALIBRATED } from '../../../src/pipeline/signal-comparison';
 import { recalibratedComparisonText } from '../../../src/ui/report/recalibrated-comparison-text';
 import { sampleReport } from '../share/report-fixture';
 
@@ -86,7 +86,14 @@ describe('the signal comparison after recalibration', () => {
     // Raw compareSignals would leave semantic entropy out for not being a probability.
     expect(compareSignals(cols, y, { B: 50, seed: SEED }).compared).toEqual(['sem1']);
     expect(a.compared).toEqual(['sem1', 'semantic_entropy']);
+    // Its replicates come from the paired bootstrap's fused kernel: the same numbers as compareSignals's own loop.
     expect(a).toEqual(compareSignals(cols, y, { B: 50, seed: SEED, probabilitiesOnly: false }));
+    // A signal missing on one question has no recalibrated confidence anywhere: left out, and said why.
+    const gap = Float64Array.from(clear.questions, (q, i) => (i === 5 ? NaN : q.signals!.semantic_entropy!));
+    const missing = crossFittedRecalibration(gap, y, { method: 'isotonic', seed: SEED }).confidence;
+    const b = compareRecalibratedSignals({ ...cols, num_sets: missing }, y, { B: 50, seed: SEED });
+    expect(b.excluded).toEqual([{ signal: 'num_sets', reason: NOT_RECALIBRATED }]);
+    expect({ ...b, excluded: [] }).toEqual(a);
   });
 
   it('is not computed without the view extras (semece score without --report)', () => {
