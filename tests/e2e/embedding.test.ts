@@ -40,7 +40,7 @@ test('tiny model in the browser worker: loads from the app, embeds, clusters, st
   expect(cosine(paris, lyon)).toBeLessThan(0.6);
 
   const clustered = await page.evaluate(() => __semece.cluster(['Paris', 'Lyon', 'the city of Paris', 'paris.', 'two', '2'], 0.85));
-  expect(clustered).toEqual({
+  expect(clustered).toMatchObject({
     ok: true,
     value: [
       { label: 'Paris', members: [0, 2, 3] },
@@ -48,6 +48,23 @@ test('tiny model in the browser worker: loads from the app, embeds, clusters, st
       { label: 'two', members: [4, 5] },
     ],
   });
+  // The answers' cosines kept for the graph signals: one group per distinct normalised answer
+  // ('Paris' and 'paris.' are one), a symmetric g×g matrix with 1 on its diagonal, clipped to [0, 1].
+  const similarity = (clustered as { similarity?: { source: string; groups: number[]; matrix: number[] } }).similarity!;
+  expect(similarity.source).toBe('embedding-cosine');
+  expect(similarity.groups).toEqual([0, 1, 2, 0, 3, 4]);
+  const g = 5;
+  expect(similarity.matrix).toHaveLength(g * g);
+  for (let i = 0; i < g; i++) {
+    expect(similarity.matrix[i * g + i]).toBe(1);
+    for (let j = 0; j < g; j++) {
+      expect(similarity.matrix[i * g + j]).toBe(similarity.matrix[j * g + i]);
+      expect(similarity.matrix[i * g + j]).toBeGreaterThanOrEqual(0);
+    }
+  }
+  // The same model's cosines as measured above, to the matrix's 4 decimals: Paris ~ the city of Paris, two ~ 2.
+  expect(similarity.matrix[0 * g + 2]).toBeCloseTo(Math.max(0, cosine(paris, cityOfParis)), 3);
+  expect(similarity.matrix[3 * g + 4]).toBeCloseTo(Math.max(0, cosine(two, digit2)), 3);
 
   await expectServedByAppAndClose(opened, 'tiny-embedder');
 });
