@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,24 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseReport } from '../../../src/formats/report-import';
 import { toJson } from '../../../cli/json';
+import { semece } from './run-cli';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const sample = (name: string) => join(root, 'tests/fixtures/reference-sample', name);
-
-/** Runs `semece …` as a child process, as a user would (node + tsx, no npm wrapper). */
-function semece(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'cli/semece.ts'), ...args],
-      { cwd: root, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 let dir: string;
 beforeAll(async () => {
