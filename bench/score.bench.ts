@@ -8,7 +8,8 @@
  *    ROUNDS times, alternating, after one warm-up; the median of each and the ratio
  *    numpy / ours are printed, with how far the two documents' numbers are apart (the same work,
  *    not a cheaper one: per-question values and metrics agree to 1e-9, smooth ECE to 1e-6).
- * 2. In-process, the stages of the CLI's path, wall and CPU time, and what the black-box signals
+ * 2. In-process, the stages of the CLI's path (the paired bootstrap on this thread here; the
+ *    command runs it on a second thread beside the other metrics), wall and CPU time, and what the black-box signals
  *    of issue 29 add: the graph methods (EigV, Deg, Ecc) with semantic entropy and NumSets on the
  *    exact-match partition (goal: at most 1 s added at this scale; one pass over each question's
  *    class sizes, no matrix), lexical similarity (ROUGE-L over the answers), and their metrics.
@@ -22,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toJson } from '../cli/json';
+import { inputText } from '../cli/input-text';
 import { defaultRng } from '../src/core/rng';
 import { simulateSet } from '../src/core/simulate-families';
 import { readAuthorsRows } from '../src/formats/authors-rows';
@@ -154,11 +156,22 @@ function timed<T>(label: string, run: () => T): T {
   return value;
 }
 
-function inProcess(clustered: string, graded: string): void {
+/** `timed` for a step that reads files (the CLI's line reader is opened asynchronously). */
+async function timedAsync<T>(label: string, run: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  const cpu0 = process.cpuUsage();
+  const value = await run();
+  const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`  ${label.padEnd(46)} ${ms.toFixed(0).padStart(7)} ms   (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)`);
+  return value;
+}
+
+async function inProcess(clustered: string, graded: string): Promise<void> {
   console.log("in-process, the stages of semece score's path:");
-  const texts = timed('read both files (UTF-8 text)', () => [readFileSync(clustered, 'utf8'), readFileSync(graded, 'utf8')]);
-  const read = timed('parse + validate + join', () =>
-    readAuthorsRows({ text: texts[0], file: 'clustered.jsonl' }, { text: texts[1], file: 'graded.jsonl' }, { dropReplies: true, dropAnswers: true }),
+  // As the CLI reads them (cli/input-text.ts): a line at a time, each decoded on its own.
+  const read = await timedAsync('read + parse + validate + join', async () =>
+    readAuthorsRows({ text: await inputText(clustered), file: 'clustered.jsonl' }, { text: await inputText(graded), file: 'graded.jsonl' }, { dropReplies: true, dropAnswers: true }),
   );
   if (!read.ok) throw new Error(read.error.message);
   const rows = read.value;
@@ -166,11 +179,11 @@ function inProcess(clustered: string, graded: string): void {
   const questions = timed('report rows (regimes, classes)', () => reportQuestions(rows.questions, estimates, { samples: 'none' }));
   const metrics = timed('metrics: companions, bootstrap B=1000, regimes', () => modelMetrics(questions, { excluded: 0, signals: PAPER_SIGNALS }));
   timed('the JSON document', () => toJson(scoreCliDocument({ model: 'synthetic', metrics, questions, excludedQuestions: [] }, rows)));
-  blackBox(clustered, graded, texts, estimates);
+  await blackBox(clustered, graded, estimates);
 }
 
 /** What the black-box signals add (issue 29): their per-question values, then their metrics. */
-function blackBox(clustered: string, graded: string, texts: string[], estimates: ReturnType<typeof estimateQuestions>): void {
+async function blackBox(clustered: string, graded: string, estimates: ReturnType<typeof estimateQuestions>): Promise<void> {
   console.log('in-process, the black-box signals (issue 29):');
   const graph: SignalName[] = ['semantic_entropy', 'num_sets', 'eigv', 'degree', 'eccentricity'];
   const sum = (values: Partial<Record<SignalName, number>>[]) => values.reduce((a, v) => a + Object.values(v).reduce((x, y) => x + y!, 0), 0);
@@ -182,7 +195,7 @@ function blackBox(clustered: string, graded: string, texts: string[], estimates:
   const ms = performance.now() - start;
   const cpu = process.cpuUsage(cpu0);
   console.log(`  ADDED graph methods + SE + NumSets, exact partition ${ms.toFixed(0).padStart(7)} ms   (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms; goal: at most 1000 ms; checksum ${check.toFixed(3)})`);
-  const read = readAuthorsRows({ text: texts[0], file: clustered }, { text: texts[1], file: graded }, { dropReplies: true });
+  const read = readAuthorsRows({ text: await inputText(clustered), file: clustered }, { text: await inputText(graded), file: graded }, { dropReplies: true });
   if (!read.ok) throw new Error(read.error.message);
   const withAnswers = read.value.questions;
   timed('lexical similarity (ROUGE-L, answers read)', () =>
@@ -205,7 +218,7 @@ export default async function bench(): Promise<void> {
     const mb = (files.clustered.length + files.graded.length) / 1e6;
     console.log(`score stage: ${QUESTIONS} questions × ${SAMPLES} samples, ${mb.toFixed(1)} MB of JSONL (built in ${(performance.now() - t0).toFixed(0)} ms)`);
     await wholeProcess(clustered, graded, dir);
-    inProcess(clustered, graded);
+    await inProcess(clustered, graded);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
