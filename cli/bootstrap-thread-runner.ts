@@ -1,6 +1,6 @@
 /**
  * `semece score`'s paired bootstrap on a second thread, so that it runs beside the metrics that
- * do not read its replicates (pipeline/score-stage.ts, modelMetricsBeside): on a machine with
+ * do not read its replicates (pipeline/model-metrics.ts, modelMetricsBeside): on a machine with
  * two cores the command finishes about as much sooner as the bootstrap takes (0.5 s of 3.5 s at
  * 40,000 questions). The results are the same bits: one seeded stream, the same arrays.
  *
@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { runBootstrapJob, type BootstrapRunner, type MetricsBootstrapJob } from '../src/pipeline/score-stage.ts';
+import { runBootstrapJob, type BootstrapRunner, type MetricsBootstrapJob } from '../src/pipeline/model-metrics.ts';
 import type { BootstrapResult } from '../src/core/bootstrap.ts';
 
 export interface BootstrapThread {

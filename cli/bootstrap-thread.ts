@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { pairedBootstrap } from '../src/core/bootstrap.ts';
-import type { MetricsBootstrapJob } from '../src/pipeline/score-stage.ts';
+import type { MetricsBootstrapJob } from '../src/pipeline/model-metrics.ts';
 
 parentPort!.once('message', (job: MetricsBootstrapJob) => {
   const result = pairedBootstrap(job.input, job.options, job.signals);
