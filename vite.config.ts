@@ -49,6 +49,9 @@ export default defineConfig({
           // module graph and globals), ~30% less CPU over the unit files (a process start and its
           // module loading each time). Tests that need a process of their own spawn one (tests/unit/cli/run-cli.ts).
           pool: 'threads',
+          // Two at once: with one (Vitest's default on two cores) the unit lane ran alone for its
+          // last minutes, one core idle, after the browser lane had finished.
+          maxWorkers: 2,
         },
       },
       {
