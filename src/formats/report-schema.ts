@@ -29,7 +29,6 @@ import { SIGNAL_NAMES, type SignalName } from '../model/signals';
 import { CLUSTERING_METHOD_NAMES } from '../model/clustering-methods';
 import { ANSWER_SIMILARITY_SOURCES } from '../model/rows';
 import {
-  MAX_BASELINE_RUNS,
   MAX_BINS,
   MAX_BOOTSTRAP_B,
   MAX_COMPLETION_TOKENS,
@@ -62,9 +61,11 @@ import {
   sem2SettingsSchema,
 } from './report-schema-fields';
 import { storedAbstention } from './report-schema-abstention';
+import { mcBaseline } from './report-schema-baseline';
+import { auditLine } from './report-schema-audit';
 import { adaptiveRuleProblems, DEFAULT_ADAPTIVE_RULE } from '../core/adaptive-rule';
 import type { AdaptiveSettings } from '../model/run-spec';
-import { AUDIT_GRADES, MAX_AUDIT_LINES, partitionProblem } from './audit-file';
+import { MAX_AUDIT_LINES } from './audit-file';
 
 // Stated once in report-limits.ts, which the writer cuts documents to.
 export { MAX_REPORT_BYTES, MAX_STRING_LENGTH };
@@ -271,43 +272,6 @@ const reportQuestion = z
     });
   });
 
-/** Across runs: a mean and SD the core may leave undefined (one run: SD null), each run's value. */
-const runSpread = z.object({ mean: rate(), sd: rate(), perRun: list(rate(), MAX_BASELINE_RUNS) });
-
-/** The stated-probability baseline (report-document.ts McBaselineSection). */
-const mcBaseline = z
-  .object({
-    kind: z.literal('confidencebench', { error: expect("'confidencebench'") }),
-    runs: count(1, MAX_BASELINE_RUNS),
-    options: list(count(2).max(10, { error: 'expected 2 to 10 options' }), MAX_REPORT_QUESTIONS),
-    // The Brier score of one stated probability is in [0,1]; the uniform guess's (k − 1)/k² ≤ 1/4.
-    brier: runSpread,
-    baselineBrier: stat(0, 0.25),
-    accuracy: runSpread,
-    byCategory: list(
-      z.object({ category: text(), questions: questionCount(), brier: rate(), baselineBrier: stat(0, 0.25), accuracy: rate() }),
-      100_000,
-    ),
-    failures: z.object({
-      unparsable: count(),
-      refusals: count(),
-      requestFailed: count(),
-      total: count(),
-      perRun: list(count(), MAX_BASELINE_RUNS),
-    }),
-  })
-  .superRefine((b, ctx) => {
-    // The panel draws one bar per run: a list that disagrees with `runs` would draw the wrong chart.
-    for (const key of ['brier', 'accuracy'] as const) {
-      if (b[key].perRun.length !== b.runs) {
-        ctx.addIssue({ code: 'custom', path: [key, 'perRun'], message: `${b[key].perRun.length} values but runs is ${b.runs}` });
-      }
-    }
-    if (b.failures.unparsable + b.failures.refusals + b.failures.requestFailed !== b.failures.total) {
-      ctx.addIssue({ code: 'custom', path: ['failures', 'total'], message: 'expected unparsable + refusals + requestFailed' });
-    }
-  });
-
 const modelReport = z
   .object({
     model: text(),
@@ -358,21 +322,6 @@ const reportSettings = z.object({
 });
 
 const HASH = /^[0-9a-f]{32}$/;
-
-/** A line of a person's audit (formats/audit-file.ts), embedded in the report it audits; its partition checked as the file's reader checks it. */
-const auditLine = z
-  .object({
-    id: text(),
-    classes: list(list(count(0, MAX_SAMPLES_PER_QUESTION - 1), MAX_SAMPLES_PER_QUESTION), MAX_SAMPLES_PER_QUESTION),
-    grade: z.enum(AUDIT_GRADES as readonly ['CORRECT', 'INCORRECT', 'NOT_ATTEMPTED'], { error: expect(AUDIT_GRADES.join(', ')) }),
-    by: text(),
-    at: text(),
-    model: text().optional(),
-  })
-  .superRefine((line, ctx) => {
-    const problem = partitionProblem(line.classes);
-    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['classes'], message: problem });
-  });
 
 export const reportDocumentSchema = z.object({
   format: z.literal(REPORT_FORMAT),
