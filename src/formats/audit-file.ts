@@ -3,7 +3,10 @@
  *   {"id": "q1", "classes": [[0, 1, 3], [2]], "grade": "CORRECT", "by": "ana", "at": "2026-12-06T10:00:00Z"}
  * `classes` is the person's partition of the question's answer indices (0-based, in sampling
  * order), `grade` their grade of the modal answer, `model` optional where a report has several
- * models. The file travels between browsers, people and the CLI, so the reader says what is wrong
+ * models. Optionally, before them, a line per plan the questions were drawn by (audit-plan-line.ts:
+ *   {"plan": {"by": "ana", "draw": "stratified", "seed": 3, "strata": "regime", "half_width": 0.1, "ids": ["q1", "q4"]}}
+ * ), because the estimates assume the plan's random draw and a reader of the file should know it.
+ * Files without plan lines (the first version) read as before. The file travels between browsers, people and the CLI, so the reader says what is wrong
  * with every bad line (line and field), not just the first, and refuses files far larger than an
  * audit can be (a person audits hundreds of questions, not millions).
  */
@@ -11,6 +14,9 @@ import type { Grade } from '../model/rows';
 import { MAX_SAMPLES_PER_QUESTION } from '../model/scoring-limits';
 import { describe } from './authors-fields';
 import { withoutBom } from './jsonl-rows';
+import { PlanProblem, readPlanLine, planLineObject, type AuditPlanLine } from './audit-plan-line';
+
+export type { AuditPlanLine } from './audit-plan-line';
 
 export type AuditGrade = Grade;
 export const AUDIT_GRADES: readonly AuditGrade[] = Object.freeze(['CORRECT', 'INCORRECT', 'NOT_ATTEMPTED']);
@@ -50,7 +56,8 @@ export interface AuditParseOptions {
   check?: (line: AuditLine) => { field: string; problem: string } | null;
 }
 
-export type AuditParse = { ok: true; lines: AuditLine[] } | { ok: false; problems: string[] };
+/** `plans`: the file's plan lines, in file order (none in a file of the first version). */
+export type AuditParse = { ok: true; lines: AuditLine[]; plans: AuditPlanLine[] } | { ok: false; problems: string[] };
 
 /** The key that makes a line unique in a file: one line per question, model and person. */
 export function auditKey(line: Pick<AuditLine, 'id' | 'model' | 'by'>): string {
@@ -160,6 +167,7 @@ export function parseAuditFile(text: string, options: AuditParseOptions = {}): A
     return { ok: false, problems: [`${whole} has ${nonBlank} lines; an audit has at most ${MAX_AUDIT_LINES}`] };
   }
   const lines: AuditLine[] = [];
+  const plans: AuditPlanLine[] = [];
   const problems: string[] = [];
   const firstLineOf = new Map<string, number>();
   for (let k = 0; k < raw.length && problems.length < MAX_AUDIT_PROBLEMS; k++) {
@@ -174,6 +182,15 @@ export function parseAuditFile(text: string, options: AuditParseOptions = {}): A
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       problems.push(`${at(k + 1)}: expected a JSON object, got ${describe(value)}`);
+      continue;
+    }
+    if ('plan' in value) {
+      try {
+        plans.push(readPlanLine((value as Record<string, unknown>).plan));
+      } catch (e) {
+        if (!(e instanceof PlanProblem)) throw e;
+        problems.push(`${at(k + 1)}, field "${e.field}": ${e.message}`);
+      }
       continue;
     }
     let line: AuditLine;
@@ -207,12 +224,16 @@ export function parseAuditFile(text: string, options: AuditParseOptions = {}): A
     lines.push(line);
   }
   if (problems.length >= MAX_AUDIT_PROBLEMS) problems.push(`(${whole}: stopped listing after ${MAX_AUDIT_PROBLEMS} problems)`);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, lines };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, lines, plans };
 }
 
-/** The file's text: one JSON object a line, keys in the documented order, ending in a newline. */
-export function auditFileText(lines: readonly AuditLine[]): string {
+/**
+ * The file's text: one JSON object a line, keys in the documented order, ending in a newline; the
+ * plans (if any) first, so a reader meets how the questions were drawn before the questions.
+ */
+export function auditFileText(lines: readonly AuditLine[], plans: readonly AuditPlanLine[] = []): string {
   let out = '';
+  for (const p of plans) out += JSON.stringify({ plan: planLineObject(p) }) + '\n';
   for (const l of lines) {
     const obj: Record<string, unknown> = { id: l.id, classes: l.classes, grade: l.grade, by: l.by, at: l.at };
     if (l.model !== undefined) obj.model = l.model;

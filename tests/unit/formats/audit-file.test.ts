@@ -8,6 +8,7 @@ import {
   parseAuditFile,
   type AuditLine,
 } from '../../../src/formats/audit-file';
+import { mergePlans, planWords, type AuditPlanLine } from '../../../src/formats/audit-plan-line';
 
 const lines: AuditLine[] = [
   { id: 'q1', classes: [[0, 1, 3], [2]], grade: 'CORRECT', by: 'ana', at: '2026-12-06T10:00:00Z' },
@@ -25,14 +26,14 @@ describe('audit file', () => {
   it('round-trips: write, parse, equal', () => {
     const text = auditFileText(lines);
     expect(text.split('\n')).toHaveLength(4);
-    expect(parseAuditFile(text)).toEqual({ ok: true, lines });
+    expect(parseAuditFile(text)).toEqual({ ok: true, lines, plans: [] });
     // The documented key order, so files diff cleanly.
     expect(text.split('\n')[0]).toBe('{"id":"q1","classes":[[0,1,3],[2]],"grade":"CORRECT","by":"ana","at":"2026-12-06T10:00:00Z"}');
   });
 
   it('reads a byte order mark, blank lines, CRLF and integer ids', () => {
     const text = '\ufeff{"id": 7, "classes": [[0]], "grade": "CORRECT", "by": "a", "at": "2026-01-01"}\r\n\r\n';
-    expect(parseAuditFile(text)).toEqual({ ok: true, lines: [{ id: '7', classes: [[0]], grade: 'CORRECT', by: 'a', at: '2026-01-01' }] });
+    expect(parseAuditFile(text)).toEqual({ ok: true, lines: [{ id: '7', classes: [[0]], grade: 'CORRECT', by: 'a', at: '2026-01-01' }], plans: [] });
   });
 
   it('names the file, line and field of each problem', () => {
@@ -96,5 +97,60 @@ describe('audit file', () => {
 
   it('writes a partition one way', () => {
     expect(canonicalClasses([[4], [3, 0], [2, 1]])).toEqual([[0, 3], [1, 2], [4]]);
+  });
+
+  describe('plan lines', () => {
+    const anaPlan: AuditPlanLine = { by: 'ana', draw: 'stratified', seed: 3, strata: 'regime', halfWidth: 0.1, ids: ['q1', 'q2'] };
+    const benPlan: AuditPlanLine = { by: 'ben', model: 'm-b', draw: 'plain', seed: 0, ids: ['q2'] };
+
+    it('round-trips the plans beside the lines, plans first, in the documented form', () => {
+      const text = auditFileText(lines, [anaPlan, benPlan]);
+      expect(text.split('\n')[0]).toBe('{"plan":{"by":"ana","draw":"stratified","seed":3,"strata":"regime","half_width":0.1,"ids":["q1","q2"]}}');
+      expect(text.split('\n')[1]).toBe('{"plan":{"by":"ben","model":"m-b","draw":"plain","seed":0,"ids":["q2"]}}');
+      expect(parseAuditFile(text)).toEqual({ ok: true, lines, plans: [anaPlan, benPlan] });
+    });
+
+    it('reads a file of the first version (no plan line) with no plans', () => {
+      const parsed = parseAuditFile(auditFileText(lines));
+      expect(parsed.ok && parsed.plans).toEqual([]);
+    });
+
+    it('names the line and the plan field at fault', () => {
+      const text = [
+        '{"plan": {"by": "ana", "draw": "sometimes", "seed": 0, "ids": ["q1"]}}',
+        '{"plan": {"by": "ana", "draw": "stratified", "seed": 0, "ids": ["q1"]}}',
+        '{"plan": {"by": "ana", "draw": "plain", "seed": -1, "ids": ["q1"]}}',
+        '{"plan": {"by": "ana", "draw": "plain", "seed": 0, "ids": ["q1", "q1"]}}',
+        '{"plan": {"by": "ana", "draw": "plain", "seed": 0, "ids": ["q1"], "half_width": 2}}',
+        '{"plan": {"by": "ana", "draw": "all", "seed": 0, "strata": "regime", "ids": ["q1"]}}',
+        '{"plan": "all"}',
+      ].join('\n');
+      expect(problemsOf(text, { file: 'p.jsonl' })).toEqual([
+        'p.jsonl, line 1, field "plan.draw": unknown draw the string "sometimes"; expected one of plain, stratified, all',
+        'p.jsonl, line 2, field "plan.strata": missing',
+        'p.jsonl, line 3, field "plan.seed": must be a whole number ≥ 0, got number -1',
+        'p.jsonl, line 4, field "plan.ids[1]": id "q1" is drawn twice',
+        'p.jsonl, line 5, field "plan.half_width": must be a number between 0 and 1, got number 2',
+        'p.jsonl, line 6, field "plan.strata": only a stratified draw has strata (this draw is all)',
+        'p.jsonl, line 7, field "plan": must be an object, got the string "all"',
+      ]);
+    });
+
+    it('merging keeps every distinct plan under its person and names a mismatch; one shared draw is no mismatch', () => {
+      const benSame: AuditPlanLine = { ...anaPlan, by: 'ben', halfWidth: undefined };
+      delete benSame.halfWidth;
+      const same = mergePlans([[anaPlan], [anaPlan, benSame]]);
+      expect(same.plans).toEqual([anaPlan, benSame]);
+      expect(same.mismatch).toBeNull();
+      const benOther: AuditPlanLine = { by: 'ben', draw: 'plain', seed: 7, ids: ['q3'] };
+      const differ = mergePlans([[anaPlan], [benOther]]);
+      expect(differ.plans).toEqual([anaPlan, benOther]);
+      expect(differ.mismatch).toBe(
+        'the audits were drawn by different plans (ana: 2 questions drawn with seed 3 in proportion to each margin regime, sized for ±0.1; ben: 1 question drawn with seed 7)',
+      );
+      // Plans of different models are different audits, not a mismatch.
+      expect(mergePlans([[anaPlan], [benPlan]]).mismatch).toBeNull();
+      expect(planWords({ by: 'cy', draw: 'all', seed: 0, ids: ['a', 'b', 'c'] })).toBe('cy: all 3 questions');
+    });
   });
 });
