@@ -2,7 +2,9 @@
  * p(True) requests (the prompt and the reading: p-true-read.ts), cached like samples: each reply
  * is stored in the run's SampleCache under a key of its own (P_TRUE_PROMPT_VERSION and the filled
  * p(True) prompt, which holds the question and the proposed answer, the settings below, the
- * model), so a repeated or resumed run asks for nothing already stored and pays nothing.
+ * model), so a repeated or resumed run asks for nothing already stored and pays nothing. With a
+ * `receiptKey`, each stored batch carries its request's usage receipt (model/sample-cache.ts), as
+ * the samples' do, so a run's counters read back from the cache after a reload include p(True).
  *
  * Per question: reply 0 is asked with logprobs; when it carries a verdict's token distribution,
  * that is the value ('logprobs', one request). Otherwise the replies 1 … samples−1 are asked too,
@@ -11,7 +13,7 @@
  */
 import type { GenerationSettings, Reply, SamplingProvider } from '../model/provider';
 import type { Sample, SampledRow, StageError } from '../model/rows';
-import { keyAt, sampleKeyBase, type SampleCache } from '../model/sample-cache';
+import { keyAt, sampleKeyBase, type SampleCache, type UsageReceipt } from '../model/sample-cache';
 import type { PTrueSpec } from '../model/run-spec';
 import { ProviderError, stopsRun } from '../providers/errors';
 import { errorMessage } from '../model/app-error';
@@ -39,7 +41,7 @@ export type PTrueOutcome =
   | { id: string; error: StageError };
 
 export interface PTrueUsage {
-  /** Requests sent (each answered); failed ones are in `failed`. */
+  /** Requests sent (each answered); failed ones are in `failed` (one stopped by a pause or cancel is neither). */
   requests: number;
   failed: number;
   /** Replies read from the cache instead of asked for. */
@@ -57,6 +59,8 @@ export interface PTrueOptions {
   signal?: AbortSignal;
   /** Send nothing: a question whose replies are not all stored gets no p(True) (a partial report). */
   cachedOnly?: boolean;
+  /** Where the requests' usage receipts are added up with the replies (the run's model, as its samples'); none without. */
+  receiptKey?: string;
   onDone?: (done: number, usage: PTrueUsage) => void;
 }
 
@@ -93,6 +97,7 @@ function stageError(e: unknown, where: string): StageError {
 /** Every question's p(True), in order; stops asking (the rest listed with the error) on an error that stops a run (auth, quota). */
 export async function askPTrue(opts: PTrueOptions): Promise<{ outcomes: PTrueOutcome[]; usage: PTrueUsage; fatal?: StageError }> {
   const usage: PTrueUsage = { requests: 0, failed: 0, cached: 0, tokens: { input: 0, output: 0 } };
+  const receipts = receiptWriter(opts);
   const outcomes: PTrueOutcome[] = new Array(opts.questions.length);
   let next = 0;
   let done = 0;
@@ -108,7 +113,7 @@ export async function askPTrue(opts: PTrueOptions): Promise<{ outcomes: PTrueOut
         continue;
       }
       try {
-        outcomes[i] = await oneQuestion(opts, q, usage);
+        outcomes[i] = await oneQuestion(opts, q, usage, receipts);
       } catch (e) {
         const err = (e as { notCached?: boolean }).notCached ? { kind: P_TRUE_NOT_CACHED, message: 'p(True) not asked yet.', where: `question ${q.id}` } : stageError(e, `p(True), question ${q.id}`);
         if (e instanceof ProviderError && stopsRun(e)) fatal ??= err;
@@ -118,10 +123,39 @@ export async function askPTrue(opts: PTrueOptions): Promise<{ outcomes: PTrueOut
     }
   };
   await Promise.all(Array.from({ length: width }, worker));
+  await receipts.finish();
   return { outcomes, usage, ...(fatal ? { fatal } : {}) };
 }
 
-async function oneQuestion(opts: PTrueOptions, q: PTrueQuestion, usage: PTrueUsage): Promise<PTrueOutcome> {
+/**
+ * The receipts of p(True)'s requests, as sampling.ts writes the samples': each stored reply batch
+ * carries its request's tokens and the failures since the last write; failures after the last
+ * one get a receipt of their own at the end. Without a receiptKey, nothing is written.
+ */
+function receiptWriter(opts: PTrueOptions) {
+  let failedSinceWrite = 0;
+  const take = (requests: number, input: number, output: number): UsageReceipt | undefined => {
+    if (opts.receiptKey === undefined) return undefined;
+    const receipt = { key: opts.receiptKey, requests, failed: failedSinceWrite, input, output };
+    failedSinceWrite = 0;
+    return receipt;
+  };
+  return {
+    failed: () => void (failedSinceWrite += 1),
+    /** The receipt of one answered request, to store with its replies. */
+    answered: (input: number, output: number) => take(1, input, output),
+    async finish() {
+      if (failedSinceWrite === 0 || opts.receiptKey === undefined) return;
+      try {
+        await opts.cache.put([], take(0, 0, 0));
+      } catch {
+        // The live counters keep this execution's failures; only a reload would lose them.
+      }
+    },
+  };
+}
+
+async function oneQuestion(opts: PTrueOptions, q: PTrueQuestion, usage: PTrueUsage, receipts: ReturnType<typeof receiptWriter>): Promise<PTrueOutcome> {
   const { provider, cache, spec } = opts;
   const { proposed, messages } = pTruePrompt(q, spec);
   // No answer to judge: nothing is asked.
@@ -148,15 +182,24 @@ async function oneQuestion(opts: PTrueOptions, q: PTrueQuestion, usage: PTrueUsa
       try {
         c = await provider.completeOnce({ messages, settings: P_TRUE_SETTINGS, n: take.length, signal: opts.signal });
       } catch (e) {
-        usage.failed += 1;
+        // A request stopped by a pause or cancel did not fail (sampling counts it neither).
+        if (!(e instanceof ProviderError && e.kind === 'aborted')) {
+          usage.failed += 1;
+          receipts.failed();
+        }
         throw e;
       }
       usage.requests += 1;
       usage.tokens.input += c.usage.inputTokens;
       usage.tokens.output += c.usage.outputTokens;
       const got = c.replies.slice(0, take.length);
-      if (got.length === 0) throw new Error('The provider returned no reply to the p(True) request.');
-      await cache.put(got.map((r, j) => ({ key: keyAt(base, take[j]), sample: replyToSample(r) })));
+      const receipt = receipts.answered(c.usage.inputTokens, c.usage.outputTokens);
+      if (got.length === 0) {
+        // Paid for though nothing came back: its receipt is still stored.
+        if (receipt) await cache.put([], receipt);
+        throw new Error('The provider returned no reply to the p(True) request.');
+      }
+      await cache.put(got.map((r, j) => ({ key: keyAt(base, take[j]), sample: replyToSample(r) })), receipt);
       got.forEach((r, j) => (replies[take[j]] = r));
       // Indices not served go back: asked by the next request.
       missing.unshift(...take.slice(got.length));
@@ -174,6 +217,8 @@ async function oneQuestion(opts: PTrueOptions, q: PTrueQuestion, usage: PTrueUsa
 /** What asking p(True) for a set of rows came to: the requests, how each value was read, the questions that failed. */
 export interface PTrueSummary {
   requests: number;
+  /** Requests that failed (after their retries); a question's failure is in `failed`. */
+  failedRequests: number;
   failed: { id: string; reason: string }[];
   fromCache: number;
   tokens: { input: number; output: number };
@@ -202,7 +247,7 @@ export async function addPTrue(rows: SampledRow[], opts: Omit<PTrueOptions, 'que
     methods[o.method ?? 'none'] += 1;
   });
   const { usage } = asked;
-  return { requests: usage.requests, failed, fromCache: usage.cached, tokens: usage.tokens, methods, ...(asked.fatal ? { fatal: asked.fatal } : {}) };
+  return { requests: usage.requests, failedRequests: usage.failed, failed, fromCache: usage.cached, tokens: usage.tokens, methods, ...(asked.fatal ? { fatal: asked.fatal } : {}) };
 }
 
 /** The summary in words, for a run's notes. */

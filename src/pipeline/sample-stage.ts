@@ -13,11 +13,12 @@ import { readQuestions } from '../model/sample-cache';
 import { UNREACHABLE_KIND } from './unreachable';
 import { DEFAULT_GENERATION_PROMPT } from './prompts';
 import { reportDetail } from './report-detail';
-import { addPTrue, pTrueNote } from './p-true';
+import { addPTrue, pTrueNote, type PTrueUsage } from './p-true';
 import { rowSequenceLogprobs } from './sequence-logprob';
 import { samplingSettingsOf } from './sample-keys';
 
-import { costOf } from '../model/cost';
+import { costOf, type Price } from '../model/cost';
+import type { ProgressCounters } from '../model/run-spec';
 import type { SampleStage, SampleStageArgs } from './stage-ports';
 import { firstRowPerId, type Question, type Result, type Sample, type SampledRow, type StageError } from '../model/rows';
 
@@ -134,21 +135,36 @@ export async function sampleWith(make: (config: ProviderConfig) => SamplingProvi
   const sampledOnes = unique.filter((q) => !failedIds.has(q.id));
   const rows = await sampledRows(sampledOnes, fetched, { args, provider, settings, keepRaw, keyBases: result.keyBases, adaptive: result.adaptive });
   if (sampling.pTrue) {
-    // p(True) after sampling, where chosen (p-true.ts): its requests counted with the samples'.
-    const p = await addPTrue(rows, { provider, cache: args.cache, spec: sampling.pTrue, concurrency: provider.config.concurrency ?? sampling.concurrency, signal: args.signal, cachedOnly: args.cachedOnly });
-    const counters = structuredClone(result.progress);
-    counters.requests.done += p.requests;
-    counters.requests.failed += p.failed.length;
-    counters.tokens.input += p.tokens.input;
-    counters.tokens.output += p.tokens.output;
-    counters.cost = costOf(counters.tokens, args.price);
-    args.onCounters(counters);
+    // p(True) after sampling, where chosen (p-true.ts): its requests counted with the samples' as
+    // they are answered, and its receipts stored under the same key, so a reload keeps them.
+    const p = await addPTrue(rows, {
+      provider,
+      cache: args.cache,
+      spec: sampling.pTrue,
+      concurrency: provider.config.concurrency ?? sampling.concurrency,
+      signal: args.signal,
+      cachedOnly: args.cachedOnly,
+      receiptKey: args.receiptKey,
+      onDone: (_, usage) => args.onCounters(withPTrue(result.progress, usage, args.price)),
+    });
+    args.onCounters(withPTrue(result.progress, { requests: p.requests, failed: p.failedRequests, tokens: p.tokens }, args.price));
     args.onNote(pTrueNote(p));
     // Paused or cancelled while asking: stopped like sampling (a resume asks only what is not stored).
     if (args.signal.aborted) return { ok: false, error: { kind: 'aborted', message: 'Sampling was stopped.', where } };
     if (p.fatal) return { ok: false, error: { ...p.fatal, where, message: `p(True) stopped: ${p.fatal.message} The samples and p(True) replies so far are kept: press Resume.` } };
   }
   return { ok: true, value: { rows, failed, ...(args.cachedOnly ? { unsampled: result.incomplete.length } : {}) } };
+}
+
+/** The sampling's counters with p(True)'s requests, failures, tokens and their cost added. */
+function withPTrue(sampled: ProgressCounters, usage: Pick<PTrueUsage, 'requests' | 'failed' | 'tokens'>, price: Price | null): ProgressCounters {
+  const counters = structuredClone(sampled);
+  counters.requests.done += usage.requests;
+  counters.requests.failed += usage.failed;
+  counters.tokens.input += usage.tokens.input;
+  counters.tokens.output += usage.tokens.output;
+  counters.cost = costOf(counters.tokens, price);
+  return counters;
 }
 
 /**
