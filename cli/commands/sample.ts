@@ -16,7 +16,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PRICES, priceFor } from '../../src/model/cost.ts';
+import { costOf, DEFAULT_PRICES, priceFor, type Price } from '../../src/model/cost.ts';
 import { DEFAULT_GENERATION_PROMPT, validatePromptTemplate } from '../../src/pipeline/prompts.ts';
 import { JsonlSampleCache } from '../jsonl-sample-cache.ts';
 import { readSamples, runSampling, type SamplingResult } from '../../src/pipeline/sampling.ts';
@@ -63,7 +63,8 @@ ${ADAPTIVE_HELP}
                        every sample has one, for the likelihood-weighted semantic entropy
   --p-true             after sampling, ask p(True) once per question (Kadavath et al. 2022): "is the
                        proposed (most frequent) answer true?"; written as p_true (a probability) and
-                       p_true_method (logprobs, or sampled: the share of True among the replies)
+                       p_true_method (logprobs, or sampled: the share of True among the replies);
+                       the summary's requests, tokens and cost include its requests (pTrue: its part)
   --p-true-samples K   replies asked when the provider returns no logprobs (default 10)
   --p-true-brainstorm  show the other sampled answers as brainstormed ideas (p_true_sampling)
 ${IN_BROWSER_HELP}
@@ -328,12 +329,15 @@ async function writePhase(opts: SampleArgs, out: Say, err: Say, { questions, tem
       ...sequenceLogprobsOf(samples),
     };
   });
-  const pTrue = opts.pTrue ? await pTruePhase(opts.pTrue, rows, provider, cache, err) : undefined;
+  const price = priceFor(DEFAULT_PRICES, opts.preset.id, opts.model);
+  const pTrue = opts.pTrue ? await pTruePhase(opts.pTrue, rows, provider, cache, err, price) : undefined;
+  // What this command sent and spent: the samples' requests and p(True)'s (pTrue says its own part).
+  const spent = pTrue ? withPTrueSpent(result.progress, pTrue.summary, price) : result.progress;
   // Written whole then renamed, so a reader never sees half a file.
   await writeFileAtomic(opts.out, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   out(JSON.stringify({
     out: opts.out, questions: rows.length, samplesPerQuestion: opts.n, ...(opts.adaptive ? { adaptive: adaptiveSummary(opts.adaptive, rows, opts.n) } : {}), fetched: result.progress.samples.done - result.progress.samples.cached,
-    fromCache: result.progress.samples.cached, requests: result.progress.requests, tokens: result.progress.tokens, cost: result.progress.cost,
+    fromCache: result.progress.samples.cached, requests: spent.requests, tokens: spent.tokens, cost: spent.cost,
     effective: result.effective, notes: result.notes, ...(failed.length > 0 ? { failed } : {}), ...(pTrue ? { pTrue: pTrue.summary } : {}),
   }));
   if (pTrue?.fatal) return EXIT.failed;
@@ -350,7 +354,7 @@ async function writePhase(opts: SampleArgs, out: Say, err: Say, { questions, tem
  * repeat pays nothing. Each row gets p_true and p_true_method; a question whose request failed
  * gets neither and is listed (repeat the command to ask again).
  */
-async function pTruePhase(spec: PTrueSpec, rows: SampledRow[], provider: SamplingProvider, cache: JsonlSampleCache, err: Say) {
+async function pTruePhase(spec: PTrueSpec, rows: SampledRow[], provider: SamplingProvider, cache: JsonlSampleCache, err: Say, price: Price | null) {
   let lastPrinted = Date.now();
   const summary = await addPTrue(rows, {
     provider, cache, spec,
@@ -363,7 +367,13 @@ async function pTruePhase(spec: PTrueSpec, rows: SampledRow[], provider: Samplin
   if (summary.fatal) err(`semece sample: p(True) stopped: ${summary.fatal.message}`);
   for (const f of summary.failed.slice(0, 20)) err(`semece sample: p(True) of question ${f.id} not asked: ${f.reason}`);
   const { fatal, ...printed } = summary;
-  return { fatal, summary: printed };
+  return { fatal, summary: { ...printed, cost: costOf(summary.tokens, price) } };
+}
+
+/** The sampling's counters with p(True)'s requests, failed requests, tokens and their cost added. */
+function withPTrueSpent(sampled: ProgressCounters, p: { requests: number; failedRequests: number; tokens: { input: number; output: number } }, price: Price | null) {
+  const tokens = { input: sampled.tokens.input + p.tokens.input, output: sampled.tokens.output + p.tokens.output };
+  return { requests: { ...sampled.requests, done: sampled.requests.done + p.requests, failed: sampled.requests.failed + p.failedRequests }, tokens, cost: costOf(tokens, price) };
 }
 
 /** A row's sequence_logprobs where every sample has one (--logprobs and a provider that returns them). */

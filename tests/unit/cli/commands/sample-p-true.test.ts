@@ -87,13 +87,40 @@ describe('semece sample --p-true', () => {
     const summary = JSON.parse(r.out[0]);
     expect(summary.pTrue).toMatchObject({ methods: { logprobs: 1, sampled: 1, none: 0 }, fromCache: 0, failed: [] });
     expect(summary.pTrue.requests).toBeGreaterThanOrEqual(3);
+    // The summary's totals are everything the command sent: the samples' requests (the last
+    // progress line) and p(True)'s, with their cost at the default price (gpt-4o-mini: $0.15 in, $0.60 out per million).
+    const priced = (t: { input: number; output: number }) => (t.input * 0.15 + t.output * 0.6) / 1e6;
+    const sampling = r.err.filter((l) => l.startsWith('samples ')).at(-1)!.match(/requests (\d+) done.*tokens (\d+) in \/ (\d+) out/)!.slice(1).map(Number);
+    expect(summary.requests.done).toBe(mock.stats().requests);
+    expect(summary.requests.done).toBe(sampling[0] + summary.pTrue.requests);
+    expect(summary.tokens).toEqual({ input: sampling[1] + summary.pTrue.tokens.input, output: sampling[2] + summary.pTrue.tokens.output });
+    expect(summary.pTrue.cost).toBeCloseTo(priced(summary.pTrue.tokens), 15);
+    expect(summary.pTrue.cost).toBeGreaterThan(0);
+    expect(summary.cost).toBeCloseTo(priced(summary.tokens), 15);
 
     const sent = mock.stats().requests;
     const again = await cli(['--samples', '8', '--p-true', '--p-true-samples', '8']);
     expect(again.code).toBe(0);
     expect(mock.stats().requests).toBe(sent);
     expect(await rows()).toEqual([fr, au]);
-    expect(JSON.parse(again.out[0]).pTrue).toMatchObject({ requests: 0, fromCache: 9 });
+    // A repeat sends nothing and spends nothing; what it read says where it came from.
+    const repeat = JSON.parse(again.out[0]);
+    expect(repeat.pTrue).toMatchObject({ requests: 0, fromCache: 9, cost: 0 });
+    expect(repeat).toMatchObject({ requests: { done: 0, failed: 0 }, tokens: { input: 0, output: 0 }, cost: 0 });
+  });
+
+  it('p(True) added to a sampled file: the repeat with --p-true pays only p(True), and says so', async () => {
+    expect((await cli(['--samples', '4'])).code).toBe(0);
+    const sampled = mock.stats().requests;
+    const r = await cli(['--samples', '4', '--p-true', '--p-true-samples', '4']);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.out[0]);
+    expect(summary.fromCache).toBe(8);
+    expect(summary.requests.done).toBe(mock.stats().requests - sampled);
+    expect(summary.requests.done).toBe(summary.pTrue.requests);
+    expect(summary.tokens).toEqual(summary.pTrue.tokens);
+    expect(summary.cost).toBeCloseTo(summary.pTrue.cost, 15);
+    expect(summary.cost).toBeGreaterThan(0);
   });
 
   it('shows the other answers as brainstormed ideas when asked, under keys of their own', async () => {
