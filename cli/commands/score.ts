@@ -33,6 +33,8 @@ import { inputText } from '../input-text.ts';
 import { auditMember } from '../score-audit.ts';
 import type { AuditLine } from '../../src/formats/audit-file.ts';
 import type { JsonlText } from '../../src/formats/jsonl-rows.ts';
+import { SCORE_ADAPTIVE_HELP, SCORE_ADAPTIVE_OPTIONS, scoreAdaptiveMaximum, scoreAdaptiveRule } from '../adaptive-options.ts';
+import type { AdaptiveSettings } from '../../src/model/run-spec.ts';
 
 const D = SCORING_DEFAULTS;
 
@@ -51,6 +53,7 @@ export const USAGE = `usage: semece score --clustered FILE --graded FILE [option
   --sem2-selection N   samples in Sem2's selection block (default: half, floor(n/2)); a row with
                        selection_samples (semece sample --adaptive) has its own: its Sem2 is the
                        held-out share of that block's modal class, one split (docs/STATISTICS.md)
+${SCORE_ADAPTIVE_HELP}
   --bins N             bins of the paper ECE (default ${D.bins}, edges i*${1 / D.bins})
   --B N                bootstrap replicates (default ${D.bootstrap.B})
   --bootstrap-seed N   seed of the bootstrap's default_rng stream (default ${D.bootstrap.seed})
@@ -118,6 +121,8 @@ interface ScoreArgs {
   signalsAsked: boolean;
   pretty: boolean;
   options: ScoreOptions;
+  /** --adaptive: the rule's flags and --samples, made into the rule once the rows give the maximum. */
+  adaptive: { values: Parameters<typeof scoreAdaptiveRule>[0]; maximum: number | undefined } | undefined;
 }
 
 type Say = (s: string) => void;
@@ -153,6 +158,7 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
         B: { type: 'string' }, 'bootstrap-seed': { type: 'string' },
         model: { type: 'string' }, report: { type: 'string' }, by: { type: 'string' }, signals: { type: 'string' }, audit: { type: 'string' },
         'regime-intervals': { type: 'boolean' }, pretty: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        ...SCORE_ADAPTIVE_OPTIONS,
       },
       strict: true,
       allowPositionals: false,
@@ -163,6 +169,12 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
   if (a.help) return 'help';
   if (!a.clustered || !a.graded) throw new UsageError('both --clustered FILE and --graded FILE are required');
   const selection = a['sem2-selection'];
+  let maximum: number | undefined;
+  try {
+    maximum = scoreAdaptiveMaximum(a);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   const { names: signals, asked: signalsAsked } = signalsOption(a.signals);
   const options: ScoreOptions = {
     R: intOption(a.R, '--R', D.sem2.R, 1, MAX_SEM2_R),
@@ -181,7 +193,7 @@ function scoreArgs(argv: string[]): ScoreArgs | 'help' {
     // (the printed document has none of them): computed only for a report document.
     viewExtras: Boolean(a.report),
   };
-  return { clustered: a.clustered, graded: a.graded, report: a.report, model: a.model, by: a.by, audit: a.audit, regimeIntervals: Boolean(a['regime-intervals']), signalsAsked, pretty: Boolean(a.pretty), options };
+  return { clustered: a.clustered, graded: a.graded, report: a.report, model: a.model, by: a.by, audit: a.audit, regimeIntervals: Boolean(a['regime-intervals']), signalsAsked, pretty: Boolean(a.pretty), options, adaptive: a.adaptive ? { values: a, maximum } : undefined };
 }
 
 
@@ -200,7 +212,7 @@ function signalsOption(raw: string | undefined): { names: SignalName[] | undefin
 
 /** Whether the answers' text is needed: for --report's drill-down, or for a signal computed from it. */
 function needsAnswers(a: ScoreArgs): boolean {
-  return Boolean(a.report) || a.options.signals === undefined || a.options.signals.includes('lexical_similarity');
+  return Boolean(a.report) || a.adaptive !== undefined || a.options.signals === undefined || a.options.signals.includes('lexical_similarity');
 }
 
 /**
@@ -220,6 +232,8 @@ async function scoreCommand(a: ScoreArgs, out: Say, err: Say): Promise<number> {
 async function scoreWith(runBootstrap: BootstrapRunner, a: ScoreArgs, out: Say, err: Say): Promise<number> {
   const scored = await readRows(a, err);
   if (!scored) return EXIT.badInput;
+  const adaptive = adaptiveRule(a, scored, err);
+  if (adaptive === false) return EXIT.badInput;
   const { options } = a;
   const report = await scoreAuthorsRowsBeside(runBootstrap, scored, options, a.model);
   const document = scoreCliDocument(report, scored, options, { regimeIntervals: a.regimeIntervals });
@@ -255,12 +269,39 @@ async function scoreWith(runBootstrap: BootstrapRunner, a: ScoreArgs, out: Say, 
     err(`semece score: note: bins under ${MIN_PER_BIN} questions give coarse accuracies, so an ECE over them is mostly noise and reads high:`);
     for (const line of caveats) err(`semece score: note:   ${line}`);
   }
-  if (a.report && !(await writeReport(a, a.report, report, scored, err, auditLines))) return EXIT.failed;
+  if (a.report && !(await writeReport(a, a.report, report, scored, err, auditLines, adaptive))) return EXIT.failed;
   // Some questions were left out: the document stands, but a script should know it is partial.
   return scored.excluded.length > 0 ? EXIT.partial : EXIT.ok;
 }
 
 type ScoredRows = Extract<ReturnType<typeof readAuthorsRows>, { ok: true }>['value'];
+
+/**
+ * --adaptive's rule, checked against every scored row (cli/adaptive-options.ts); undefined
+ * without --adaptive (then adaptive rows with --report are said: the report cannot replay their
+ * rounds), false once a row that the rule does not give is named.
+ */
+function adaptiveRule(a: ScoreArgs, scored: ScoredRows, err: Say): { settings: AdaptiveSettings; maxSamples: number } | undefined | false {
+  if (!a.adaptive) {
+    if (a.report && scored.questions.some((q) => q.clustered.selection_samples !== undefined)) {
+      err('semece score: note: these rows were sampled adaptively (selection_samples); without --adaptive (and the rule\'s flags semece sample used) the report does not record the rule, so it cannot show each question\'s rounds');
+    }
+    return undefined;
+  }
+  const rows = scored.questions.map((q) => ({ id: q.clustered.id, line: q.clusteredLine, answers: q.clustered.answer_extracted, selection_samples: q.clustered.selection_samples }));
+  let checked;
+  try {
+    checked = scoreAdaptiveRule(a.adaptive.values, a.adaptive.maximum, rows, a.clustered);
+  } catch (e) {
+    err(`semece score: ${(e as Error).message}`);
+    return false;
+  }
+  if (!checked.ok) {
+    for (const problem of checked.problems) err(`semece score: ${problem}`);
+    return false;
+  }
+  return { settings: checked.settings, maxSamples: checked.maxSamples };
+}
 
 /** The clustered and graded rows joined, exclusions named as the report names the graded file; undefined once the problem is said. */
 async function readRows(a: ScoreArgs, err: Say): Promise<ScoredRows | undefined> {
@@ -294,12 +335,21 @@ function sayCounts(scoredCount: number, scored: ScoredRows, err: Say): void {
 }
 
 /** The report document to --report, with its manifest, at the most detail the app opens; false once a failure to write is said. */
-async function writeReport(a: ScoreArgs, reportFile: string, report: ModelReport, scored: ScoredRows, err: Say, auditLines?: AuditLine[]): Promise<boolean> {
+async function writeReport(
+  a: ScoreArgs,
+  reportFile: string,
+  report: ModelReport,
+  scored: ScoredRows,
+  err: Say,
+  auditLines?: AuditLine[],
+  adaptive?: { settings: AdaptiveSettings; maxSamples: number },
+): Promise<boolean> {
+  // The most samples a question has: rows sampled adaptively (selection_samples) vary in n; --adaptive's maximum when given.
+  const samples = adaptive?.maxSamples ?? report.questions.reduce((most, q) => Math.max(most, q.n), 0);
   const doc = buildReport([report], {
     title: `${report.model} — ${path.basename(a.clustered)}`,
     dataset: { name: path.basename(a.clustered), source: reportSource(a.clustered) },
-    // The most samples a question has: rows sampled adaptively (selection_samples) vary in n.
-    settings: importedSettings(a.options, report.questions.reduce((most, q) => Math.max(most, q.n), 0), scored.methods),
+    settings: { ...importedSettings(a.options, samples, scored.methods), ...(adaptive ? { adaptive: adaptive.settings } : {}) },
     createdAt: new Date().toISOString(),
   });
   // Hashes of every question's samples, classes and grade, and of the settings: `semece verify` checks them.

@@ -51,3 +51,25 @@ export function adaptiveRoundsOf(answers: readonly string[], settings: Pick<Repo
   const state = adaptiveState(answers.map(answerKey), rule);
   return state.done ? state.plan.rounds : undefined;
 }
+
+/**
+ * Why a row's recorded selection block and sample count are not what `rule` gives on its answers
+ * (in slot order), in words; undefined when they are. A report records the rule so its rounds can
+ * be replayed (adaptiveRoundsOf): a rule that does not reproduce a row's selection_samples would
+ * replay rounds the run never drew, so `semece score --adaptive` checks every row with this.
+ */
+export function adaptiveRowMismatch(answers: readonly string[], selectionSamples: number | undefined, rule: AdaptiveRule): string | undefined {
+  if (selectionSamples === undefined) return 'it has no selection_samples: it was not sampled adaptively';
+  const n = answers.length;
+  if (n > rule.maxSamples) return `it has ${n} samples, more than the maximum ${rule.maxSamples}`;
+  const state = adaptiveState(answers.map(answerKey), rule);
+  if (!state.done) {
+    const { next } = state.plan;
+    const more = next.phase === 'done' ? 0 : next.draw;
+    return `the rule replayed over its ${n} answer${n === 1 ? '' : 's'} is not finished: it would draw ${more} more ${next.phase === 'selection' ? 'selection' : 'held-out'} sample${more === 1 ? '' : 's'}`;
+  }
+  if (state.selection !== selectionSamples || state.samples !== n) {
+    return `the rule replayed over its answers gives a selection block of ${state.selection} and ${state.samples} samples, but the row has selection_samples ${selectionSamples} and ${n} samples`;
+  }
+  return undefined;
+}
