@@ -62,7 +62,7 @@ import {
 } from './report-schema-fields';
 import { storedAbstention } from './report-schema-abstention';
 import { mcBaseline } from './report-schema-baseline';
-import { auditLine } from './report-schema-audit';
+import { auditLine, auditPlan } from './report-schema-audit';
 import { adaptiveRuleProblems, DEFAULT_ADAPTIVE_RULE } from '../core/adaptive-rule';
 import type { AdaptiveSettings } from '../model/run-spec';
 import { MAX_AUDIT_LINES } from './audit-file';
@@ -355,6 +355,8 @@ export const reportDocumentSchema = z.object({
     .optional(),
   // A person's audit of the classes and grades (issue 30), shared with the report; absent when none was attached.
   audit: list(auditLine, MAX_AUDIT_LINES).optional(),
+  // How the attached audit's questions were drawn (issue 30); absent when none was kept.
+  auditPlans: list(auditPlan, 1000).optional(),
 });
 
 // The schema's output must be usable wherever a ReportDocument is expected.

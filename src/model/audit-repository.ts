@@ -20,6 +20,17 @@ export interface AuditLineRecord {
   model?: string;
 }
 
+/** How another person's (or an earlier) audit drew its questions: the audit file's plan line (formats/audit-plan-line.ts). */
+export interface AuditPlanLineRecord {
+  by: string;
+  model?: string;
+  draw: 'plain' | 'stratified' | 'all';
+  seed: number;
+  strata?: string;
+  halfWidth?: number;
+  ids: string[];
+}
+
 /** A question in the person's work: its line once the grade is marked, its partition before. */
 export interface AuditEntry {
   id: string;
@@ -40,6 +51,8 @@ export interface AuditPlan {
   stratifyBy: string | null;
   /** The drawn questions, in the order they are audited. */
   ids: string[];
+  /** The 95 % interval half-width the person sized the plan for (absent in audits begun before it was kept). */
+  halfWidth?: number;
 }
 
 export interface AuditRecord {
@@ -50,6 +63,8 @@ export interface AuditRecord {
   entries: AuditEntry[];
   /** Lines imported from other people (their `by` differs from `person`), kept for the agreement between people. */
   others: AuditLineRecord[];
+  /** Plans imported with other people's files (or the person's own from elsewhere, when they differ from `plan`); absent before plans were kept. */
+  otherPlans?: AuditPlanLineRecord[];
   updatedAt: string;
 }
 

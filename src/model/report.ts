@@ -9,7 +9,7 @@ import type { AbstentionSpread, GuaranteedChoice, SelectiveCounts } from '../cor
 import type { AnswerSimilaritySource, Grade, QuestionSubset } from './rows';
 import type { AdaptiveSettings, PartialReport, PTrueSpec, ScoringSpec } from './run-spec';
 import type { SignalName } from './signals';
-import type { AuditLineRecord } from './audit-repository';
+import type { AuditLineRecord, AuditPlanLineRecord } from './audit-repository';
 
 export type { SignalName } from './signals';
 
@@ -369,4 +369,6 @@ export interface ReportDocument {
    * it with the report. Optional and ignored by readers before it, so it raised no version.
    */
   audit?: AuditLineRecord[];
+  /** How the attached audit's questions were drawn (the audit file's plan lines); absent when none was kept. */
+  auditPlans?: AuditPlanLineRecord[];
 }

@@ -7,6 +7,7 @@
  */
 import { agreementSampleSize, chanceAgreement, kappaSampleSize } from '../core/audit-sample-size';
 import { AUDIT_GRADES } from '../formats/audit-file';
+import { drawKey, type AuditPlanLine } from '../formats/audit-plan-line';
 import { drawSubset } from '../formats/datasets/subset';
 import type { ReportQuestion } from '../model/report';
 import type { Question } from '../model/rows';
@@ -72,4 +73,18 @@ export function drawAuditQuestions(questions: readonly ReportQuestion[], k: numb
   const asQuestions: Question[] = questions.map((q) => ({ id: q.id, question: '', answer: '', ...(stratum ? { category: stratum(q) } : {}) }));
   const drawn = drawSubset({ name: 'audit', source: 'report', questions: asQuestions }, { n: k, seed, stratify: stratum !== undefined });
   return { ids: drawn.questions.map((q) => q.id), seed, of: questions.length, strata };
+}
+
+/**
+ * The strata the audit's questions were drawn in, from the audit file's plans (formats/audit-plan-line.ts):
+ * those of the plans for `model` (undefined: the plans that name none) when they are one stratified
+ * draw; none otherwise. Questions from different draws are not one stratified draw, so their
+ * estimates fall back to the plain ones (and the reader is told of the mismatch where the plans are shown).
+ */
+export function planStrata(plans: readonly AuditPlanLine[], model?: string): AuditStrata {
+  const mine = plans.filter((p) => p.model === model || p.model === undefined);
+  if (mine.length === 0 || new Set(mine.map(drawKey)).size > 1) return { by: 'none' };
+  const p = mine[0]!;
+  if (p.draw !== 'stratified' || p.strata === undefined) return { by: 'none' };
+  return p.strata === 'regime' ? { by: 'regime' } : { by: 'field', field: p.strata };
 }

@@ -27,6 +27,13 @@ export function auditRecordProblem(value: unknown): string | null {
   }
   const plan = value.plan;
   if (plan !== null && (!isRecord(plan) || !Array.isArray(plan.ids) || typeof plan.model !== 'string')) return 'its plan is not a plan';
+  // Absent in audits stored before other people's plans were kept.
+  if (value.otherPlans !== undefined) {
+    if (!Array.isArray(value.otherPlans)) return "other people's plans are not a list";
+    for (const p of value.otherPlans) {
+      if (!isRecord(p) || typeof p.by !== 'string' || typeof p.draw !== 'string' || !Array.isArray(p.ids) || !p.ids.every((id) => typeof id === 'string')) return "another person's plan is not a plan";
+    }
+  }
   return null;
 }
 

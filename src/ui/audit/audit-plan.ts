@@ -13,6 +13,8 @@ export interface PlanChoice {
   seed: number;
   /** 'regime', a question field's name, or null. */
   stratifyBy: string | null;
+  /** The half-width the person sized the plan for (the plan-size form's). */
+  halfWidth?: number;
 }
 
 /** The stored plan's strata as the statistics name them. */
@@ -33,5 +35,7 @@ export function stratifyOptions(model: ModelReport): string[] {
 /** The plan's questions: k drawn (all when k is at least the model's count), in the report's order. */
 export function drawPlan(model: ModelReport, choice: PlanChoice): AuditPlan {
   const drawn = drawAuditQuestions(model.questions, choice.k, choice.seed, strataOf(choice.stratifyBy));
-  return { model: model.model, k: choice.k, seed: choice.seed, stratifyBy: choice.stratifyBy, ids: drawn.ids };
+  const plan: AuditPlan = { model: model.model, k: choice.k, seed: choice.seed, stratifyBy: choice.stratifyBy, ids: drawn.ids };
+  if (choice.halfWidth !== undefined) plan.halfWidth = choice.halfWidth;
+  return plan;
 }

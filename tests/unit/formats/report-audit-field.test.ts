@@ -14,3 +14,19 @@ test("a report carries a person's audit as an optional field, its lines checked 
   expect(JSON.stringify(gap.error?.issues)).toMatch(/answer 1 is in no class/);
   expect(reportDocumentSchema.safeParse({ ...doc, audit: [{ ...audit[0], grade: 'MAYBE' }] }).success).toBe(false);
 });
+
+test("a report carries the attached audit's plans, written and read back through the report's own writer and reader", async () => {
+  const { reportToJson } = await import('../../../src/formats/report-export');
+  const { parseReport } = await import('../../../src/formats/report-import');
+  const doc = demoDocument();
+  const ids = doc.models[0]!.questions.slice(0, 2).map((q) => q.id);
+  const auditPlans = [
+    { by: 'ana', draw: 'stratified' as const, seed: 3, strata: 'regime', halfWidth: 0.1, ids },
+    { by: 'bo', draw: 'plain' as const, seed: 0, ids: ids.slice(0, 1) },
+  ];
+  const read = parseReport(JSON.parse(reportToJson({ ...doc, auditPlans })));
+  expect(read.ok && read.value.auditPlans).toEqual(auditPlans);
+  const bad = reportDocumentSchema.safeParse({ ...JSON.parse(JSON.stringify(doc)), auditPlans: [{ ...auditPlans[1], strata: 'regime' }] });
+  expect(bad.success).toBe(false);
+  expect(JSON.stringify(bad.error?.issues)).toMatch(/only a stratified draw has strata/);
+});

@@ -50,3 +50,15 @@ test("deleting a saved report through the storage API deletes its audit", async 
   expect(await api.deleteReport('r1')).toEqual({ ok: true, value: true });
   expect(await api.getAudit('r1')).toEqual({ ok: true, value: null });
 });
+
+test("the plan's half-width and other people's plans are stored and read back; a corrupt plan of theirs is named", async () => {
+  const stores = await openStores(`audits-${Math.random()}`);
+  const withPlans = record({
+    plan: { model: 'm', k: 2, seed: 7, stratifyBy: 'regime', ids: ['q2', 'q1'], halfWidth: 0.1 },
+    otherPlans: [{ by: 'bo', draw: 'plain', seed: 3, ids: ['q2'] }],
+  });
+  await stores.audits.saveAudit(withPlans);
+  expect(await stores.audits.getAudit('r1')).toEqual(withPlans);
+  await stores.db.put('audits', { ...withPlans, otherPlans: [{ by: 'bo', draw: 'plain', seed: 3, ids: [4] }] } as unknown as AuditRecord);
+  await expect(stores.audits.getAudit('r1')).rejects.toThrow(/another person's plan is not a plan/);
+});

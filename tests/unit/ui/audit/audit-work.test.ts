@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { allLines, emptyAudit, importLines, personLines, withEntry } from '../../../../src/ui/audit/audit-work';
+import { allLines, allPlans, emptyAudit, importLines, personLines, planLine, withEntry } from '../../../../src/ui/audit/audit-work';
+import { auditFileText, parseAuditFile } from '../../../../src/formats/audit-file';
+import { planStrata } from '../../../../src/pipeline/audit-plan';
 import { drawPlan, strataOf } from '../../../../src/ui/audit/audit-plan';
 import type { AuditLine } from '../../../../src/formats/audit-file';
 import type { ModelReport } from '../../../../src/model/report';
@@ -44,5 +46,42 @@ describe("the person's audit and the file's lines", () => {
     expect(a.ids.filter((id) => Number(id.slice(1)) % 3 === 0)).toHaveLength(2);
     expect(drawPlan(model, { model: 'm', k: 99, seed: 3, stratifyBy: null }).ids).toHaveLength(30);
     expect(strataOf('topic')).toEqual({ by: 'field', field: 'topic' });
+  });
+
+  it("the plan travels in the audit file: written, read back, and taken up by a fresh audit in another browser", () => {
+    const model = { model: 'm', questions: Array.from({ length: 30 }, (_, i) => ({ id: `q${i}`, regime: i % 3 === 0 ? 'jensen' : 'large-margin' })) } as unknown as ModelReport;
+    const doc = { models: [model] };
+    let a = emptyAudit('r', 'ana', 't0');
+    a = { ...a, plan: drawPlan(model, { model: 'm', k: 6, seed: 3, stratifyBy: 'regime', halfWidth: 0.15 }) };
+    a = withEntry(a, { id: a.plan!.ids[0]!, model: 'm', classes: [[0, 1], [2]], grade: 'CORRECT', at: '2026-01-01T00:00:00Z' }, 't1');
+    const text = auditFileText(allLines(a, doc), allPlans(a, doc).plans);
+    expect(JSON.parse(text.split('\n')[0]!)).toEqual({ plan: { by: 'ana', draw: 'stratified', seed: 3, strata: 'regime', half_width: 0.15, ids: a.plan!.ids } });
+    const parsed = parseAuditFile(text);
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+    const elsewhere = importLines(emptyAudit('r', 'me', 't2'), parsed.lines, doc, 't3', parsed.plans).record;
+    expect(elsewhere.person).toBe('ana');
+    expect(elsewhere.plan).toEqual(a.plan);
+    expect(elsewhere.otherPlans).toBeUndefined();
+    expect(planStrata(parsed.plans)).toEqual({ by: 'regime' });
+    // Every question: draw 'all' (the seed means nothing then); one model: no model named.
+    const all = planLine({ ...a, plan: drawPlan(model, { model: 'm', k: 30, seed: 0, stratifyBy: null }) }, doc)!;
+    expect([all.draw, all.ids.length, all.model]).toEqual(['all', 30, undefined]);
+    expect(planLine({ ...a, plan: drawPlan(model, { model: 'm', k: 5, seed: 1, stratifyBy: null }) }, { models: [model, { ...model, model: 'n' }] })!.model).toBe('m');
+  });
+
+  it("merging another person's file keeps both plans, says they differ, and stratifies by neither", () => {
+    const model = { model: 'm', questions: Array.from({ length: 30 }, (_, i) => ({ id: `q${i}`, regime: 'jensen' })) } as unknown as ModelReport;
+    const doc = { models: [model] };
+    const mine = { ...emptyAudit('r', 'ana', 't0'), plan: drawPlan(model, { model: 'm', k: 4, seed: 1, stratifyBy: 'regime' }) };
+    const boPlan = planLine({ ...emptyAudit('r', 'bo', 't0'), plan: drawPlan(model, { model: 'm', k: 4, seed: 2, stratifyBy: null }) }, doc)!;
+    const merged = importLines(withEntry(mine, { id: 'q0', model: 'm', classes: [[0, 1, 2]], grade: 'CORRECT', at: '2026-01-01T00:00:00Z' }, 't1'), [line('q1', 'bo', '2026-01-01T00:00:00Z')], doc, 't2', [boPlan]);
+    expect(merged.record.plan).toEqual(mine.plan);
+    expect(merged.record.otherPlans).toEqual([boPlan]);
+    const plans = allPlans(merged.record, doc);
+    expect(plans.plans.map((p) => p.by)).toEqual(['ana', 'bo']);
+    expect(plans.mismatch).toMatch(/^the audits were drawn by different plans \(ana: 4 questions drawn with seed 1 in proportion to each margin regime; bo: 4 questions drawn with seed 2\)$/);
+    expect(planStrata(plans.plans)).toEqual({ by: 'none' });
+    // The same file imported again adds nothing.
+    expect(importLines(merged.record, [], doc, 't3', [boPlan]).record.otherPlans).toEqual([boPlan]);
   });
 });
