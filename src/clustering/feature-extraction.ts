@@ -7,8 +7,8 @@ import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transform
 import type { Embedder } from './embedding';
 import type { EmbeddingDevice, EmbeddingDtype } from './embedding-models';
 import type { ModelProgress } from '../model/progress';
-import { applyEnv, lazily, loadOptions, type TransformersSource } from '../transformers/transformers-env';
-import { modelIdentity } from '../transformers/model-identity';
+import { applyEnv, loadOptions, type TransformersSource } from '../transformers/transformers-env';
+import { lazyIdentifiedModel } from '../transformers/model-identity';
 
 export { DEFAULT_EMBEDDING_MODEL, TINY_EMBEDDING_MODEL, type EmbeddingDtype, type EmbeddingDevice } from './embedding-models';
 
@@ -42,11 +42,7 @@ export async function embedTexts(extractor: FeatureExtractionPipeline, texts: st
  * first calls share one load; a failed load is forgotten so a later call can try again).
  */
 export function createTransformersEmbedder(source: ModelSource, onProgress?: (p: ModelProgress) => void): Embedder & { ready(): Promise<FeatureExtractionPipeline> } {
-  const ready = lazily(() => loadFeatureExtractor(source, onProgress));
-  const identity = lazily(async () => {
-    await ready();
-    return modelIdentity(source, source.dtype ?? 'q8');
-  });
+  const { ready, identity } = lazyIdentifiedModel(source, () => loadFeatureExtractor(source, onProgress));
   return {
     model: source.model,
     ready,

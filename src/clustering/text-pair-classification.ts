@@ -13,8 +13,8 @@ import { ENTAILMENT_LABEL, type NliLabel } from '../model/entailment-cache';
 import type { EntailmentDecider, NliPair, NliScore } from './entailment';
 import type { EmbeddingDevice, EmbeddingDtype } from './embedding-models';
 import type { ModelProgress } from '../model/progress';
-import { applyEnv, lazily, loadOptions, type TransformersSource } from '../transformers/transformers-env';
-import { modelIdentity } from '../transformers/model-identity';
+import { applyEnv, loadOptions, type TransformersSource } from '../transformers/transformers-env';
+import { lazyIdentifiedModel } from '../transformers/model-identity';
 
 export { DEFAULT_NLI_MODEL, TINY_NLI_MODEL } from './nli-models';
 
@@ -105,11 +105,7 @@ export async function scorePairs(classifier: PairClassifier, model: string, pair
  * (`lazily`: concurrent first calls share one load; a failed load is forgotten so a later call can try again).
  */
 export function createTransformersDecider(source: NliModelSource, onProgress?: (p: ModelProgress) => void): EntailmentDecider & { ready(): Promise<PairClassifier> } {
-  const ready = lazily(() => loadPairClassifier(source, onProgress));
-  const identity = lazily(async () => {
-    await ready();
-    return modelIdentity(source, source.dtype ?? 'q8');
-  });
+  const { ready, identity } = lazyIdentifiedModel(source, () => loadPairClassifier(source, onProgress));
   return {
     model: source.model,
     ready,

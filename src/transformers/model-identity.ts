@@ -12,7 +12,7 @@
 import { env, ModelRegistry } from '@huggingface/transformers';
 import { sha256Hex } from '../model/hash';
 import { hubFileUrl } from '../model/model-hub';
-import { applyEnv, type TransformersSource } from './transformers-env';
+import { applyEnv, lazily, type TransformersSource } from './transformers-env';
 
 /** The Cache API cache Transformers.js keeps hub files in (its `env.cacheKey`). */
 export const TRANSFORMERS_CACHE = 'transformers-cache';
@@ -65,4 +65,17 @@ export async function modelIdentity(source: TransformersSource, dtype: string): 
     parts.push(`${file} ${await bytesHex(bytes)}`);
   }
   return `sha256:${await sha256Hex(parts.join('\n'))}`;
+}
+
+/**
+ * A model made on first use (`lazily`) with its identity, read once it has loaded (the identity
+ * reads the files the load fetched or cached). The embedding and entailment models share this.
+ */
+export function lazyIdentifiedModel<T>(source: TransformersSource & { dtype?: string }, load: () => Promise<T>): { ready: () => Promise<T>; identity: () => Promise<string> } {
+  const ready = lazily(load);
+  const identity = lazily(async () => {
+    await ready();
+    return modelIdentity(source, source.dtype ?? 'q8');
+  });
+  return { ready, identity };
 }
