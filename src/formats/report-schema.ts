@@ -281,6 +281,8 @@ const modelReport = z
     excludedQuestions: list(z.object({ id: text(), reason: text() }), MAX_REPORT_QUESTIONS),
     baseline: mcBaseline.optional(),
     graphSimilarity: z.enum(['partition', ...ANSWER_SIMILARITY_SOURCES]).optional(),
+    // USD per million tokens, as the price table holds them (model/cost.ts).
+    price: z.object({ input: finite().min(0, { error: expect('a price ≥ 0') }), output: finite().min(0, { error: expect('a price ≥ 0') }) }).optional(),
   })
   .superRefine((m, ctx) => {
     // The metrics are computed over exactly the rows; only a summary (a link without rows) has none.

@@ -9,6 +9,7 @@ import type { AbstentionSpread, GuaranteedChoice, SelectiveCounts } from '../cor
 import type { AnswerSimilaritySource, Grade, QuestionSubset } from './rows';
 import type { AdaptiveSettings, PartialReport, PTrueSpec, ScoringSpec } from './run-spec';
 import type { SignalName } from './signals';
+import type { Price } from './cost';
 import type { AuditLineRecord, AuditPlanLineRecord } from './audit-repository';
 
 export type { SignalName } from './signals';
@@ -278,6 +279,14 @@ export interface ModelReport {
    * the answers where every question's row holds them (one source), else the clustering's partition (the 0/1 same-class matrix). Absent in older reports (partition).
    */
   graphSimilarity?: GraphSimilarity;
+  /**
+   * The price (USD per million input and output tokens) the run metered this model's samples at:
+   * the user's price table when the report was made, as the run's cost counter used it. The
+   * "Samples spent" view prices the saved samples with it. Absent in older reports, reports of
+   * semece score, and where the table had no price for the model (the views then use this app's
+   * defaults and say so). Optional, so it raised no version.
+   */
+  price?: Price;
 }
 
 /** The similarity the graph signals used: the partition, or the rows' answer similarity by its source (model/rows.ts AnswerSimilarity). */

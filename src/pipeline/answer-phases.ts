@@ -188,6 +188,12 @@ async function scorePhase(ctx: PhaseContext, deps: AnswerPhaseDeps, state: Answe
   });
   const dataset = { name: spec.dataset.name, questions: questions.length, source: spec.dataset.source, ...(spec.dataset.subset ? { subset: spec.dataset.subset } : {}) };
   const document = await deps.stages.score({ title: spec.title, dataset, settings: reportSettings(spec), models, fields: questionFieldsById(questions) });
+  // The prices the run was metered at, so the report prices what adaptive sampling saved as the run did.
+  for (const model of spec.models) {
+    const price = priceFor(deps.prices ?? {}, model.preset, model.model);
+    const scored = document.models.find((m) => m.model === modelLabel(model));
+    if (price && scored) scored.price = { input: price.input, output: price.output };
+  }
   if (ctx.partial) {
     // Counted per question of the dataset: complete when every model has all its samples.
     const unsampled = Math.max(...state.sampled.map((r) => r.unsampled ?? 0));

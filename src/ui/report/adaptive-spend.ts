@@ -3,8 +3,14 @@
  * each question drew (the histogram), how many the run saved against drawing the maximum for
  * every question, and roughly what those saved samples would have cost. Pure data from the
  * questions' sample counts, so the panel only draws and the test checks the arithmetic.
+ *
+ * The saving is priced at the price the run itself used for the model (recorded in the report,
+ * ModelReport.price), not at whatever the table says today: a user who corrected a price before
+ * the run wants the saving at that price. Older reports and reports of `semece score` record none;
+ * they fall back to this app's default prices, and the panel says which it used.
  */
-import { costOf, priceFor, type PriceTable } from '../../model/cost';
+import { costOf, DEFAULT_PRICES, priceFor, type Price, type PriceTable } from '../../model/cost';
+import type { ModelReport } from '../../model/report';
 
 /** One bar of the histogram: questions that drew lo..hi samples (both included). */
 export interface SpendBar {
@@ -66,22 +72,31 @@ export function spendBars(counts: readonly number[], max: number): SpendBar[] {
 export const TYPICAL_REPLY_TOKENS = 60;
 const CHARS_PER_TOKEN = 4;
 
+/** The price the saving is counted at, and whose it is: the run's own ('run') or this app's default ('default'). */
+export interface SpendPrice {
+  /** null: neither the report nor the defaults have a price for the model. */
+  price: Price | null;
+  source: 'run' | 'default';
+}
+
 /**
- * The saved samples' cost at a price table: each sample a typical reply (60 output tokens, or the
- * token limit when lower) and its prompt's input tokens (about 4 characters a token). Counting the
- * prompt per sample is an upper bound where several replies share one request. `model` is the
- * report's label, preset/model; null when the table has no price for it.
+ * The model's price for the saving: the one its run recorded, else the table's (the app's
+ * defaults) for the report's label, preset/model.
  */
-export function savedCost(
-  saved: number,
-  model: { model: string; provider?: string },
-  settings: { maxTokens?: number },
-  promptChars: number,
-  prices: PriceTable,
-): number | null {
+export function spendPrice(model: Pick<ModelReport, 'model' | 'provider' | 'price'>, defaults: PriceTable = DEFAULT_PRICES): SpendPrice {
+  if (model.price) return { price: model.price, source: 'run' };
   const slash = model.model.indexOf('/');
   const preset = model.provider ?? (slash > 0 ? model.model.slice(0, slash) : '');
   const id = slash > 0 && model.model.slice(0, slash) === preset ? model.model.slice(slash + 1) : model.model;
+  return { price: priceFor(defaults, preset, id), source: 'default' };
+}
+
+/**
+ * The saved samples' cost at a price: each sample a typical reply (60 output tokens, or the token
+ * limit when lower) and its prompt's input tokens (about 4 characters a token). Counting the
+ * prompt per sample is an upper bound where several replies share one request. Null without a price.
+ */
+export function savedCost(saved: number, price: Price | null, settings: { maxTokens?: number }, promptChars: number): number | null {
   const output = Math.min(settings.maxTokens ?? TYPICAL_REPLY_TOKENS, TYPICAL_REPLY_TOKENS);
-  return costOf({ input: saved * Math.ceil(promptChars / CHARS_PER_TOKEN), output: saved * output }, priceFor(prices, preset, id));
+  return costOf({ input: saved * Math.ceil(promptChars / CHARS_PER_TOKEN), output: saved * output }, price);
 }

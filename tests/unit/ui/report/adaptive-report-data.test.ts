@@ -4,7 +4,7 @@
  * from its answers or laid out from the rule, its selection block and n.
  */
 import { describe, expect, test } from 'vitest';
-import { adaptiveSpend, MAX_BARS, savedCost, spendBars } from '../../../../src/ui/report/adaptive-spend';
+import { adaptiveSpend, MAX_BARS, savedCost, spendBars, spendPrice } from '../../../../src/ui/report/adaptive-spend';
 import { layOutRounds, questionRounds } from '../../../../src/ui/report/adaptive-rounds';
 import { adaptiveRule, planAdaptive } from '../../../../src/core/adaptive-rule';
 import type { ReportSample } from '../../../../src/model/report';
@@ -35,10 +35,20 @@ describe('samples spent', () => {
 
   test('the saved samples priced as typical replies with their prompt', () => {
     // 1,000 samples × (60 output tokens at $0.60/M + 25 input tokens at $0.15/M).
-    expect(savedCost(1000, { model: 'openai/gpt-4o-mini', provider: 'openai' }, { maxTokens: 512 }, 100, { 'openai/gpt-4o-mini': { input: 0.15, output: 0.6 } })).toBeCloseTo((1000 * 60 * 0.6 + 1000 * 25 * 0.15) / 1e6, 15);
+    expect(savedCost(1000, { input: 0.15, output: 0.6 }, { maxTokens: 512 }, 100)).toBeCloseTo((1000 * 60 * 0.6 + 1000 * 25 * 0.15) / 1e6, 15);
     // A token limit under 60 caps the reply.
-    expect(savedCost(1000, { model: 'openai/x' }, { maxTokens: 16 }, 0, { 'openai/': { input: 0, output: 1 } })).toBeCloseTo(0.016, 15);
-    expect(savedCost(1000, { model: 'openai/x' }, {}, 0, {})).toBeNull();
+    expect(savedCost(1000, { input: 0, output: 1 }, { maxTokens: 16 }, 0)).toBeCloseTo(0.016, 15);
+    expect(savedCost(1000, null, {}, 0)).toBeNull();
+  });
+
+  test('the saving is priced at the price the run recorded, else at the default table’s, and says which', () => {
+    const recorded = { input: 1, output: 2 };
+    // The run's own price wins over the default table's for the same model.
+    expect(spendPrice({ model: 'openai/gpt-4o-mini', provider: 'openai', price: recorded })).toEqual({ price: recorded, source: 'run' });
+    expect(spendPrice({ model: 'openai/gpt-4o-mini', provider: 'openai' })).toEqual({ price: { input: 0.15, output: 0.6 }, source: 'default' });
+    // An older report's label without a provider: the preset is read off the label.
+    expect(spendPrice({ model: 'anthropic/claude-sonnet-4-x' }, { 'anthropic/claude-sonnet-4': { input: 3, output: 15 } })).toEqual({ price: { input: 3, output: 15 }, source: 'default' });
+    expect(spendPrice({ model: 'openai/unknown' }, {})).toEqual({ price: null, source: 'default' });
   });
 });
 
