@@ -3,7 +3,8 @@
  *
  * Reads the report (as Open report does) and the clustered + graded JSONL, scores the rows with
  * the report's own settings (pipeline/report-verify.ts) and prints each difference (where, what
- * the report has, what the rows give) on stdout. Exit codes (cli/exit-codes.ts): 0 everything
+ * the report has, what the rows give) on stdout. A grade a person overrode in the report is no
+ * difference: the rows are scored with it and it is listed as an override. Exit codes (cli/exit-codes.ts): 0 everything
  * matches; 1 some number or hash differs (the report is not what these rows give: "failed");
  * 2 bad usage or input (unreadable report, bad rows, rows of none of the report's models).
  */
@@ -11,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { readAuthorsRows } from '../../src/formats/authors-rows.ts';
 import { parseReport } from '../../src/formats/report-import.ts';
-import { differenceLines, verifyReport } from '../../src/pipeline/report-verify.ts';
+import { differenceLines, overrideLines, verifyReport } from '../../src/pipeline/report-verify.ts';
 import { resolveIo, type Io } from '../command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { inputText } from '../input-text.ts';
@@ -20,7 +21,9 @@ import type { JsonlText } from '../../src/formats/jsonl-rows.ts';
 export const USAGE = `usage: semece verify REPORT.json --clustered FILE --graded FILE
 Recomputes the report's numbers from the clustered and graded rows with the report's own
 settings, and its manifest's hashes (each question's samples, classes and grade; the settings),
-and prints every difference: where, what the report has, what the rows give.
+and prints every difference: where, what the report has, what the rows give. A grade a
+person overrode in the report is scored as the report has it and listed as an override, not
+as a difference.
 Exit codes: 0 everything matches; 1 something differs; 2 bad input (flags, unreadable or
 invalid files, rows of none of the report's models).
 (${EXIT_CODES_HELP.replace(/\n/g, ' ')})`;
@@ -85,11 +88,15 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
     return EXIT.badInput;
   }
   const hashes = report.value.manifest ? 'numbers and manifest hashes' : 'numbers (the report has no manifest)';
-  if (result.differences.length === 0) {
-    out(`semece verify: ${reportFile} matches: ${result.checked} questions of ${result.model}, every ${hashes} recomputed from the rows`);
-    return EXIT.ok;
+  const overridden = result.overrides.length > 0 ? ` with ${result.overrides.length} grade(s) overridden by hand` : '';
+  if (result.differences.length === 0) out(`semece verify: ${reportFile} matches: ${result.checked} questions of ${result.model}, every ${hashes} recomputed from the rows${overridden}`);
+  else {
+    out(`semece verify: ${reportFile} differs from what the rows give in ${result.differences.length} places (${result.model}${overridden}):`);
+    for (const line of differenceLines(result.differences)) out(`  ${line}`);
   }
-  out(`semece verify: ${reportFile} differs from what the rows give in ${result.differences.length} places (${result.model}):`);
-  for (const line of differenceLines(result.differences)) out(`  ${line}`);
-  return EXIT.failed;
+  if (result.overrides.length > 0) {
+    out(`overrides (a person's grade, scored as the report has it):`);
+    for (const line of overrideLines(result.overrides)) out(`  ${line}`);
+  }
+  return result.differences.length === 0 ? EXIT.ok : EXIT.failed;
 }

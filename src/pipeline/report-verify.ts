@@ -9,17 +9,31 @@
  * Not compared: what a report may legitimately cut or add beside the rows (raw reply text, its
  * length note, a person's override flag, the dataset columns a run kept), and excluded questions'
  * reasons (they name files); excluded questions are compared by id.
+ *
+ * A grade a person overrode (the question's `overridden` flag) is a deliberate difference from
+ * the rows, not an unexplained one: the rows are scored with the report's grade for that question,
+ * so every number the override changed is checked as recomputed, and the override is listed apart
+ * (the rows' grade, the report's). Its manifest hash may be of either grade: the run's manifest
+ * is made when it is scored, before a person overrides a grade on the report page.
  */
-import type { AuthorsRows } from '../formats/authors-rows';
-import type { ModelReport, ReportDocument, SignalName } from '../model/report';
-import { reportManifest, type ReportManifest } from '../model/report-manifest';
-import { scoreAuthorsRows, scoreOptionsFor } from './score-stage';
+import type { AuthorsRows, JoinedQuestion } from '../formats/authors-rows';
+import type { ModelReport, ReportDocument, ReportQuestion, SignalName } from '../model/report';
+import { gradeToY, type Grade } from '../model/rows';
+import { questionHash, reportManifest, type ReportManifest } from '../model/report-manifest';
+import { gradeOf, scoreAuthorsRows, scoreOptionsFor } from './score-stage';
 
 export interface Difference {
   /** Where: "models[0].metrics.signals.sem1.ece", "models[0].questions[q7].grade", "manifest.questions[q7]". */
   where: string;
   expected: unknown;
   found: unknown;
+}
+
+/** A grade a person overrode: what the rows grade the question, what the report says. */
+export interface GradeOverrideFound {
+  id: string;
+  rows: Grade;
+  report: Grade;
 }
 
 const SKIPPED_KEYS = new Set(['raw', 'rawLength', 'overridden', 'fields']);
@@ -85,8 +99,30 @@ export function modelDifferences(stored: ModelReport, found: ModelReport, at: st
   return out;
 }
 
-/** The manifest's hashes against those of the recomputed questions and the stored settings. */
-export async function manifestDifferences(stored: ReportDocument, index: number, found: ModelReport): Promise<Difference[]> {
+/**
+ * The model's overridden grades that differ from the rows' and the rows with the report's grades
+ * in their place (Y with them); a question the rows lack or grade the same has nothing to list.
+ */
+export function withReportOverrides(model: ModelReport, rows: AuthorsRows): { rows: AuthorsRows; overrides: GradeOverrideFound[] } {
+  const overridden = new Map(model.questions.filter((q) => q.overridden).map((q) => [q.id, q]));
+  if (overridden.size === 0) return { rows, overrides: [] };
+  const overrides: GradeOverrideFound[] = [];
+  const questions = rows.questions.map((j): JoinedQuestion => {
+    const q = overridden.get(j.clustered.id);
+    const fromRows = gradeOf(j.graded.grade, j.graded.Y);
+    if (!q || q.grade === fromRows) return j;
+    overrides.push({ id: q.id, rows: fromRows, report: q.grade });
+    return { ...j, graded: { ...j.graded, grade: q.grade, Y: gradeToY(q.grade) } };
+  });
+  return { rows: { ...rows, questions }, overrides };
+}
+
+/**
+ * The manifest's hashes against those of the recomputed questions and the stored settings. An
+ * overridden question's hash may instead be that of the rows' grade (`overrides`): the manifest
+ * made before the person's override.
+ */
+export async function manifestDifferences(stored: ReportDocument, index: number, found: ModelReport, overrides: readonly GradeOverrideFound[] = []): Promise<Difference[]> {
   const m: ReportManifest | undefined = stored.manifest;
   if (!m) return [];
   const out: Difference[] = [];
@@ -94,8 +130,14 @@ export async function manifestDifferences(stored: ReportDocument, index: number,
   if (m.settings !== again.settings) out.push({ where: 'manifest.settings', expected: m.settings, found: again.settings });
   const hashes = m.models[index]?.questions ?? {};
   const recomputed = again.models[0].questions;
+  const byId = new Map(found.questions.map((q) => [q.id, q]));
+  const beforeOverride = async (id: string): Promise<string | undefined> => {
+    const o = overrides.find((x) => x.id === id);
+    const q = byId.get(id);
+    return o && q ? questionHash({ ...q, grade: o.rows, correct: gradeToY(o.rows) } satisfies ReportQuestion) : undefined;
+  };
   for (const [id, h] of Object.entries(hashes)) {
-    if (recomputed[id] !== h) out.push({ where: `manifest.models[${index}].questions[${id}]`, expected: h, found: recomputed[id] ?? 'no such scored row' });
+    if (recomputed[id] !== h && (await beforeOverride(id)) !== h) out.push({ where: `manifest.models[${index}].questions[${id}]`, expected: h, found: recomputed[id] ?? 'no such scored row' });
   }
   return out;
 }
@@ -109,14 +151,25 @@ export function modelIndexFor(stored: ReportDocument, rows: AuthorsRows): number
 }
 
 /** Every difference between the stored report and one recomputed from these rows (empty: all match). */
-export async function verifyReport(stored: ReportDocument, rows: AuthorsRows): Promise<{ differences: Difference[]; model: string; checked: number } | { error: string }> {
+export async function verifyReport(
+  stored: ReportDocument,
+  rows: AuthorsRows,
+): Promise<{ differences: Difference[]; overrides: GradeOverrideFound[]; model: string; checked: number } | { error: string }> {
   const index = modelIndexFor(stored, rows);
   if (typeof index === 'string') return { error: index };
   const model = stored.models[index];
-  const found = recomputeModel(stored, model, rows);
+  const { rows: asOverridden, overrides } = withReportOverrides(model, rows);
+  const found = recomputeModel(stored, model, asOverridden);
   const at = `models[${index}]`;
-  const differences = [...modelDifferences(model, found, at), ...(await manifestDifferences(stored, index, found))];
-  return { differences, model: model.model, checked: model.questions.length };
+  const differences = [...modelDifferences(model, found, at), ...(await manifestDifferences(stored, index, found, overrides))];
+  return { differences, overrides, model: model.model, checked: model.questions.length };
+}
+
+/** One line per grade a person overrode, at most MAX_LISTED, then how many more. */
+export function overrideLines(overrides: readonly GradeOverrideFound[]): string[] {
+  const lines = overrides.slice(0, MAX_LISTED).map((o) => `question ${o.id}: graded ${o.rows} in the rows, overridden to ${o.report} in the report`);
+  if (overrides.length > MAX_LISTED) lines.push(`… and ${overrides.length - MAX_LISTED} more overrides`);
+  return lines;
 }
 
 /** One line per difference, at most MAX_LISTED, then how many more. */

@@ -58,7 +58,7 @@ export function estimateQuestions(questions: readonly JoinedQuestion[], options:
 }
 
 /** The grade a report shows: Y decides correctness; an unknown label on a wrong answer reads INCORRECT. */
-function gradeOf(label: string | null, Y: 0 | 1): Grade {
+export function gradeOf(label: string | null, Y: 0 | 1): Grade {
   if (Y === 1) return 'CORRECT';
   return label === 'NOT_ATTEMPTED' ? 'NOT_ATTEMPTED' : 'INCORRECT';
 }

@@ -5,11 +5,12 @@
  */
 import { readAuthorsRows } from '../../formats/authors-rows';
 import type { ReportDocument } from '../../model/report';
-import { differenceLines, verifyReport } from '../../pipeline/report-verify';
+import { differenceLines, overrideLines, verifyReport } from '../../pipeline/report-verify';
 
+/** `overrides`: one line per grade a person overrode (scored as the report has it, not a difference). */
 export type VerifyOutcome =
-  | { kind: 'match'; model: string; questions: number; manifest: boolean }
-  | { kind: 'differ'; model: string; count: number; lines: string[] }
+  | { kind: 'match'; model: string; questions: number; manifest: boolean; overrides: string[] }
+  | { kind: 'differ'; model: string; count: number; lines: string[]; overrides: string[] }
   | { kind: 'error'; message: string };
 
 export async function verifyFiles(doc: ReportDocument, clustered: File, graded: File): Promise<VerifyOutcome> {
@@ -18,6 +19,7 @@ export async function verifyFiles(doc: ReportDocument, clustered: File, graded: 
   if (!rows.ok) return { kind: 'error', message: rows.error.message };
   const result = await verifyReport(doc, rows.value);
   if ('error' in result) return { kind: 'error', message: result.error };
-  if (result.differences.length === 0) return { kind: 'match', model: result.model, questions: result.checked, manifest: Boolean(doc.manifest) };
-  return { kind: 'differ', model: result.model, count: result.differences.length, lines: differenceLines(result.differences) };
+  const overrides = overrideLines(result.overrides);
+  if (result.differences.length === 0) return { kind: 'match', model: result.model, questions: result.checked, manifest: Boolean(doc.manifest), overrides };
+  return { kind: 'differ', model: result.model, count: result.differences.length, lines: differenceLines(result.differences), overrides };
 }

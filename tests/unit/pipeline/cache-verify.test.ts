@@ -1,7 +1,10 @@
 /**
  * A saved run's report verified against the samples held in the caches it was made from
  * (pipeline/cache-verify.ts): all match after the run; a sample changed in the cache names its
- * question; a report without a manifest says why nothing can be checked.
+ * question; a report without a manifest says why nothing can be checked. A grade a person
+ * overrode on the report page (applyGradeOverride, the manifest as the run made it) is listed as
+ * an override, not a difference; a changed sample of that question, or a grade changed without
+ * the override flag, is still a difference.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { memoryStores } from '../../mock/memory-stores';
@@ -10,6 +13,9 @@ import { realStages } from '../../../src/workers/real-stages';
 import { keyId, type RunSpec } from '../../../src/model/run-spec';
 import { scoreRun } from '../../../src/pipeline/run-scoring';
 import { verifyFromCaches } from '../../../src/pipeline/cache-verify';
+import { applyGradeOverride } from '../../../src/pipeline/overrides-recompute';
+import { reportManifest } from '../../../src/model/report-manifest';
+import type { ReportDocument } from '../../../src/model/report';
 import { questionKeyBase } from '../../../src/pipeline/sampling';
 import { MockProviderServer } from '../../mock/provider-server';
 
@@ -43,7 +49,24 @@ test('a saved run matches its cache; a changed sample names its question', async
   expect((await executeRun(run.id, { [keyId(model)]: KEY }, { runs: s.runs, samples: s.samples, stageCache: s.stages, stages: impl }, new AbortController().signal)).status).toBe('done');
   const report = (await s.runs.getReport(run.id))!;
   const caches = { samples: s.samples, clusterings: s.stages };
-  expect(await verifyFromCaches(report, spec, caches)).toEqual({ kind: 'match', questions: 2 });
+  expect(await verifyFromCaches(report, spec, caches)).toEqual({ kind: 'match', questions: 2, overrides: [] });
+
+  // A person overrides q1's grade on the report page: the samples still match, the override is listed.
+  const q1 = report.models[0].questions.find((q) => q.id === 'q1')!;
+  const to = q1.grade === 'CORRECT' ? 'INCORRECT' : 'CORRECT';
+  const applied = applyGradeOverride(report, 0, 'q1', to);
+  if (!applied.ok) throw new Error(applied.error.message);
+  const overridden: ReportDocument = applied.value;
+  expect(overridden.manifest).toEqual(report.manifest);
+  const label = report.models[0].model;
+  expect(await verifyFromCaches(overridden, spec, caches)).toEqual({ kind: 'match', questions: 2, overrides: [{ model: label, id: 'q1', from: q1.grade, to }] });
+  // A manifest made with the override in place (a run scored with it) matches as it is.
+  expect(await verifyFromCaches({ ...overridden, manifest: await reportManifest(overridden) }, spec, caches)).toEqual({ kind: 'match', questions: 2, overrides: [{ model: label, id: 'q1', to }] });
+  // The same grade change without the flag is not an override: q1 differs.
+  const unflagged = structuredClone(overridden);
+  delete unflagged.models[0].questions.find((q) => q.id === 'q1')!.overridden;
+  const silent = await verifyFromCaches(unflagged, spec, caches);
+  expect(silent.kind === 'differ' && silent.questions.map((q) => q.id)).toEqual(['q1']);
 
   // Change q1's second sample in the cache, as a tampered store would hold it.
   const { temperature, topP, maxTokens } = spec.sampling;
@@ -54,6 +77,8 @@ test('a saved run matches its cache; a changed sample names its question', async
   const after = await verifyFromCaches(report, spec, caches);
   expect(after.kind).toBe('differ');
   expect(after.kind === 'differ' && after.questions.map((q) => q.id)).toEqual(['q1']);
+  // The overridden report against the changed cache: q1 differs all the same, and is still listed as overridden.
+  expect(await verifyFromCaches(overridden, spec, caches)).toMatchObject({ kind: 'differ', questions: [{ id: 'q1' }], overrides: [{ id: 'q1', to }] });
 
   expect((await verifyFromCaches({ ...report, manifest: undefined }, spec, caches)).kind).toBe('error');
 });
