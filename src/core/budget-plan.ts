@@ -25,12 +25,13 @@
  * (90% at the default R = 19; exact for exchangeable runs, whatever the half-widths' distribution). Above `simulateAtMost`
  * questions, runs are simulated at that size and the half-width scaled by √(simulated / planned)
  * (the interval narrows as 1/√questions at a fixed confidence distribution).
- * The adaptive option's samples per question is the simulated mean; its question count is the
+ * The adaptive option's samples per question is the simulated mean (expectedAdaptiveSamples, which
+ * the wizard's review step also uses for its expected cost); its question count is the
  * budget divided by it (the spend itself varies around that: its s.d. is `samplesSd`·√questions).
  */
 import { adaptiveRule, DEFAULT_ADAPTIVE_RULE, type AdaptiveRule } from './adaptive-rule';
 import { familySpecs, type AdaptiveFamily } from './adaptive-families';
-import { simulateAdaptiveRun, simulateFixedRun, type ScoredRun } from './adaptive-simulate';
+import { sampleAdaptively, simulateAdaptiveRun, simulateFixedRun, type ScoredRun } from './adaptive-simulate';
 import { eceInference } from './ece-inference';
 import { defaultRng, type Generator } from './rng';
 import type { QuestionSpec } from './simulate';
@@ -148,6 +149,28 @@ function predict(
   return { halfWidth: median, halfWidthRange: [sorted[0], sorted[sorted.length - 1]], ece: mean(eces) };
 }
 
+/** Samples per question the rule draws on a source: the mean over simulated questions, its s.d. and the mean's standard error. */
+export interface ExpectedSamples {
+  mean: number;
+  sd: number;
+  /** Standard error of `mean` (sd / √questions): how far the simulation's mean may be from the source's. */
+  se: number;
+  questions: number;
+}
+
+/**
+ * The samples per question `rule` draws on questions like the source's: `questions` simulated
+ * questions (default 2000) sampled by the rule itself (planAdaptive through sampleAdaptively), from
+ * the stream seed·1000 + 999. Deterministic for a given input. Only the samples are drawn, not
+ * scored, so it is cheap enough for a page to call as the rule changes (about 2000 × n draws).
+ */
+export function expectedAdaptiveSamples(source: BudgetSource, rule: AdaptiveRule, { questions = 2000, seed = 0 }: { questions?: number; seed?: number } = {}): ExpectedSamples {
+  const rng = defaultRng(seed * 1000 + 999);
+  const drawn = sourceQuestions(source, questions, rng).map((spec) => sampleAdaptively(spec, rule, rng).assignments.length);
+  const s = sd(drawn);
+  return { mean: mean(drawn), sd: s, se: s / Math.sqrt(drawn.length), questions: drawn.length };
+}
+
 /** What is wrong with the input, in words; [] when it can be planned. */
 export function budgetPlanProblems(input: BudgetPlanInput): string[] {
   const problems: string[] = [];
@@ -185,11 +208,10 @@ export function planBudget(input: BudgetPlanInput): BudgetOption[] {
   });
 
   // The adaptive option's samples per question, from a pilot run of the rule on the source.
-  const pilotRng = defaultRng(seed * 1000 + 999);
-  const pilot = simulateAdaptiveRun(sourceQuestions(source, cap, pilotRng), rule, pilotRng);
-  const perQuestion = mean(pilot.n);
+  const pilot = expectedAdaptiveSamples(source, rule, { questions: cap, seed });
+  const perQuestion = pilot.mean;
   const questions = affordable(perQuestion);
   const predicted = predict(source, (s, rng) => simulateAdaptiveRun(s, rule, rng), questions, replicates, cap, seed + 17 * 99);
-  options.push({ kind: 'adaptive', n: maxSamples, samplesPerQuestion: perQuestion, samplesSd: sd(pilot.n), questions, samples: questions * perQuestion, ...predicted });
+  options.push({ kind: 'adaptive', n: maxSamples, samplesPerQuestion: perQuestion, samplesSd: pilot.sd, questions, samples: questions * perQuestion, ...predicted });
   return options;
 }

@@ -33,9 +33,18 @@ export function unitCosts(spec: RunSpec, prices: PriceTable): UnitCosts {
   };
 }
 
+/**
+ * USD of `questions` questions at `samplesPerQuestion` samples each (null: a cost is unknown): the
+ * one place a number of samples becomes dollars, for the planner's rows and the review step's
+ * expected cost of an adaptive run alike. At the run's n it is the estimate's typical total.
+ */
+export function costFor(questions: number, samplesPerQuestion: number, costs: UnitCosts): number | null {
+  if (costs.perSample === null || costs.perQuestion === null) return null;
+  return questions * (samplesPerQuestion * costs.perSample + costs.perQuestion);
+}
+
 /** Questions a budget in dollars buys at `samplesPerQuestion` samples each (null: a cost is unknown or nothing is paid). */
 export function questionsForDollars(dollars: number, samplesPerQuestion: number, costs: UnitCosts): number | null {
-  if (costs.perSample === null || costs.perQuestion === null) return null;
-  const each = samplesPerQuestion * costs.perSample + costs.perQuestion;
-  return each > 0 ? Math.floor(dollars / each) : null;
+  const each = costFor(1, samplesPerQuestion, costs);
+  return each !== null && each > 0 ? Math.floor(dollars / each) : null;
 }

@@ -7,7 +7,7 @@
  * planner itself scales a plan larger than it simulates (the interval narrows as 1/√questions).
  */
 import type { BudgetOption } from '../../core/budget-plan';
-import { questionsForDollars, type UnitCosts } from './budget-costs';
+import { costFor, questionsForDollars, type UnitCosts } from './budget-costs';
 
 export type Budget = { kind: 'dollars'; amount: number } | { kind: 'samples'; amount: number };
 
@@ -48,7 +48,7 @@ export function planRows(options: readonly BudgetOption[], budget: Budget, costs
         questions = q;
       }
     }
-    const cost = costs && costs.perSample !== null && costs.perQuestion !== null ? questions * (o.samplesPerQuestion * costs.perSample + costs.perQuestion) : null;
+    const cost = costs ? costFor(questions, o.samplesPerQuestion, costs) : null;
     return {
       key: o.kind === 'fixed' ? `fixed-${o.n}` : 'adaptive',
       kind: o.kind,
