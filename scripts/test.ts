@@ -45,7 +45,9 @@ async function checksAndUnit(): Promise<boolean> {
   const hold = (chunk: Buffer) => held.push(chunk);
   const checked = await step('npm', ['run', '--silent', 'check'], hold);
   if (!checked) hold(Buffer.from('\nType or layer checks failed (npm run check).\n'));
-  const unit = await step(vitest, ['run', '--project', 'unit'], hold);
+  // Both unit projects in one run (vite.config.ts: the files that share their worker's modules,
+  // and those that need a fresh one each), so they share its two workers and make one summary.
+  const unit = await step(vitest, ['run', '--project', 'unit', '--project', 'unit-isolated'], hold);
   process.stdout.write(`\n──── type checks and unit tests ────\n${Buffer.concat(held).toString()}\n──── end of type checks and unit tests ────\n\n`);
   return checked && unit;
 }
