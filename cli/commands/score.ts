@@ -30,8 +30,7 @@ import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { reportSource } from '../report-paths.ts';
 import { inputText } from '../input-text.ts';
-import { auditMember } from '../score-audit.ts';
-import type { AuditLine } from '../../src/formats/audit-file.ts';
+import { auditMember, type AuditMemberOk } from '../score-audit.ts';
 import type { JsonlText } from '../../src/formats/jsonl-rows.ts';
 import { SCORE_ADAPTIVE_HELP, SCORE_ADAPTIVE_OPTIONS, scoreAdaptiveMaximum, scoreAdaptiveRule } from '../adaptive-options.ts';
 import type { AdaptiveSettings } from '../../src/model/run-spec.ts';
@@ -247,15 +246,16 @@ async function scoreWith(runBootstrap: BootstrapRunner, a: ScoreArgs, out: Say, 
     }
   }
   let audit: Record<string, unknown> = {};
-  let auditLines: AuditLine[] | undefined;
+  let auditLines: Pick<AuditMemberOk, 'lines' | 'plans'> | undefined;
   if (a.audit !== undefined) {
-    const member = await auditMember(a.audit, report, scored.questions, scored.excluded, options);
+    // With --by, the audit is sliced as the report is (audit.slices beside slices).
+    const member = await auditMember(a.audit, report, scored.questions, scored.excluded, options, a.by);
     if (!member.ok) {
       for (const problem of member.problems) err(`semece score: ${problem}`);
       return EXIT.badInput;
     }
     audit = { audit: member.audit };
-    auditLines = member.lines;
+    auditLines = member;
   }
   out(toJson({ ...document, ...(sliced ? { slices: slicesCliDocument(sliced), slice_test: sliceTestCliDocument(sliced) } : {}), ...audit }, { pretty: a.pretty }));
   sayCounts(report.questions.length, scored, err);
@@ -341,7 +341,7 @@ async function writeReport(
   report: ModelReport,
   scored: ScoredRows,
   err: Say,
-  auditLines?: AuditLine[],
+  auditLines?: Pick<AuditMemberOk, 'lines' | 'plans'>,
   adaptive?: { settings: AdaptiveSettings; maxSamples: number },
 ): Promise<boolean> {
   // The most samples a question has: rows sampled adaptively (selection_samples) vary in n; --adaptive's maximum when given.
@@ -354,7 +354,8 @@ async function writeReport(
   });
   // Hashes of every question's samples, classes and grade, and of the settings: `semece verify` checks them.
   // The audit travels with the report (the app shows it, the offline HTML embeds it).
-  if (auditLines) doc.audit = auditLines;
+  if (auditLines) doc.audit = auditLines.lines;
+  if (auditLines?.plans.length) doc.auditPlans = auditLines.plans;
   doc.manifest = await reportManifest(doc);
   // Raw replies, then samples, left out past MAX_REPORT_BYTES.
   const file = reportJsonFile(doc);

@@ -6,8 +6,8 @@
  *   confusion {categories, counts[automatic][person]}, ari(+_interval), pairwise {precision,
  *   recall (+_interval), pairs {tp, fp, fn, tn}}, classes_changed,
  *   ece_shift {signal: {ece, corrected, estimate, interval, bias_corrected}}, by_regime {regime: the same
- *   minus people}, by_slice {field, values: {value: the same}} (with --by), alpha (two or more
- *   people), skipped, methods.
+ *   minus people}, slices {value: the same} (with --by: keyed as the document's own `slices`, so
+ *   audit.slices[v] sits beside slices[v]), alpha (two or more people), skipped, methods.
  */
 import type { Interval } from '../core/types';
 import type { AuditPart, AuditSummary } from './audit-summary';
@@ -43,7 +43,7 @@ export function auditCliDocument(s: AuditSummary) {
     ...partDocument(s),
     people: s.people,
     by_regime: Object.fromEntries(Object.entries(s.byRegime).map(([r, p]) => [r, partDocument(p)])),
-    ...(s.bySlice ? { by_slice: { field: s.bySlice.field, values: Object.fromEntries(Object.entries(s.bySlice.values).map(([v, p]) => [v, partDocument(p)])) } } : {}),
+    ...(s.bySlice ? { slices: Object.fromEntries(Object.entries(s.bySlice.values).map(([v, p]) => [v, partDocument(p)])) } : {}),
     ...(s.betweenPeople
       ? {
           alpha: {

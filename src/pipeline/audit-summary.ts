@@ -30,6 +30,7 @@ import type { Interval, Regime } from '../core/types';
 import type { ModelMetrics, ModelReport, ReportDocument, ReportQuestion } from '../model/report';
 import { isProbabilitySignal, SIGNAL_NAMES, signalValue, type SignalName } from '../model/signals';
 import { correctedQuestion } from './audit-corrected-question';
+import { sliceLabels } from './slices';
 import { modelMetrics, scoreOptionsFor, scoringUsed, type ScoreOptions } from './score-stage';
 
 const REGIMES: readonly Regime[] = ['jensen', 'low-margin', 'large-margin'];
@@ -57,8 +58,10 @@ export interface AuditSummaryOptions {
   /** The strata the audit was drawn in (audit-plan.ts), when it was stratified. */
   strata?: (q: ReportQuestion) => string;
   /**
-   * Also the same per value of this question field (a slice: category, relation …), each value's
-   * questions the domain, as per regime. Questions without the field count under "".
+   * Also the same per slice of this question field (category, relation …), each slice's questions
+   * the domain, as per regime: the slices of `semece score --by` (pipeline/slices.ts sliceLabels:
+   * the same labels, a numeric field with many values binned the same way); questions without a
+   * value are in no slice, as there.
    */
   sliceBy?: string;
   /** Signals whose ECE shift is estimated (default: every scored signal that is a probability). */
@@ -103,7 +106,7 @@ export interface AuditSummary extends AuditPart {
   /** Audit lines that could not be used, with why. */
   skipped: AuditSkipped[];
   byRegime: Partial<Record<Regime, AuditPart>>;
-  /** With `sliceBy`: the same per value of the field, in order of first appearance. */
+  /** With `sliceBy`: the same per slice of the field, in the report's slice order. */
   bySlice?: { field: string; values: Record<string, AuditPart> };
   /** The audited questions only: accuracy and each signal's ECE, automatic and as corrected. */
   sample: { accuracy: { automatic: number; person: number }; ece: Partial<Record<SignalName, { automatic: number; person: number }>> };
@@ -228,17 +231,14 @@ export function auditSummary(report: ModelReport, allLines: readonly AuditLine[]
 
   let bySlice: AuditSummary['bySlice'];
   if (options.sliceBy !== undefined) {
-    const field = options.sliceBy;
-    const valueOf = (q: ReportQuestion) => String(q.fields?.[field] ?? '');
-    const domains = new Map<string, number[]>();
-    report.questions.forEach((q, i) => {
-      const v = valueOf(q);
-      if (!domains.has(v)) domains.set(v, []);
-      domains.get(v)!.push(i);
-    });
+    // The report's own slices (pipeline/slices.ts: the same labels, numbers binned the same way),
+    // so an audit's slice is the report's slice of that name; questions without a value are in none.
+    const { labels, order } = sliceLabels(report.questions, options.sliceBy);
+    const domains = new Map<string, number[]>(order.map((v) => [v, []]));
+    labels.forEach((v, i) => v !== undefined && domains.get(v)!.push(i));
     const values: Record<string, AuditPart> = {};
-    for (const [v, domain] of domains) values[v] = part(domain, matched.filter((m) => valueOf(m.q) === v));
-    bySlice = { field, values };
+    for (const [v, domain] of domains) values[v] = part(domain, matched.filter((m) => labels[m.index] === v));
+    bySlice = { field: options.sliceBy, values };
   }
 
   const ys = (qs: readonly ReportQuestion[]) => Float64Array.from(qs, (q) => q.correct);

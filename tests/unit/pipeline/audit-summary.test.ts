@@ -148,7 +148,7 @@ describe('auditSummary: 20 audited of 40, planted errors', () => {
     // q2 and q4 +0.75 each into bin 2 (×2 = 2.5), q6 −1 in bin 9 (×2 = −2) → ECE' = 4.5/24 = 0.1875.
     expect(values.A!.eceShift.sem1!.ece).toBe(0);
     expect(values.A!.eceShift.sem1!.estimate).toBeCloseTo(0.1875, 12);
-    expect(auditCliDocument(sliced).by_slice!.values.A!.questions).toBe(12);
+    expect(auditCliDocument(sliced).slices!.A!.questions).toBe(12);
   });
 
   it('is seeded: the same audit gives the same intervals', () => {

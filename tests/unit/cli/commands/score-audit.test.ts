@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import run from '../../../../cli/commands/score';
 import { auditFileText } from '../../../../src/formats/audit-file';
+import type { AuditPlanLine } from '../../../../src/formats/audit-plan-line';
 import { auditRunRows, plantedAudit } from '../../../mock/audit-rows';
 import { semece } from '../run-cli';
 import { parseReport } from '../../../../src/formats/report-import';
@@ -68,6 +69,67 @@ describe('semece score --audit', () => {
     const doc = parseReport(await readFile(f('report.json'), 'utf8'));
     if (!doc.ok) throw new Error(doc.error.message);
     expect(doc.value.audit).toEqual(plantedAudit());
+  });
+
+  it('with --by, the audit per slice under audit.slices, keyed as the report\'s slices, by hand', async () => {
+    const r = await score(['--audit', f('audit.jsonl'), '--by', 'category']);
+    expect(r.code, r.err).toBe(0);
+    const { audit, slices } = JSON.parse(r.out);
+    expect(Object.keys(audit.slices)).toEqual(Object.keys(slices));
+    expect(Object.keys(audit.slices)).toEqual(['A', 'B', 'C', 'D']);
+    const at = (v: string) => audit.slices[v];
+    // The even questions of each letter: A q0…q22, B q24…q30, C q32, q34, D q36, q38.
+    expect(['A', 'B', 'C', 'D'].map((v) => at(v).questions)).toEqual([12, 4, 2, 2]);
+    // Grades: A changed q0 and q6 (10 of 12 agree), B q26, C q32, D q36. The automatic grade is one
+    // category within each slice, so p_e = p_o and κ = 0.
+    expect(at('A').agreement).toBeCloseTo(10 / 12, 12);
+    expect(at('B').agreement).toBeCloseTo(3 / 4, 12);
+    expect(at('C').agreement).toBeCloseTo(1 / 2, 12);
+    expect(at('D').agreement).toBeCloseTo(1 / 2, 12);
+    for (const v of ['A', 'B', 'C', 'D']) expect(at(v).kappa).toBe(0);
+    // Classes: A's q0, q2, q4 one class split into four (ARI 0, 6 wrong merges each), the other 9
+    // exact: mean 9/12, precision 54/72. B's q24 {0,1,2}{3} → {0,1}{2}{3}: tp 1, fp 2, fn 0, tn 3,
+    // ARI 2·3/(1·3 + 3·5) = 1/3; mean (1/3 + 3)/4 = 5/6; precision (1 + 9)/(1 + 2 + 9) = 10/12.
+    expect(at('A').ari).toBeCloseTo(0.75, 12);
+    expect(at('A').pairwise.precision).toBeCloseTo(54 / 72, 12);
+    expect(at('B').ari).toBeCloseTo(5 / 6, 12);
+    expect(at('B').pairwise.precision).toBeCloseTo(10 / 12, 12);
+    expect(at('C').ari).toBe(1);
+    // Sem1's shift. A: 24 at 1 with y 1 (ECE 0); weight 2: q0 −0.25, q2 and q4 +0.75 each into bin 2,
+    // q6 −1 in bin 9 → (2·1.75 + 2·1)/24 − 0 = 0.1875. B: 8 at 0.75 with y 1, D_7 = 2 (ECE 0.25);
+    // weight 2: q24 moves +0.25 from bin 7 to +0.5 in bin 5, q26 becomes −0.75 in bin 7 →
+    // D'_7 = 2 + 2(−0.25 − 1) = −0.5, D'_5 = 1: ECE' = 1.5/8 = 0.1875, shift −0.0625.
+    expect(at('A').ece_shift.sem1.estimate).toBeCloseTo(0.1875, 12);
+    expect(at('B').ece_shift.sem1.ece).toBeCloseTo(0.25, 12);
+    expect(at('B').ece_shift.sem1.estimate).toBeCloseTo(-0.0625, 12);
+    // Without --by, no slices.
+    expect(JSON.parse((await score(['--audit', f('audit.jsonl')])).out).audit.slices).toBeUndefined();
+  });
+
+  it("prints the file's plans, uses a stratified plan's strata, says a mismatch, and carries the plans into --report", async () => {
+    const ids = plantedAudit().map((l) => l.id);
+    const byCategory: AuditPlanLine = { by: 'ana', draw: 'stratified', seed: 5, strata: 'category', halfWidth: 0.2, ids };
+    await writeFile(f('planned.jsonl'), auditFileText(plantedAudit(), [byCategory]));
+    const r = await score(['--audit', f('planned.jsonl'), '--report', f('planned-report.json')]);
+    expect(r.code, r.err).toBe(0);
+    const { audit } = JSON.parse(r.out);
+    expect(audit.plans).toEqual([{ by: 'ana', draw: 'stratified', seed: 5, strata: 'category', half_width: 0.2, ids }]);
+    expect(audit.plan_mismatch).toBeUndefined();
+    // Stratified by category the weights N_h/k_h are 24/12, 8/4, 4/2, 4/2 = 2 in every stratum, as
+    // the plain draw's 40/20: the same estimate, 0.15. The interval is the stratified bootstrap's
+    // (resampling within each category), so it differs from the plain one.
+    expect(audit.ece_shift.sem1.estimate).toBeCloseTo(0.15, 12);
+    const plain = JSON.parse((await score(['--audit', f('audit.jsonl')])).out).audit;
+    expect(audit.ece_shift.sem1.interval).not.toEqual(plain.ece_shift.sem1.interval);
+    const doc = parseReport(await readFile(f('planned-report.json'), 'utf8'));
+    if (!doc.ok) throw new Error(doc.error.message);
+    expect(doc.value.auditPlans).toEqual([byCategory]);
+    // Two people's different draws: every line kept, the mismatch said, no strata assumed.
+    await writeFile(f('two-plans.jsonl'), auditFileText(plantedAudit(), [byCategory, { by: 'bo', draw: 'plain', seed: 1, ids: ids.slice(0, 3) }]));
+    const two = JSON.parse((await score(['--audit', f('two-plans.jsonl')])).out).audit;
+    expect(two.plans).toHaveLength(2);
+    expect(two.plan_mismatch).toMatch(/^the audits were drawn by different plans \(ana: 20 questions drawn with seed 5 in proportion to each value of category, sized for ±0\.2; bo: 3 questions drawn with seed 1\)$/);
+    expect(two.questions).toBe(20);
   });
 
   it('refuses a bad audit file naming the file, line and field (exit 2, nothing printed)', async () => {
