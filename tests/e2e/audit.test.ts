@@ -173,10 +173,11 @@ test('an audit of 20 questions of a mock run made with the keyboard gives the ha
     await screenshot(page, `audit-1280-${scheme}`);
   }
 
-  // The audit file: one line per question, the person's partitions and grades.
+  // The audit file: the plan first (the seeded draw, the half-width the form stated), then one line per question, the person's partitions and grades.
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-audit-export]').click()]);
   const file = readFileSync((await download.path())!, 'utf8');
-  const lines = file.trim().split('\n').map((l) => JSON.parse(l));
+  const [planLine, ...lines] = file.trim().split('\n').map((l) => JSON.parse(l));
+  expect(planLine).toEqual({ plan: { by: 'ana', draw: 'plain', seed: 1, half_width: 0.1, ids } });
   expect(lines.map((l) => [l.id, l.classes, l.grade, l.by])).toEqual(planted.map((p) => [p.q.id, p.classes, p.grade, 'ana']));
 
   // Attached to the report: its offline HTML file shows the same results.
@@ -190,6 +191,7 @@ test('an audit of 20 questions of a mock run made with the keyboard gives the ha
   await page.goto(pathToFileURL(htmlFile).href);
   await expect.poll(() => page.locator('[data-audit-results] [data-stat="kappa"]').getAttribute('data-value'), { timeout: 30_000 }).not.toBeNull();
   expect(await shown(page, '[data-audit-results] [data-stat="kappa"]', 'data-value')).toBeCloseTo(handKappa(planted), 12);
+  await expect.poll(() => page.locator('[data-audit-plans]').textContent()).toContain(`ana: ${K} questions drawn with seed 1, sized for ±0.1`);
   await screenshot(page, 'audit-offline-html');
   expect(consoleErrors).toEqual([]);
   expect(offLoopback).toEqual([]);
@@ -201,14 +203,19 @@ test('an audit of 20 questions of a mock run made with the keyboard gives the ha
   await other.page.goto(`${inject('appUrl')}#/audit/${otherId}`);
   await other.page.locator('[data-audit-import]').setInputFiles({ name: 'ana.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
   await expect.poll(() => other.page.locator('[data-audit-message]').textContent()).toContain(`Imported ${K} of your lines (as ana)`);
+  // The plan came with the file: the same questions, in the same order, to go on with here.
+  await expect.poll(() => other.page.locator('[data-plan-summary]').textContent()).toContain('drawn with seed 1');
   await expect.poll(() => other.page.locator('[data-stat="kappa"]').getAttribute('data-value')).not.toBeNull();
   expect(await shown(other.page, '[data-stat="kappa"]', 'data-value')).toBeCloseTo(handKappa(planted), 12);
   const [again] = await Promise.all([other.page.waitForEvent('download'), other.page.locator('[data-audit-export]').click()]);
   expect(readFileSync((await again.path())!, 'utf8')).toBe(file);
   // A second person's lines (one grade differs) merge in: the agreement between people appears.
-  const bo = lines.map((l, i) => JSON.stringify({ ...l, by: 'bo', grade: i === 0 ? flip[l.grade as Grade] : l.grade })).join('\n');
+  // Bo's file says it was drawn by another seed: both people's lines are kept, and the page says the draws differ.
+  const boPlan = JSON.stringify({ plan: { by: 'bo', draw: 'plain', seed: 9, ids } });
+  const bo = [boPlan, ...lines.map((l, i) => JSON.stringify({ ...l, by: 'bo', grade: i === 0 ? flip[l.grade as Grade] : l.grade }))].join('\n');
   await other.page.locator('[data-audit-import]').setInputFiles({ name: 'bo.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(bo) });
   await expect.poll(() => other.page.locator('[data-audit-alpha]').textContent()).toContain(`ana, bo, ${K} questions`);
+  await expect.poll(() => other.page.locator('[data-audit-plan-mismatch]').textContent()).toContain('different plans (ana: 20 questions drawn with seed 1, sized for ±0.1; bo: 20 questions drawn with seed 9)');
   expect(other.consoleErrors).toEqual([]);
   await other.context.close();
 });
