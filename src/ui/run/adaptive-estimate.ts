@@ -18,7 +18,6 @@ import { expectedAdaptiveSamples, type ExpectedSamples } from '../../core/budget
 import type { PriceTable } from '../../model/cost';
 import { adaptiveRuleOf, type RunSpec, type SamplingSpec } from '../../model/run-spec';
 import { costFor, unitCosts } from './budget-costs';
-import { formatUsd } from './estimate';
 
 /** Questions simulated per family: the mean's standard error is then about 0.3 to 0.4 samples. */
 export const SIMULATED_QUESTIONS = 1000;
@@ -91,17 +90,23 @@ export function adaptiveCost(spec: RunSpec, prices: PriceTable, expectations: re
 
 const samplesWords = (e: FamilyExpectation) => e.samples.mean.toFixed(1);
 
+/** Dollars, with two significant digits below a cent: a small run's expectation and cap are fractions of one, and "< $0.01" twice would say nothing. */
+export function usdFine(v: number): string {
+  if (v === 0) return '$0';
+  return v >= 0.01 ? `$${v.toFixed(2)}` : `$${v.toPrecision(2)}`;
+}
+
 /**
  * The review step's sentence, e.g. "Expected ≈ $12.41 (at most $14.90): about 41.7 samples per
  * question of at most 50, if the questions are like “half easy …”; over the planner's families
  * 31.5 to 48.4 samples, $9.38 to $14.43."
  */
 export function adaptiveCostWords(c: AdaptiveCost): string {
-  const usd = (v: number | null) => formatUsd(v, { local: c.local });
   const samples = `about ${samplesWords(c.assumed)} samples per question of at most ${c.maxSamples}, if the questions are like “${c.assumed.label}”`;
   const range = `${samplesWords(c.fewest.family)} to ${samplesWords(c.most.family)} samples`;
   if (c.local) return `Expected: ${samples} (over the planner's families ${range}); nothing is paid per token (local models).`;
   if (c.expected === null || c.atMost === null) return `Expected: ${samples} (over the planner's families ${range}); the cost is unknown (a model has no price).`;
+  const usd = (v: number | null) => (v === null ? 'unknown' : usdFine(v));
   return `Expected ≈ ${usd(c.expected)} (at most ${usd(c.atMost)}): ${samples}; over the planner's families ${range}, ${usd(c.fewest.cost)} to ${usd(c.most.cost)}.`;
 }
 

@@ -8,7 +8,7 @@ import { ADAPTIVE_FAMILIES, familySpecs } from '../../../../src/core/adaptive-fa
 import { adaptiveRule } from '../../../../src/core/adaptive-rule';
 import { sampleAdaptively } from '../../../../src/core/adaptive-simulate';
 import { defaultRng } from '../../../../src/core/rng';
-import { adaptiveCost, adaptiveCostWords, familyExpectations, SIMULATED_QUESTIONS } from '../../../../src/ui/run/adaptive-estimate';
+import { adaptiveCost, adaptiveCostWords, familyExpectations, SIMULATED_QUESTIONS, usdFine } from '../../../../src/ui/run/adaptive-estimate';
 import { costFor, unitCosts } from '../../../../src/ui/run/budget-costs';
 import { estimateRun } from '../../../../src/ui/run/estimate';
 import { RunDraft } from '../../../../src/ui/run/draft.svelte';
@@ -77,9 +77,9 @@ describe('expected cost beside the maximum', () => {
     // Another family assumed, another expectation.
     expect(adaptiveCost(spec, PRICES, e, 'near-certain-mix').expected!).toBeLessThan(c.expected!);
     const words = adaptiveCostWords(c);
-    expect(words).toMatch(/^Expected ≈ \$\d+\.\d\d \(at most \$\d+\.\d\d\): about \d+\.\d samples per question of at most 50, if the questions are like “half easy/);
-    expect(words).toContain(`$${c.atMost!.toFixed(2)}`);
-    expect(words).toContain(`$${c.expected!.toFixed(2)}`);
+    expect(words.startsWith(`Expected ≈ ${usdFine(c.expected!)} (at most ${usdFine(c.atMost!)}): about ${c.assumed.samples.mean.toFixed(1)} samples per question of at most 50, if the questions are like “half easy`)).toBe(true);
+    expect(words).toContain(`${usdFine(c.fewest.cost!)} to ${usdFine(c.most.cost!)}.`);
+    expect([usdFine(0), usdFine(0.0123), usdFine(0.000456), usdFine(12.345)]).toEqual(['$0', '$0.01', '$0.00046', '$12.35']);
   });
 
   test('no price: samples only, the cost unknown; local models: nothing paid', () => {
