@@ -16,7 +16,7 @@ import { keyId, type RunProgress, type RunSpec } from '../../../src/model/run-sp
 import { MockProviderServer, type ParsedRequest } from '../../mock/provider-server';
 
 const KEY = 'sk-ptrue-receipts-0123456789';
-const QUESTIONS = [
+const QUESTIONS: { id: string; question: string; answer: string; answers: Record<string, number> }[] = [
   { id: 'fr', question: 'What is the capital of France?', answer: 'Paris', answers: { Paris: 3, Lyon: 1 } },
   { id: 'es', question: 'What is the capital of Spain?', answer: 'Madrid', answers: { Madrid: 1 } },
 ];
