@@ -8,7 +8,9 @@
  * below. The encoder tries, in order: the whole report without raw replies ('full'), the
  * per-question rows without samples and classes ('rows'), the summary alone ('summary'); the
  * first that fits is used. When even the summary does not fit, the caller offers the JSON or
- * HTML file instead.
+ * HTML file instead. A report with an attached audit sends, at 'rows', the audited questions'
+ * classes per answer beside the rows (audit-classes.ts), so the audit's results still show; when
+ * they would not fit, the rows go without them before the summary alone is tried.
  *
  * Decoding trusts nothing: the payload length, the inflated size and the document (parseReport)
  * are all checked, so a crafted link is refused with a message, never run or half-shown.
@@ -19,6 +21,7 @@ import { parseReport } from '../formats/report-import';
 import { reportToJson } from '../formats/report-export';
 import type { Result } from '../model/rows';
 import type { OnImportProgress } from '../formats/import-progress';
+import { auditClassesOf, auditClassesProblem, type AuditClasses } from './audit-classes';
 
 export const MAX_SHARE_URL_LENGTH = 32 * 1024;
 /** Longest payload a link may carry when opened (crafted links included); browsers cap near 2 MB. */
@@ -38,6 +41,8 @@ interface Envelope {
   /** What was left out, so the page can say so. */
   detail: ShareDetail;
   report: unknown;
+  /** At 'rows' with an audit attached: the audited questions' classes per answer (audit-classes.ts). */
+  auditClasses?: unknown;
 }
 
 export function base64urlEncode(bytes: Uint8Array): string {
@@ -82,8 +87,11 @@ export function reduceReport(doc: ReportDocument, detail: ShareDetail): ReportDo
   };
 }
 
-export function encodePayload(doc: ReportDocument, detail: ShareDetail): string {
+/** The link's payload; `withAuditClasses` (at 'rows') adds the audited questions' classes when the report has them. */
+export function encodePayload(doc: ReportDocument, detail: ShareDetail, withAuditClasses = detail === 'rows'): string {
   const envelope: Envelope = { detail, report: JSON.parse(reportToJson(reduceReport(doc, detail))) };
+  const classes = withAuditClasses && detail === 'rows' ? auditClassesOf(doc) : undefined;
+  if (classes) envelope.auditClasses = classes;
   return base64urlEncode(deflateSync(strToU8(JSON.stringify(envelope)), { level: 9 }));
 }
 
@@ -92,6 +100,8 @@ export interface ShareLink {
   detail: ShareDetail;
   /** Length of the whole URL in characters. */
   length: number;
+  /** At 'rows': whether the audited questions' classes came along (so the audit's results show). */
+  auditClasses: boolean;
 }
 
 /**
@@ -101,11 +111,19 @@ export interface ShareLink {
 export function makeShareLink(doc: ReportDocument, base: string, limit = MAX_SHARE_URL_LENGTH): Result<ShareLink> {
   const prefix = base.split('#')[0] + SHARE_ROUTE;
   const tried: string[] = [];
-  for (const detail of ['full', 'rows', 'summary'] as const) {
+  const audited = auditClassesOf(doc) !== undefined;
+  const tries: { detail: ShareDetail; classes: boolean }[] = [
+    { detail: 'full', classes: false },
+    ...(audited ? [{ detail: 'rows' as const, classes: true }] : []),
+    { detail: 'rows', classes: false },
+    { detail: 'summary', classes: false },
+  ];
+  for (const { detail, classes } of tries) {
     if (detail === 'full' && !doc.models.some((m) => m.questions.some((q) => q.samples || q.classes))) continue;
-    const url = prefix + encodePayload(doc, detail);
-    if (url.length <= limit) return { ok: true, value: { url, detail, length: url.length } };
-    tried.push(`${detail === 'summary' ? 'the summary alone' : detail === 'rows' ? 'with per-question rows' : 'with samples'}: ${formatKB(url.length)}`);
+    const url = prefix + encodePayload(doc, detail, classes);
+    if (url.length <= limit) return { ok: true, value: { url, detail, length: url.length, auditClasses: classes } };
+    // The sizes said are those of each detail's shortest try.
+    if (!(detail === 'rows' && classes)) tried.push(`${detail === 'summary' ? 'the summary alone' : detail === 'rows' ? 'with per-question rows' : 'with samples'}: ${formatKB(url.length)}`);
   }
   return {
     ok: false,
@@ -160,6 +178,8 @@ export function inflateLimited(bytes: Uint8Array, limit: number, onProgress?: On
 export interface SharedReport {
   report: ReportDocument;
   detail: ShareDetail;
+  /** The audited questions' classes per answer, when a 'rows' link carried them (checked against the report). */
+  auditClasses?: AuditClasses;
 }
 
 /**
@@ -187,5 +207,8 @@ export function decodePayload(payload: string, onProgress?: OnImportProgress): R
   }
   const parsed = parseReport(envelope.report, onProgress);
   if (!parsed.ok) return refuse(`The report in the link is not valid: ${parsed.error.message}`);
-  return { ok: true, value: { report: parsed.value, detail } };
+  if (envelope.auditClasses === undefined) return { ok: true, value: { report: parsed.value, detail } };
+  const problem = auditClassesProblem(envelope.auditClasses, parsed.value);
+  if (problem !== null) return refuse(`The share link cannot be opened: the audited questions' classes in it are not valid: ${problem}.`);
+  return { ok: true, value: { report: parsed.value, detail, auditClasses: envelope.auditClasses as AuditClasses } };
 }
