@@ -72,7 +72,8 @@ ${SCORE_ADAPTIVE_HELP}
   --report FILE        also write the full report document (open it in the app), the same signals
   --audit FILE         a person's audit of some questions (JSONL: id, classes, grade, by, at;
                        README.md, "Audits"): adds "audit" (questions, kappa, ari, ece_shift
-                       {signal: {estimate, interval}} …) to the document
+                       {signal: {estimate, interval}} …; with --by, per slice under
+                       "slices") to the document
   --pretty             indent the JSON
 Prints one JSON document on stdout: per question its "signals" {name: value} (each a confidence
 in [0,1]; for an uncertainty score its confidence form, README.md), and under "metrics" the maps
