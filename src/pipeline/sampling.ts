@@ -11,9 +11,9 @@
  * receipt, and how it ended).
  *
  * An adaptive run (`adaptive`: n is then the maximum) samples each question in rounds: a question
- * asks only for its current round's slots, and when they are all in, the stopping rule is
- * replayed over its answers (adaptive-slots.ts) to name the next round or stop the question. Its
- * samples are ordinary slots 0..k−1, so a resumed run replays the same rounds from the cache.
+ * asks only for its current round's slots, and when they are all in, the stopping rule names the
+ * next round or stops the question (adaptive-rounds.ts). Its samples are ordinary slots 0..k−1,
+ * so a resumed run replays the same rounds from the cache.
  */
 import { ProviderError, stopsRun } from '../providers/errors.ts';
 import type { Completion, RequestEvent } from '../model/provider.ts';
@@ -21,7 +21,7 @@ import { costOf, etaMs } from '../model/cost.ts';
 import { extractSample } from './extract.ts';
 import { withSequenceLogprob } from './sequence-logprob.ts';
 import { DEFAULT_GENERATION_PROMPT, fillPrompt, generationMessages, validatePromptTemplate } from './prompts.ts';
-import { type UsageReceipt, keyAt, readQuestions, storedIndices } from '../model/sample-cache.ts';
+import { type UsageReceipt, keyAt, storedIndices } from '../model/sample-cache.ts';
 import { firstRowPerId, type Question, type StageError } from '../model/rows.ts';
 import { adaptiveRuleOf, type SamplingProgress } from '../model/run-spec.ts';
 import { BatchWriter } from '../model/write-batcher.ts';
@@ -30,7 +30,7 @@ import { KEY_PASS_CHUNK, questionKeyBase } from './sample-keys.ts';
 import type { SamplingOptions, SamplingResult, StoredReply } from './sampling-options.ts';
 import { errorMessage } from '../model/app-error.ts';
 import { adaptiveRuleProblems, type AdaptiveRule } from '../core/adaptive-rule.ts';
-import { adaptiveState, answerKey } from './adaptive-slots.ts';
+import { AdaptiveRounds, type QuestionRounds } from './adaptive-rounds.ts';
 
 export { questionKeyBase, questionKeys, readSamples } from './sample-keys.ts';
 
@@ -51,16 +51,8 @@ interface Pending {
   missing: number[];
   failures: number;
   error?: StageError;
-  /** An adaptive run: each slot's answer key (undefined: not stored), requests in flight, what has been counted. */
-  adaptive?: {
-    keys: (string | undefined)[];
-    /** Slots found in the cache when the run started (counted once the rule reaches them). */
-    cached: boolean[];
-    inFlight: number;
-    /** Slots below this are counted in the progress (cached or fetched). */
-    frontier: number;
-    done?: { selection: number; samples: number };
-  };
+  /** An adaptive run: the question's rounds so far. */
+  adaptive?: QuestionRounds;
 }
 
 /**
@@ -105,8 +97,8 @@ class SamplingRun {
   // meanwhile (natural batching).
   private readonly writer = new BatchWriter<StoredReply>((batch) => this.store(batch));
   private readonly rule: AdaptiveRule | undefined;
-  /** An adaptive run's questions not yet stopped by the rule. */
-  private unstopped = 0;
+  /** An adaptive run's rounds (set when the plan starts). */
+  private rounds: AdaptiveRounds | undefined;
 
   constructor(private readonly opts: SamplingOptions) {
     this.now = opts.now ?? Date.now;
@@ -200,10 +192,7 @@ class SamplingRun {
     const { opts, questions, progress } = this;
     progress.samples.total = questions.length * opts.n;
     // An adaptive run's total is the most it may take until every question has stopped.
-    if (this.rule) {
-      this.unstopped = questions.length;
-      progress.samples.upTo = this.unstopped > 0;
-    }
+    const rounds = this.rule ? (this.rounds = new AdaptiveRounds(this.rule, questions.length, progress.samples)) : undefined;
     try {
       const bases: string[] = [];
       for (let from = 0; from < questions.length; from += KEY_PASS_CHUNK) {
@@ -212,13 +201,14 @@ class SamplingRun {
         bases.push(...(await Promise.all(chunk.map((q) => questionKeyBase(opts.provider, opts.settings, this.template, q)))));
       }
       const missingOf: number[][] = new Array(bases.length);
-      const adaptiveOf: NonNullable<Pending['adaptive']>[] = new Array(bases.length);
+      const roundsOf: QuestionRounds[] = new Array(bases.length);
       const byKey = bases.map((_, qi) => qi).sort((a, b) => (bases[a] < bases[b] ? -1 : bases[a] > bases[b] ? 1 : 0));
       for (let from = 0; from < byKey.length; from += STORED_SLICE) {
         const slice = byKey.slice(from, from + STORED_SLICE);
         const stored = await storedIndices(opts.cache, slice.map((qi) => bases[qi]), opts.n);
-        if (this.rule) {
-          await this.planAdaptive(slice, bases, stored, adaptiveOf);
+        if (rounds) {
+          const started = await rounds.start(opts.cache, slice.map((qi) => bases[qi]), stored);
+          slice.forEach((qi, j) => (roundsOf[qi] = started[j]));
           continue;
         }
         slice.forEach((qi, j) => {
@@ -228,10 +218,9 @@ class SamplingRun {
         });
       }
       bases.forEach((base, qi) => {
-        if (this.rule) {
-          const p: Pending = { qi, base, missing: [], failures: 0, adaptive: adaptiveOf[qi] };
-          this.pending.push(p);
-          this.advance(p);
+        if (rounds) {
+          const adaptive = roundsOf[qi];
+          this.pending.push({ qi, base, missing: rounds.advance(adaptive), failures: 0, adaptive });
           return;
         }
         progress.samples.cached += opts.n - missingOf[qi].length;
@@ -243,53 +232,6 @@ class SamplingRun {
     progress.samples.done = progress.samples.cached;
     this.emit({ force: true });
     return undefined;
-  }
-
-  /**
-   * An adaptive run's slice of questions: the answers of the slots stored (read only for questions
-   * that have some), which the rule is replayed over.
-   */
-  private async planAdaptive(slice: number[], bases: string[], stored: boolean[][], adaptiveOf: NonNullable<Pending['adaptive']>[]): Promise<void> {
-    const n = this.opts.n;
-    const some = slice.map((_, j) => j).filter((j) => stored[j].some(Boolean));
-    const samples = some.length > 0 ? await readQuestions(this.opts.cache, some.map((j) => bases[slice[j]]), n) : [];
-    const samplesOf = new Map(some.map((j, k) => [j, samples[k]]));
-    slice.forEach((qi, j) => {
-      const held = samplesOf.get(j);
-      const keys: (string | undefined)[] = new Array(n);
-      const cached: boolean[] = new Array(n).fill(false);
-      for (let i = 0; i < n; i++) {
-        const sample = held?.[i];
-        if (sample === undefined) continue;
-        keys[i] = answerKey(sample.answer);
-        cached[i] = true;
-      }
-      adaptiveOf[qi] = { keys, cached, inFlight: 0, frontier: 0 };
-    });
-  }
-
-  /**
-   * An adaptive question whose current round is all in: the rule replayed over its slots names
-   * the next round's missing slots, or stops the question (its total then shrinks to what it
-   * used). Cached slots the rule now reaches are counted as found in the cache.
-   */
-  private advance(p: Pending): void {
-    const a = p.adaptive!;
-    const { samples } = this.progress;
-    const state = adaptiveState(a.keys, this.rule!);
-    const frontier = state.done ? state.samples : state.plan.selection + state.plan.heldOut + (state.plan.next.phase === 'done' ? 0 : state.plan.next.draw);
-    for (let i = a.frontier; i < frontier; i++) {
-      if (!a.cached[i]) continue;
-      samples.cached++;
-      samples.done++;
-    }
-    a.frontier = Math.max(a.frontier, frontier);
-    if (state.done) {
-      a.done = { selection: state.selection, samples: state.samples };
-      samples.total -= this.opts.n - state.samples;
-      samples.upTo = --this.unstopped > 0;
-      p.missing = [];
-    } else p.missing = state.missing;
   }
 
   /** The receipt of a stored batch: its requests and tokens, and the failures since the last one. */
@@ -381,7 +323,7 @@ class SamplingRun {
       progress.requests.inFlight--;
       if (retrying) progress.requests.retrying--;
       // A round wholly in: the rule decides the question's next round (or that it is done).
-      if (p.adaptive && --p.adaptive.inFlight === 0 && p.missing.length === 0 && !p.adaptive.done) this.advance(p);
+      if (p.adaptive && --p.adaptive.inFlight === 0 && p.missing.length === 0 && !p.adaptive.done) p.missing = this.rounds!.advance(p.adaptive);
       // Never throttle away the moment nothing is in flight: a pausing caller waits for it.
       this.emit({ force: progress.requests.inFlight === 0 });
       this.notify();
@@ -399,7 +341,7 @@ class SamplingRun {
     this.fetched += got.length;
     // Each reply's sequence log-probability kept where the provider returned token logprobs (asked only with sampling.logprobs).
     const samples = got.map((r) => withSequenceLogprob(extractSample(r.text, r.finishReason), r.logprobs));
-    if (p.adaptive) samples.forEach((sample, j) => (p.adaptive!.keys[indices[j]] = answerKey(sample.answer)));
+    if (p.adaptive) this.rounds!.record(p.adaptive, indices, samples);
     const usage = { input: c.usage.inputTokens, output: c.usage.outputTokens };
     void this.writer.add(samples.map((sample, j) => ({ questionId: q.id, index: indices[j], key: keyAt(p.base, indices[j]), sample, ...(j === 0 ? { request: usage } : {}) })));
     // Indices not served go back to the front of this question's list: made up by the next request.
