@@ -78,18 +78,21 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
-          environment: 'node',
+          // Node's environment, which also closes the worker's shared Chromium when the worker
+          // stops (tests/e2e/chromium.ts keeps one Chromium per worker process for its files).
+          environment: './tests/e2e/chromium-environment.ts',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
           // Two worker processes, each running its share of the files one after the other. A
           // browser file waits much of its time (for the page, its workers, the mock servers:
           // measured, its CPU time is about half its wall time), so two at once finish the lane
-          // sooner even beside the unit tests. Each file's state is in its own Chromium, browser
-          // context and mock servers on ports of their own, opened and closed by the file itself.
+          // sooner even beside the unit tests. Each file's state is in browser contexts and mock
+          // servers on ports of their own, opened and closed by the file itself.
           maxWorkers: 2,
           // Files share their worker process: no browser test mocks modules or sets globals, and
           // a fresh process per file cost ~1.7 s of CPU each (starting it and importing
-          // playwright-core and the src/ modules again).
+          // playwright-core and the src/ modules again). It also lets them share the worker's
+          // Chromium (~1.6 s of CPU a launch).
           isolate: false,
           testTimeout: 240_000,
           hookTimeout: 300_000,

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,13 +14,71 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Launches the Chromium that the browser tests' global setup found or installed
- * (chromium-provision.ts). Vitest is imported here, not at the top, so that scripts outside
- * Vitest (bench/) can still take CHROMIUM_ARGS from this module.
+ * Where a worker process keeps its Chromium: on the global object, because the browser project's
+ * test environment (chromium-environment.ts), which closes it, loads its own copy of this module.
+ */
+const SHARED = Symbol.for('semece.e2e.chromium');
+type Holder = { [SHARED]?: Promise<Browser> };
+const holder = globalThis as Holder;
+
+/**
+ * The Chromium that the browser tests' global setup found or installed (chromium-provision.ts),
+ * one per worker process: launched by the first file that asks, and launched again if it has
+ * gone (a crash). A launch costs ~1.6 s of CPU (measured, 10 launches against 10 contexts in one
+ * browser), paid once per worker instead of once per file. Vitest is imported here, not at the
+ * top, so that scripts outside Vitest (bench/) can still take CHROMIUM_ARGS from this module.
+ */
+async function workerChromium(): Promise<Browser> {
+  const running = await holder[SHARED]?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  const { inject } = await import('vitest');
+  holder[SHARED] = chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS, headless: true });
+  return holder[SHARED];
+}
+
+/** Closes the worker's Chromium, if it launched one: at the worker's end (chromium-environment.ts). */
+export async function closeWorkerChromium(): Promise<void> {
+  const running = await holder[SHARED]?.catch(() => undefined);
+  delete holder[SHARED];
+  await running?.close();
+}
+
+/**
+ * A browser for one test file: the worker's Chromium, seen through a view that keeps the
+ * contexts this file opens (newContext, newPage). Its close() closes those contexts and leaves
+ * the browser for the next file, so each file still starts with no context of anyone else's
+ * (a context has its own storage, cache and cookies) and ends with none of its own left open.
  */
 export async function launchChromium(): Promise<Browser> {
-  const { inject } = await import('vitest');
-  return chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS, headless: true });
+  return browserForFile(await workerChromium());
+}
+
+function browserForFile(browser: Browser): Browser {
+  const contexts = new Set<BrowserContext>();
+  const keep = (context: BrowserContext) => {
+    contexts.add(context);
+    context.once('close', () => contexts.delete(context));
+    return context;
+  };
+  const own: Partial<Browser> = {
+    newContext: async (options) => keep(await browser.newContext(options)),
+    newPage: async (options) => {
+      const page = await browser.newPage(options);
+      keep(page.context());
+      return page;
+    },
+    contexts: () => [...contexts],
+    close: async () => {
+      await Promise.all([...contexts].map((context) => context.close()));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, key) {
+      if (Object.hasOwn(own, key)) return own[key as keyof Browser];
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
