@@ -149,6 +149,9 @@ function predict(
   return { halfWidth: median, halfWidthRange: [sorted[0], sorted[sorted.length - 1]], ece: mean(eces) };
 }
 
+/** Largest simulated run by default (planBudget's `simulateAtMost`), also the questions of its pilot of the adaptive rule. */
+export const SIMULATE_AT_MOST = 2000;
+
 /** Samples per question the rule draws on a source: the mean over simulated questions, its s.d. and the mean's standard error. */
 export interface ExpectedSamples {
   mean: number;
@@ -160,11 +163,11 @@ export interface ExpectedSamples {
 
 /**
  * The samples per question `rule` draws on questions like the source's: `questions` simulated
- * questions (default 2000) sampled by the rule itself (planAdaptive through sampleAdaptively), from
+ * questions (default SIMULATE_AT_MOST) sampled by the rule itself (planAdaptive through sampleAdaptively), from
  * the stream seed·1000 + 999. Deterministic for a given input. Only the samples are drawn, not
  * scored, so it is cheap enough for a page to call as the rule changes (about 2000 × n draws).
  */
-export function expectedAdaptiveSamples(source: BudgetSource, rule: AdaptiveRule, { questions = 2000, seed = 0 }: { questions?: number; seed?: number } = {}): ExpectedSamples {
+export function expectedAdaptiveSamples(source: BudgetSource, rule: AdaptiveRule, { questions = SIMULATE_AT_MOST, seed = 0 }: { questions?: number; seed?: number } = {}): ExpectedSamples {
   const rng = defaultRng(seed * 1000 + 999);
   const drawn = sourceQuestions(source, questions, rng).map((spec) => sampleAdaptively(spec, rule, rng).assignments.length);
   const s = sd(drawn);
@@ -193,7 +196,7 @@ export function planBudget(input: BudgetPlanInput): BudgetOption[] {
   if (problems.length) throw new RangeError(`budget plan: ${problems.join('; ')}`);
   const { budgetSamples, maxSamples, source } = input;
   const replicates = Math.max(2, Math.floor(input.replicates ?? 19));
-  const cap = Math.max(1, Math.floor(input.simulateAtMost ?? 2000));
+  const cap = Math.max(1, Math.floor(input.simulateAtMost ?? SIMULATE_AT_MOST));
   const seed = input.seed ?? 0;
   const available = input.questionsAvailable ?? Infinity;
   const rule = adaptiveRule(maxSamples, input.rule ?? DEFAULT_ADAPTIVE_RULE);

@@ -14,13 +14,17 @@
  * the rule compares them: a model that words one answer several ways looks split and spends more.
  */
 import { ADAPTIVE_FAMILIES, type AdaptiveFamily } from '../../core/adaptive-families';
-import { expectedAdaptiveSamples, type ExpectedSamples } from '../../core/budget-plan';
+import { expectedAdaptiveSamples, SIMULATE_AT_MOST, type ExpectedSamples } from '../../core/budget-plan';
 import type { PriceTable } from '../../model/cost';
 import { adaptiveRuleOf, type RunSpec, type SamplingSpec } from '../../model/run-spec';
 import { costFor, unitCosts } from './budget-costs';
 
-/** Questions simulated per family: the mean's standard error is then about 0.3 to 0.4 samples. */
-export const SIMULATED_QUESTIONS = 1000;
+/**
+ * Questions simulated per family: as many as the planner's pilot, with its seed, so the review and
+ * the planner's adaptive row give the same samples per question for the same rule and family (the
+ * mean's standard error is about 0.2 to 0.3 samples).
+ */
+export const SIMULATED_QUESTIONS = SIMULATE_AT_MOST;
 
 export interface FamilyExpectation {
   family: AdaptiveFamily;

@@ -8,6 +8,7 @@ import { ADAPTIVE_FAMILIES, familySpecs } from '../../../../src/core/adaptive-fa
 import { adaptiveRule } from '../../../../src/core/adaptive-rule';
 import { sampleAdaptively } from '../../../../src/core/adaptive-simulate';
 import { defaultRng } from '../../../../src/core/rng';
+import { planBudget } from '../../../../src/core/budget-plan';
 import { adaptiveCost, adaptiveCostWords, familyExpectations, SIMULATED_QUESTIONS, usdFine } from '../../../../src/ui/run/adaptive-estimate';
 import { costFor, unitCosts } from '../../../../src/ui/run/budget-costs';
 import { estimateRun } from '../../../../src/ui/run/estimate';
@@ -45,6 +46,14 @@ describe('expected samples of the run’s rule', () => {
     }
     // The near-certain mix settles most questions: the fewest samples.
     expect(Math.min(...e.map((x) => x.samples.mean))).toBe(e.find((x) => x.family === 'near-certain-mix')!.samples.mean);
+  });
+
+  test('the same samples per question as the budget planner’s adaptive row, for the same rule and family', () => {
+    const spec = draft().toSpec();
+    for (const x of familyExpectations(spec.sampling)!) {
+      const row = planBudget({ budgetSamples: 2000, maxSamples: 50, source: { family: x.family }, rule: spec.sampling.adaptive, replicates: 2 }).at(-1)!;
+      expect(row.samplesPerQuestion, x.family).toBe(x.samples.mean);
+    }
   });
 
   test('the rule’s settings move the expectation: a larger settled block spends more', () => {
