@@ -7,7 +7,7 @@
  *   recall of "same meaning", automatic against the person's partition (bootstrap over the
  *   audited questions), core/partition-agreement.ts;
  * - the same per margin regime (the report's regime of each question, the domain known for every
- *   question), and with `sliceBy` per value of a question field;
+ *   question), and with `sliceBy` per slice of a question field (the report's slices, slices.ts);
  * - the audited questions as the person corrected them (audit-corrected-question.ts), their ECE and
  *   accuracy before and after, and, with `recompute`, the whole report's metrics with them in place;
  * - the estimated shift of the whole set's ECE were every question corrected, per signal that is
