@@ -1,11 +1,11 @@
 /**
- * Every page of the app (page-tour.ts), walked at each width and in each colour scheme it is checked in, each page
- * checked on the way for its layout (layout-measure.ts) and, where listed, by axe-core
- * (axe-check.ts). One walk serves both checks: a walk is most of their time.
+ * Every page of the app (page-tour.ts), walked at each width and checked in each colour scheme
+ * listed for it, each page checked on the way for its layout (layout-measure.ts) and by axe-core
+ * (axe-check.ts). One walk serves all its checks: a walk is most of their time.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openPage, screenshot } from './chromium';
+import { afterLayout, launchChromium, openPage, screenshot } from './chromium';
 import { tourAll } from './page-tour';
 import { layoutProblems, measure } from './layout-measure';
 import { seriousViolations, type Finding } from './axe-check';
@@ -20,72 +20,106 @@ afterAll(async () => {
 
 const SHOTS = new Set(['home calibration', 'home difficulty', 'home questions', 'wizard dataset', 'classroom', 'glossary']);
 
+type Scheme = 'light' | 'dark';
+
 // Both widths for the layout, in light and dark at 1280 px and in dark at a phone's width (the
 // colour scheme changes colours, not sizes: a fourth walk, 390 px in light, measured the same
-// boxes again; the screenshots, test-results/screenshots/layout-*, are for looking at); axe on every
-// walk (the compact header, its menu opened too, the headline cards, the charts' larger text).
-const RUNS = [
-  { width: 1280, scheme: 'light', axe: true },
-  { width: 1280, scheme: 'dark', axe: true },
-  { width: 390, scheme: 'dark', axe: true },
-] as const;
+// boxes again; the screenshots, test-results/screenshots/layout-*, are for looking at); axe in each
+// (the compact header, its menu opened too, the headline cards, the charts' larger text).
+//
+// Light and dark at 1280 px share one walk: the theme is CSS alone (theme.css's custom properties
+// under prefers-color-scheme, with no colour transitions; no script reads the scheme), so a page
+// switched to dark where it stands is the page a walk in dark reaches there, and each page is
+// measured and audited in both. A walk (loading, computing and drawing every page) was about half
+// of a walk's time with axe. The phone width keeps a walk of its own, so its clicks are made at
+// that width.
+const WALKS: { width: number; schemes: Scheme[] }[] = [
+  { width: 1280, schemes: ['light', 'dark'] },
+  { width: 390, schemes: ['dark'] },
+];
+
+interface Checked {
+  layout: Record<string, string[]>;
+  axe: Record<string, Finding[]>;
+}
 
 interface Walk {
   pages: string[];
-  layout: Record<string, string[]>;
-  axe: Record<string, Finding[]>;
+  /** What each colour scheme's checks found, page by page. */
+  schemes: Partial<Record<Scheme, Checked>>;
   consoleErrors: string[];
 }
 
-for (const { width, scheme, axe } of RUNS) {
-  describe(`at ${width} px (${scheme})`, () => {
-    let walk: Walk;
-    beforeAll(async () => {
-      const { page, context, consoleErrors } = await openPage(browser);
-      await page.setViewportSize({ width, height: 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      const layout: Record<string, string[]> = {};
-      const found: Record<string, Finding[]> = {};
-      const { pages, failure } = await tourAll(page, inject('appUrl'), async (name) => {
-        // Measured before axe adds its script to the page.
-        const problems = layoutProblems(await measure(page), width);
-        if (problems.length) layout[name] = problems;
-        if (SHOTS.has(name)) await screenshot(page, `layout-${width}-${scheme}-${name.replace(/\s+/g, '-')}`);
-        if (axe) {
-          const v = await seriousViolations(page);
-          if (v.length) found[name] = v;
-        }
+/** Walks every page at `width`, checking each in every scheme of `schemes`, the first one the walk's own. */
+async function walkAt(width: number, schemes: Scheme[]): Promise<Walk> {
+  const { page, context, consoleErrors } = await openPage(browser);
+  await page.setViewportSize({ width, height: 900 });
+  await page.emulateMedia({ colorScheme: schemes[0] });
+  const found: Walk['schemes'] = Object.fromEntries(schemes.map((scheme) => [scheme, { layout: {}, axe: {} }]));
+  const { pages, failure } = await tourAll(page, inject('appUrl'), async (name) => {
+    for (const [i, scheme] of schemes.entries()) {
+      if (i > 0) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await afterLayout(page);
+      }
+      const { layout, axe } = found[scheme]!;
+      const problems = layoutProblems(await measure(page), width);
+      if (problems.length) layout[name] = problems;
+      if (SHOTS.has(name)) await screenshot(page, `layout-${width}-${scheme}-${name.replace(/\s+/g, '-')}`);
+      const v = await seriousViolations(page);
+      if (v.length) axe[name] = v;
+    }
+    // The walk goes on in its own scheme.
+    if (schemes.length > 1) await page.emulateMedia({ colorScheme: schemes[0] });
+  });
+  for (const { layout, axe } of Object.values(found)) {
+    if (failure) {
+      layout.tour = [failure];
+      axe.tour = [{ id: 'tour', impact: null, help: failure, nodes: [] }];
+    }
+  }
+  if (width < 640) {
+    await page.goto(inject('appUrl'));
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Classroom' }).waitFor();
+    for (const [i, scheme] of schemes.entries()) {
+      if (i > 0) await page.emulateMedia({ colorScheme: scheme });
+      const v = await seriousViolations(page);
+      if (v.length) found[scheme]!.axe['menu open'] = v;
+    }
+  }
+  await context.close();
+  return { pages, schemes: found, consoleErrors };
+}
+
+/** Each width's walk, started by the first of its schemes' checks to need it. */
+const walks = new Map<number, Promise<Walk>>();
+
+for (const { width, schemes } of WALKS) {
+  for (const scheme of schemes) {
+    describe(`at ${width} px (${scheme})`, () => {
+      let walk: Walk;
+      let checked: Checked;
+      beforeAll(async () => {
+        if (!walks.has(width)) walks.set(width, walkAt(width, schemes));
+        walk = await walks.get(width)!;
+        checked = walk.schemes[scheme]!;
       });
-      if (failure) {
-        layout.tour = [failure];
-        found.tour = [{ id: 'tour', impact: null, help: failure, nodes: [] }];
-      }
-      if (axe && width < 640) {
-        await page.goto(inject('appUrl'));
-        await page.getByRole('button', { name: 'Menu' }).click();
-        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Classroom' }).waitFor();
-        const v = await seriousViolations(page);
-        if (v.length) found['menu open'] = v;
-      }
-      walk = { pages, layout, axe: found, consoleErrors };
-      await context.close();
-    });
 
-    test('every page scrolls no sideways, its charts keep a bounded size, no text renders under 11 px and no sentence is split into flex items', () => {
-      expect(walk.pages.length).toBeGreaterThanOrEqual(15);
-      expect(walk.layout).toEqual({});
-      expect(walk.consoleErrors).toEqual([]);
-    });
+      test('every page scrolls no sideways, its charts keep a bounded size, no text renders under 11 px and no sentence is split into flex items', () => {
+        expect(walk.pages.length).toBeGreaterThanOrEqual(15);
+        expect(checked.layout).toEqual({});
+        expect(walk.consoleErrors).toEqual([]);
+      });
 
-    if (axe) {
       test('axe finds no serious or critical violation on any page', () => {
         // The tour reached every page, the offline viewer included.
         expect(walk.pages).toEqual(expect.arrayContaining(['home calibration', 'wizard review', 'classroom', 'glossary', 'shared questions', 'offline calibration']));
-        expect(walk.axe).toEqual({});
+        expect(checked.axe).toEqual({});
         expect(walk.consoleErrors).toEqual([]);
       });
-    }
-  });
+    });
+  }
 }
 
 test('at 390 px the header is one compact row; its links fold under a Menu button that opens and closes', async () => {
