@@ -62,7 +62,7 @@ import {
 } from './report-schema-fields';
 import { storedAbstention } from './report-schema-abstention';
 import { mcBaseline } from './report-schema-baseline';
-import { auditLine, auditPlan } from './report-schema-audit';
+import { auditClasses, auditClassesMismatch, auditLine, auditPlan } from './report-schema-audit';
 import { adaptiveRuleProblems, DEFAULT_ADAPTIVE_RULE } from '../core/adaptive-rule';
 import type { AdaptiveSettings } from '../model/run-spec';
 import { MAX_AUDIT_LINES } from './audit-file';
@@ -359,6 +359,12 @@ export const reportDocumentSchema = z.object({
   audit: list(auditLine, MAX_AUDIT_LINES).optional(),
   // How the attached audit's questions were drawn (issue 30); absent when none was kept.
   auditPlans: list(auditPlan, 1000).optional(),
+  // The audited questions' automatic classes, kept where the samples are not (a kept copy of a "rows" share link).
+  auditClasses: auditClasses.optional(),
+}).superRefine((doc, ctx) => {
+  // They must fit the report's own questions, or the audit would compare partitions of other answers.
+  const wrong = doc.auditClasses && auditClassesMismatch(doc.auditClasses, doc, { auditedOnly: false });
+  if (wrong) ctx.addIssue({ code: 'custom', path: ['auditClasses', ...wrong.path], message: wrong.names ? `names ${wrong.problem}` : wrong.problem });
 });
 
 // The schema's output must be usable wherever a ReportDocument is expected.

@@ -380,4 +380,10 @@ export interface ReportDocument {
   audit?: AuditLineRecord[];
   /** How the attached audit's questions were drawn (the audit file's plan lines); absent when none was kept. */
   auditPlans?: AuditPlanLineRecord[];
+  /**
+   * The audited questions' automatic class per answer, {model: {question id: classes in sampling
+   * order}}, kept where the samples are not (a kept copy of a "rows" share link, share/audit-classes.ts),
+   * so the audit's results still compare partitions. Optional and dropped by readers before it.
+   */
+  auditClasses?: Record<string, Record<string, number[]>>;
 }

@@ -69,8 +69,10 @@ export function base64urlDecode(text: string): Uint8Array | null {
 
 /** The report cut down to one level of detail. Never mutates the input. */
 export function reduceReport(doc: ReportDocument, detail: ShareDetail): ReportDocument {
+  // A kept copy's audit classes go in the envelope at 'rows' (when they fit), and a summary has no questions for them.
+  const { auditClasses: _classes, ...rest } = doc;
   return {
-    ...doc,
+    ...(detail === 'full' ? doc : rest),
     models: doc.models.map((m) => ({
       ...m,
       questions:

@@ -83,7 +83,8 @@ export function auditOfRequest({ doc, lines, strata, assignments }: AuditRequest
   return auditDocumentSummary(doc, lines, {
     recompute: true,
     ...(stratum ? { strata: stratum } : {}),
-    assignmentsOf: (q) => q.samples?.map((x) => x.cls) ?? assignments?.[modelOf.get(q) ?? '']?.[q.id],
+    // Else the page's (caches, a share link's), else the document's own (a kept copy of a rows share link).
+    assignmentsOf: (q) => q.samples?.map((x) => x.cls) ?? assignments?.[modelOf.get(q) ?? '']?.[q.id] ?? doc.auditClasses?.[modelOf.get(q) ?? '']?.[q.id],
   });
 }
 
