@@ -16,6 +16,9 @@
  * With --adaptive (cli/adaptive-options.ts) each request file or submitted batch is one round of
  * the stopping rule: write, read, and write again until nothing is left to request (submit does
  * the rounds itself).
+ * With --p-true, once every sample is stored, p(True) goes through the batch service too
+ * (sample-batch-p-true.ts): write and read then carry p(True)'s requests and results, a round at a
+ * time; submit submits its batches after the samples' (their ids kept in OUT.batches.json too).
  * Exit codes (cli/exit-codes.ts): 0 done, 3 samples still missing or interrupted (what arrived is
  * cached), 1 the batch run failed, 2 bad usage or input.
  */
@@ -42,6 +45,9 @@ import { readProgress } from '../read-progress.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 import { withOutputs } from '../output-guard.ts';
 import { ADAPTIVE_OPTIONS, adaptiveArgs } from '../adaptive-options.ts';
+import { P_TRUE_DEFAULTS } from '../../src/model/run-spec.ts';
+import { ingestPTrueResults, missingPTrue, type PTrueBatchResult, submitPTrueBatches } from '../../src/batch/p-true-batches.ts';
+import { pTrueSetOf, pTrueSpent, withStoredPTrue } from './sample-batch-p-true.ts';
 
 export const USAGE = `usage: semece sample --batch write|read|submit --provider PRESET --model MODEL --dataset FILE [options]
   --batch write --out-requests FILE   write the batch request file (add --out FILE to leave out cached samples)
@@ -53,7 +59,9 @@ export const USAGE = `usage: semece sample --batch write|read|submit --provider 
   --adaptive [--first-round K] [--round-size K] [--max-selection K]   sample in rounds (as semece sample):
                                       each request file is the current round; read its results, then
                                       write again for the next, until nothing is left (submit loops)
-p(True) (--p-true) is not asked in batch mode: run semece sample --p-true with the same flags and --out afterwards.
+  --p-true [--p-true-samples K] [--p-true-brainstorm]   once every sample is stored, p(True) per question
+                                      through the batch service too: write/read carry its requests and
+                                      results (one round, or two where no logprobs come back), submit loops
 Batch services: OpenAI (openai preset), Anthropic, Gemini. Keys come from the preset's environment variable.
 ${EXIT_CODES_HELP}`;
 
@@ -95,18 +103,6 @@ export default async function run(argv: string[], io: Io = {}): Promise<number> 
   return withOutputs('sample', files, err, () => batchCommand(o, io, { out, err, env }));
 }
 
-/**
- * Why --p-true is refused with --batch: p(True) proposes each question's most frequent answer, so it
- * can only be asked once the samples are all in, and whether a question takes one request or
- * --p-true-samples of them depends on whether the first reply carries logprobs — a second batch
- * round per question that is not built. The shared cache makes the interactive path cheap instead.
- */
-export const P_TRUE_WITH_BATCH =
-  '--p-true is not available with --batch: p(True) is asked about each question\'s most frequent answer, so only after every sample is in, ' +
-  'and a reply without logprobs needs more replies (--p-true-samples), a second round a batch run does not make. ' +
-  'When the batch has stored every sample, run semece sample with the same --provider, --model, --dataset, sampling flags and --out, ' +
-  'without --batch and with --p-true: it reads the samples from OUT.cache.jsonl (none is requested again) and asks only p(True), one request per question where logprobs come back.';
-
 /** The flags read and checked; throws a usage error's message. */
 function batchArgs(argv: string[]) {
   const { values } = parseArgs({
@@ -117,12 +113,11 @@ function batchArgs(argv: string[]) {
       'base-url': { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' },
       'max-tokens': { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, prompt: { type: 'string' }, help: { type: 'boolean' },
       ...ADAPTIVE_OPTIONS,
-      // Read only to refuse them with the reason (below), not an unknown-option error.
       'p-true': { type: 'boolean' }, 'p-true-samples': { type: 'string' }, 'p-true-brainstorm': { type: 'boolean' },
     },
   });
   if (values.help) return 'help' as const;
-  if (values['p-true'] || values['p-true-samples'] !== undefined || values['p-true-brainstorm']) throw new Error(P_TRUE_WITH_BATCH);
+  if (!values['p-true'] && (values['p-true-samples'] !== undefined || values['p-true-brainstorm'])) throw new Error('--p-true-samples and --p-true-brainstorm need --p-true');
   const mode = values.batch;
   if (mode !== 'write' && mode !== 'read' && mode !== 'submit') throw new Error(`--batch must be write, read or submit (got ${JSON.stringify(mode)})`);
   for (const r of ['provider', 'model', 'dataset'] as const) if (!values[r]) throw new Error(`--${r} is required`);
@@ -143,6 +138,7 @@ function batchArgs(argv: string[]) {
     pollMs: num(values['poll-interval'], 'poll-interval', 5000, 1, 3_600_000, { whole: true }),
     concurrency: num(values.concurrency, 'concurrency', 8, 1, 1000, { whole: true }),
     timeoutMs: num(values.timeout, 'timeout', 120_000, 1, 3_600_000, { whole: true }),
+    pTrue: values['p-true'] ? { samples: num(values['p-true-samples'], 'p-true-samples', P_TRUE_DEFAULTS.samples, 1, 1000, { whole: true }), brainstorm: values['p-true-brainstorm'] ?? P_TRUE_DEFAULTS.brainstorm } : undefined,
   };
 }
 
@@ -185,17 +181,36 @@ async function batchCommand(o: BatchArgs, io: Io, say: { out: Say; err: Say; env
   return submitBatches(o, batch, io, say);
 }
 
-/** --batch write: the requests for what is not cached, split by the service's limits into request files. */
-async function writeRequests(o: BatchArgs, { set, cache }: Batch, { out, err }: { out: Say; err: Say }): Promise<number> {
+/** --batch write: the requests for what is not cached, split by the service's limits into request files (with --p-true, p(True)'s once every sample is stored). */
+async function writeRequests(o: BatchArgs, batch: Batch, { out, err }: { out: Say; err: Say }): Promise<number> {
+  const { set, cache } = batch;
+  const files = await writeParts(o.outRequests!, inParts(set.api, set.requests(cache)));
+  if (files.length === 0 && o.pTrue) return writePTrueRequests(o, batch, { out, err });
+  if (files.length === 0) err(set.rule ? 'nothing to request: the rule has stopped every question' : 'nothing to request: every sample is already cached');
+  else if (set.rule) err(`adaptive: this is one round (${set.counts.stopped} of ${set.counts.questions} question(s) stopped); store its results with --batch read, then --batch write again for the next`);
+  if (files.length > 0 && o.pTrue) err('p(True): its requests are written once every sample is stored: store these results with --batch read, then --batch write again');
+  out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest, ...(set.rule ? { stopped: set.counts.stopped } : {}) }));
+  return EXIT.ok;
+}
+
+/** Request files of the parts: FILE, then FILE.2.jsonl … */
+async function writeParts(first: string, parts: AsyncIterable<{ line: Record<string, unknown> }[]>): Promise<string[]> {
   const files: string[] = [];
-  for await (const part of inParts(set.api, set.requests(cache))) {
-    const path = files.length === 0 ? o.outRequests! : o.outRequests!.replace(/(\.jsonl)?$/, `.${files.length + 1}.jsonl`);
+  for await (const part of parts) {
+    const path = files.length === 0 ? first : first.replace(/(\.jsonl)?$/, `.${files.length + 1}.jsonl`);
     await writeFileAtomic(path, toJsonl(part.map((p) => p.line)));
     files.push(path);
   }
-  if (files.length === 0) err(set.rule ? 'nothing to request: the rule has stopped every question' : 'nothing to request: every sample is already cached');
-  else if (set.rule) err(`adaptive: this is one round (${set.counts.stopped} of ${set.counts.questions} question(s) stopped); store its results with --batch read, then --batch write again for the next`);
-  out(JSON.stringify({ files, requests: set.counts.requests, samples: set.counts.samples, cached: set.counts.cached, perRequest: set.perRequest, ...(set.rule ? { stopped: set.counts.stopped } : {}) }));
+  return files;
+}
+
+/** --batch write --p-true, every sample stored: the current p(True) round's requests (reply 0 first; the sampled verdicts where no logprobs came back). */
+async function writePTrueRequests(o: BatchArgs, batch: Batch, { out, err }: { out: Say; err: Say }): Promise<number> {
+  const pSet = await pTrueSetOf(batch.model, o.pTrue!, sampledRowLines(batch.set, batch.cache, o.model));
+  const files = await writeParts(o.outRequests!, inParts(pSet.api, pSet.requests(batch.cache)));
+  if (files.length === 0) err('nothing to request: every sample and every p(True) reply is already cached');
+  else err(`p(True): ${pSet.counts.requests} request(s) of ${pSet.counts.questions} question(s) (${pSet.counts.cached} already answered); store the results with --batch read --p-true, then --batch write --p-true again until nothing is left`);
+  out(JSON.stringify({ files, pTrue: { requests: pSet.counts.requests, questions: pSet.counts.questions, cached: pSet.counts.cached, perRequest: pSet.perRequest } }));
   return EXIT.ok;
 }
 
@@ -203,6 +218,8 @@ async function writeRequests(o: BatchArgs, { set, cache }: Batch, { out, err }: 
 async function readResults(o: BatchArgs, batch: Batch, say: { out: Say; err: Say }): Promise<number> {
   const { err } = say;
   const reports = [];
+  // Once every sample is stored, a result file is p(True)'s (a sampling line in it is named as such).
+  const pSet = o.pTrue && (await missingSamples(batch.set, batch.cache)) === 0 ? await pTrueSetOf(batch.model, o.pTrue, sampledRowLines(batch.set, batch.cache, o.model)) : undefined;
   for (const path of o.results) {
     if (!existsSync(path)) {
       err(`semece sample: cannot read ${path}: no such file`);
@@ -210,15 +227,17 @@ async function readResults(o: BatchArgs, batch: Batch, say: { out: Say; err: Say
     }
     const { lines, bytesRead } = fileLines(path);
     const progress = readProgress(path, statSync(path).size);
-    const report = await ingestSampleResults(batch.set, lines, {
-      file: path, cache: batch.cache, alreadyLines: true,
-      onProgress: (p) => {
-        const line = progress(bytesRead(), p);
-        if (line) err(line);
-      },
-    });
+    const report = pSet
+      ? await ingestPTrueResults(pSet, lines, { file: path, cache: batch.cache, alreadyLines: true })
+      : await ingestSampleResults(batch.set, lines, {
+        file: path, cache: batch.cache, alreadyLines: true,
+        onProgress: (p) => {
+          const line = progress(bytesRead(), p);
+          if (line) err(line);
+        },
+      });
     for (const line of describeIngest(report)) err(line);
-    reports.push({ file: path, lines: report.lines, stored: report.stored, alreadyCached: report.alreadyCached, failed: report.failed.length, problems: report.problemCount });
+    reports.push({ ...(pSet ? { pTrue: true } : {}), file: path, lines: report.lines, stored: report.stored, alreadyCached: report.alreadyCached, failed: report.failed.length, problems: report.problemCount });
   }
   return finish(o, batch, { read: reports }, say);
 }
@@ -237,9 +256,12 @@ async function submitBatches(o: BatchArgs, batch: Batch, io: Io, say: { out: Say
     return EXIT.badInput;
   }
   const statePath = `${o.out}.batches.json`;
-  const pending = new Set<string>(existsSync(statePath) ? (JSON.parse(await readFile(statePath, 'utf8')) as { pending: string[] }).pending : []);
+  const state = existsSync(statePath) ? (JSON.parse(await readFile(statePath, 'utf8')) as { pending: string[]; pTruePending?: string[] }) : { pending: [] };
+  const pending = new Set<string>(state.pending);
+  // p(True)'s batches apart: their results are read as p(True) replies, not samples.
+  const pTruePending = new Set<string>(state.pTruePending ?? []);
   // Atomic: a torn state file would lose the ids of batches already paid for.
-  const saveState = () => writeFileAtomic(statePath, JSON.stringify({ pending: [...pending] }));
+  const saveState = () => writeFileAtomic(statePath, JSON.stringify({ pending: [...pending], ...(pTruePending.size > 0 ? { pTruePending: [...pTruePending] } : {}) }));
   if (pending.size > 0) err(`collecting ${pending.size} batch(es) submitted earlier: ${[...pending].join(', ')}`);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -264,20 +286,49 @@ async function submitBatches(o: BatchArgs, batch: Batch, io: Io, say: { out: Say
       else if (e.type === 'interactive') err(`${e.missing} sample(s) missing after the batches: requesting them interactively`);
     },
   });
+  let pTrue: PTrueBatchResult | undefined;
+  if (o.pTrue && (result.state === 'done' || result.state === 'incomplete') && result.missing === 0 && !controller.signal.aborted) {
+    const pSet = await pTrueSetOf(model, o.pTrue, sampledRowLines(set, cache, o.model));
+    if (pTruePending.size > 0) err(`collecting ${pTruePending.size} p(True) batch(es) submitted earlier: ${[...pTruePending].join(', ')}`);
+    pTrue = await submitPTrueBatches({
+      set: pSet, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, pendingIds: [...pTruePending],
+      poll: { intervalMs: o.pollMs },
+      onSubmitted: async (id) => {
+        pTruePending.add(id);
+        await saveState();
+      },
+      onCollected: async (id) => {
+        pTruePending.delete(id);
+        await saveState();
+      },
+      onEvent: (e) => {
+        if (e.type === 'round') err(`p(True) round ${e.round}`);
+        else if (e.type === 'submitted') err(`submitted p(True) batch ${e.status.id} (${e.requests} request(s))`);
+        else if (e.type === 'status') err(`p(True) batch ${e.status.id}: ${e.status.raw} (${e.status.counts.succeeded} succeeded, ${e.status.counts.failed} failed of ${e.status.counts.total})`);
+        else for (const line of describeIngest(e.report)) err(line);
+      },
+    });
+    if (pTrue.error) err(`semece sample: p(True): ${pTrue.error.message}`);
+  }
   process.removeListener('SIGINT', onSigint);
   for (const f of result.failed.slice(0, 20)) err(`failed: question ${f.questionId} samples ${f.indices[0]}..${f.indices.at(-1)}: ${f.code}: ${f.message}`);
   if (result.failed.length > 20) err(`… and ${result.failed.length - 20} more failed request(s)`);
   if (result.error) err(`semece sample: ${result.error.message}`);
-  const summary = { batches: result.batches, failedInBatch: result.failedInBatch, expiredInBatch: result.expiredInBatch, listedFailures: result.failed.length, state: result.state };
+  const pTrueSummary = pTrue ? { pTrue: { batches: pTrue.batches, state: pTrue.state, ...pTrueSpent(model, pTrue.usage) } } : {};
+  const summary = { batches: result.batches, failedInBatch: result.failedInBatch, expiredInBatch: result.expiredInBatch, listedFailures: result.failed.length, state: result.state, ...pTrueSummary };
   if (result.state === 'failed' || result.state === 'cancelled') {
     out(JSON.stringify({ ...summary, missing: result.missing }));
     return result.state === 'failed' ? EXIT.failed : EXIT.partial;
+  }
+  if (pTrue?.state === 'failed' || pTrue?.state === 'cancelled') {
+    out(JSON.stringify({ ...summary, missing: 0, pTrueMissing: pTrue.missing }));
+    return pTrue.state === 'failed' ? EXIT.failed : EXIT.partial;
   }
   return finish(o, batch, summary, say);
 }
 
 /** The rows to --out once every sample is stored; otherwise how many are missing (exit 3). */
-async function finish(o: BatchArgs, { set, cache }: Batch, summary: Record<string, unknown>, { out, err }: { out: Say; err: Say }): Promise<number> {
+async function finish(o: BatchArgs, { set, cache, model }: Batch, summary: Record<string, unknown>, { out, err }: { out: Say; err: Say }): Promise<number> {
   const missing = await missingSamples(set, cache);
   if (missing > 0) {
     err(
@@ -287,6 +338,20 @@ async function finish(o: BatchArgs, { set, cache }: Batch, summary: Record<strin
     );
     out(JSON.stringify({ ...summary, missing }));
     return EXIT.partial;
+  }
+  if (o.pTrue) {
+    const pSet = await pTrueSetOf(model, o.pTrue, sampledRowLines(set, cache, o.model));
+    const pMissing = await missingPTrue(pSet, cache);
+    if (pMissing > 0) {
+      err(`semece sample: p(True): ${pMissing} request(s) still to make (every sample is stored); the replies so far are kept in ${o.out}.cache.jsonl (--batch write --p-true for the next round, --batch submit --p-true, or semece sample --p-true to ask them directly).`);
+      out(JSON.stringify({ ...summary, missing: 0, pTrueMissing: pMissing }));
+      return EXIT.partial;
+    }
+    const methods = { logprobs: 0, sampled: 0, none: 0 };
+    await writeLinesAtomic(o.out!, withStoredPTrue(sampledRowLines(set, cache, o.model), model, o.pTrue, cache, methods));
+    const pTrue = { ...((summary.pTrue as object | undefined) ?? {}), methods };
+    out(JSON.stringify({ ...summary, pTrue, out: o.out, questions: set.questions.length, missing: 0 }));
+    return EXIT.ok;
   }
   await writeLinesAtomic(o.out!, sampledRowLines(set, cache, o.model));
   out(JSON.stringify({ ...summary, out: o.out, questions: set.questions.length, missing: 0 }));

@@ -4,6 +4,7 @@
  *
  *   semece-<tag>-<question>-<first index>-<count>    (sampling)
  *   semece-j-<tag>-<question>                        (judge clustering)
+ *   semece-p-<tag>-<question>-<first index>-<count>  (p(True) replies)
  *
  * <tag> (8 hex) hashes everything the request set depends on besides the question (provider,
  * base URL, model, prompt template, settings), so a result file of another run or setting is
@@ -17,6 +18,7 @@ const TAG_HEX = 8;
 const QUESTION_HEX = 12;
 const SAMPLE_ID = /^semece-([0-9a-f]{8})-([0-9a-f]{12})-(\d{1,6})-(\d{1,4})$/;
 const JUDGE_ID = /^semece-j-([0-9a-f]{8})-([0-9a-f]{12})$/;
+const P_TRUE_ID = /^semece-p-([0-9a-f]{8})-([0-9a-f]{12})-(\d{1,4})-(\d{1,4})$/;
 
 export async function requestSetTag(identity: unknown): Promise<string> {
   return (await sha256Hex(canonicalJson(identity))).slice(0, TAG_HEX);
@@ -34,14 +36,20 @@ export function judgeCustomId(tag: string, qHash: string): string {
   return `semece-j-${tag}-${qHash}`;
 }
 
+export function pTrueCustomId(tag: string, qHash: string, first: number, count: number): string {
+  return `semece-p-${tag}-${qHash}-${first}-${count}`;
+}
+
 export type DecodedId =
-  | { kind: 'sample'; tag: string; qHash: string; first: number; count: number }
+  | { kind: 'sample' | 'p-true'; tag: string; qHash: string; first: number; count: number }
   | { kind: 'judge'; tag: string; qHash: string };
 
 /** undefined when the id is not one of ours at all. */
 export function decodeCustomId(id: string): DecodedId | undefined {
   const s = SAMPLE_ID.exec(id);
   if (s) return { kind: 'sample', tag: s[1], qHash: s[2], first: Number(s[3]), count: Number(s[4]) };
+  const p = P_TRUE_ID.exec(id);
+  if (p) return { kind: 'p-true', tag: p[1], qHash: p[2], first: Number(p[3]), count: Number(p[4]) };
   const j = JUDGE_ID.exec(id);
   if (j) return { kind: 'judge', tag: j[1], qHash: j[2] };
   return undefined;

@@ -49,8 +49,17 @@ export interface PTrueUsage {
   tokens: { input: number; output: number };
 }
 
+/**
+ * Where p(True) is asked, as its keys need it; with nothing to send with, only stored replies are
+ * read (a batch run's: src/batch/p-true-batches.ts sends them, this module reads them).
+ */
+export interface PTrueModel {
+  config: Pick<SamplingProvider['config'], 'preset' | 'baseUrl' | 'model' | 'concurrency'>;
+}
+
 export interface PTrueOptions {
-  provider: SamplingProvider;
+  /** A SamplingProvider asks what is not stored; a PTrueModel only reads (as `cachedOnly`). */
+  provider: SamplingProvider | PTrueModel;
   cache: SampleCache;
   spec: PTrueSpec;
   questions: readonly PTrueQuestion[];
@@ -73,8 +82,17 @@ export function pTruePrompt(q: PTrueQuestion, spec: PTrueSpec): { proposed: stri
   return { proposed, messages: pTrueMessages(q.question, proposed, spec.brainstorm ? brainstormedAnswers(q.answers, proposed) : undefined) };
 }
 
-/** A reply as stored: its text, its verdict as the answer, its logprobs. */
-function replyToSample(r: Reply): Sample {
+/**
+ * The key base of a question's p(True) replies (reply i is keyAt(base, i)): the model, the filled
+ * prompt and the settings, so the direct and the batch path store and find the same replies.
+ */
+export function pTrueKeyBase(model: { preset: string; baseUrl: string; model: string }, q: Pick<PTrueQuestion, 'id' | 'question'>, messages: ReturnType<typeof pTrueMessages>): Promise<string> {
+  const { preset, baseUrl, model: name } = model;
+  return sampleKeyBase({ preset, baseUrl, model: name, prompt: `${P_TRUE_PROMPT_VERSION}\n${messages[0].content}`, settings: P_TRUE_SETTINGS, questionId: q.id, question: q.question });
+}
+
+/** A reply as stored: its text, its verdict as the answer, its logprobs (the batch path stores its replies the same way). */
+export function replyToSample(r: Reply): Sample {
   const v = verdictOfText(r.text);
   return {
     raw: r.text,
@@ -160,8 +178,7 @@ async function oneQuestion(opts: PTrueOptions, q: PTrueQuestion, usage: PTrueUsa
   const { proposed, messages } = pTruePrompt(q, spec);
   // No answer to judge: nothing is asked.
   if (proposed === '') return { id: q.id, p_true: null, method: null, proposed };
-  const { preset, baseUrl, model } = provider.config;
-  const base = await sampleKeyBase({ preset, baseUrl, model, prompt: `${P_TRUE_PROMPT_VERSION}\n${messages[0].content}`, settings: P_TRUE_SETTINGS, questionId: q.id, question: q.question });
+  const base = await pTrueKeyBase(provider.config, q, messages);
   const wanted = Math.max(1, spec.samples);
   const stored = await cache.get(Array.from({ length: wanted }, (_, i) => keyAt(base, i)));
   const replies: (Reply | undefined)[] = stored.map((s) => (s ? sampleToReply(s) : undefined));
@@ -170,17 +187,18 @@ async function oneQuestion(opts: PTrueOptions, q: PTrueQuestion, usage: PTrueUsa
   // The replies at `indices` not stored yet, asked a request (of up to the provider's n) at a time.
   const fill = async (indices: number[]) => {
     const missing = indices.filter((i) => replies[i] === undefined);
-    if (missing.length > 0 && opts.cachedOnly) throw Object.assign(new Error('p(True) not asked yet.'), { notCached: true });
+    if (missing.length > 0 && (opts.cachedOnly || !('completeOnce' in provider))) throw Object.assign(new Error('p(True) not asked yet.'), { notCached: true });
     for (const i of indices) {
       if (stored[i] === undefined || counted.has(i)) continue;
       counted.add(i);
       usage.cached += 1;
     }
     while (missing.length > 0) {
-      const take = missing.splice(0, Math.max(1, provider.maxN(P_TRUE_SETTINGS)));
+      const sender = provider as SamplingProvider;
+      const take = missing.splice(0, Math.max(1, sender.maxN(P_TRUE_SETTINGS)));
       let c;
       try {
-        c = await provider.completeOnce({ messages, settings: P_TRUE_SETTINGS, n: take.length, signal: opts.signal });
+        c = await sender.completeOnce({ messages, settings: P_TRUE_SETTINGS, n: take.length, signal: opts.signal });
       } catch (e) {
         // A request stopped by a pause or cancel did not fail (sampling counts it neither).
         if (!(e instanceof ProviderError && e.kind === 'aborted')) {

@@ -145,7 +145,9 @@ function batchReplies(body: unknown, id: string): { replies: Reply[]; usage: { i
   const replies: Reply[] = [];
   for (const c of body.choices) {
     if (!isRecord(c) || !isRecord(c.message)) return badLine(`custom_id ${id}: a choice has no message`, id, 'missing-choices');
-    replies.push({ text: typeof c.message.content === 'string' ? c.message.content : '', finishReason: typeof c.finish_reason === 'string' ? c.finish_reason : null });
+    // Token logprobs kept as the interactive reply keeps them (a p(True) or --logprobs batch reads them).
+    const logprobs = parseLogprobs(c.logprobs);
+    replies.push({ text: typeof c.message.content === 'string' ? c.message.content : '', finishReason: typeof c.finish_reason === 'string' ? c.finish_reason : null, ...(logprobs ? { logprobs } : {}) });
   }
   const u = isRecord(body.usage) ? body.usage : {};
   return { replies, usage: { inputTokens: num(u.prompt_tokens), outputTokens: num(u.completion_tokens) } };

@@ -17,7 +17,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 type BatchReq = { method?: string; headers: IncomingHttpHeaders };
 type BatchRes = { destroyed: boolean; writeHead(status: number, headers: Record<string, string>): unknown; end(text: string): unknown };
 import { QuestionIndex, fnv1a, replyText, type MockQuestion } from './answers.ts';
-import { type Api, errorReply, parseRequest, presentedKey, successBody } from './wire-formats.ts';
+import { type Api, type OpenAiLogprobEntry, type ParsedRequest, errorReply, parseRequest, presentedKey, successBody } from './wire-formats.ts';
 
 export interface BatchMockConfig {
   /** Status polls before a batch has run (default 2). */
@@ -38,6 +38,8 @@ export interface BatchMockConfig {
 export interface BatchHost {
   config(): { questions?: MockQuestion[]; defaultAnswers?: Record<string, number>; seed?: number; apiKey?: string | null; maxN?: Partial<Record<Api, number>> };
   served(): Record<string, number>;
+  /** The server's custom replies (provider-server.ts `responder`), so a batch answers as an interactive request would. */
+  responder?(): ((req: ParsedRequest, index: number) => string | { text: string; logprobs?: OpenAiLogprobEntry[] } | undefined) | undefined;
 }
 
 interface Item {
@@ -292,10 +294,13 @@ export class MockBatchService {
     const first = served[qid] ?? 0;
     served[qid] = first + n;
     const inputTokens = Math.ceil(parsed.user.length / 4);
+    const responder = this.host.responder?.();
     const replies = Array.from({ length: n }, (_, j) => {
-      const plain = replyText(question, cfg.seed ?? 0, first + j);
+      const custom = responder?.(parsed, first + j);
+      const plain = (typeof custom === 'object' ? custom.text : custom) ?? replyText(question, cfg.seed ?? 0, first + j);
+      const logprobs = typeof custom === 'object' ? custom.logprobs : undefined;
       const text = this.cfg.echoKey ? plain.replace(/^Answer: (.*)$/m, `Answer: $1 (your key is ${cfg.apiKey}, or ${encodeURIComponent(cfg.apiKey ?? '')})`) : plain;
-      return { text, inputTokens, outputTokens: Math.ceil(text.length / 4) };
+      return { text, inputTokens, outputTokens: Math.ceil(text.length / 4), ...(logprobs ? { logprobs } : {}) };
     });
     const body = successBody(parsed, replies);
     if (b.api === 'openai') return { id: `batch_req_${item.id}`, custom_id: item.id, response: { status_code: 200, request_id: 'req', body }, error: null };

@@ -103,7 +103,7 @@ export class MockProviderServer {
   responder: Responder | undefined;
   url = '';
   /** The batch endpoints (tests/mock/batch-service.ts), sharing this server's answers and `served` counters. */
-  readonly batches = new MockBatchService({ config: () => this.config, served: () => this.statsValue.served });
+  readonly batches = new MockBatchService({ config: () => this.config, served: () => this.statsValue.served, responder: () => this.responder });
   /** Set when started with `tls: true`: the certificate to trust (HTTP/2 and HTTP/1.1 over TLS). */
   tls: SelfSigned | undefined;
 
