@@ -13,20 +13,9 @@ import type { PTrueSpec } from '../../src/model/run-spec.ts';
 import { costOf, DEFAULT_PRICES, priceFor } from '../../src/model/cost.ts';
 import { addPTrue, type PTrueSummary } from '../../src/pipeline/p-true.ts';
 import type { BatchModel } from '../../src/batch/request-lines.ts';
-import { PTrueRequestSet } from '../../src/batch/p-true-request-set.ts';
 
 /** Rows whose p(True) is read at once (the rows are written a chunk at a time). */
 const ROWS_CHUNK = 500;
-
-/** The p(True) request set of the rows the batch would write (their proposed answers come from the stored samples). */
-export async function pTrueSetOf(model: BatchModel, spec: PTrueSpec, rowLines: AsyncIterable<string>): Promise<PTrueRequestSet> {
-  const questions = [];
-  for await (const line of rowLines) {
-    const r = JSON.parse(line) as SampledRow;
-    questions.push({ id: r.id, question: r.question, answers: r.answer_extracted });
-  }
-  return PTrueRequestSet.create(model, spec, questions);
-}
 
 /** What p(True) came to, for the command's summary line. */
 export interface PTrueBatchSummary {

@@ -47,7 +47,8 @@ import { withOutputs } from '../output-guard.ts';
 import { ADAPTIVE_OPTIONS, adaptiveArgs } from '../adaptive-options.ts';
 import { P_TRUE_DEFAULTS } from '../../src/model/run-spec.ts';
 import { ingestPTrueResults, missingPTrue, type PTrueBatchResult, submitPTrueBatches } from '../../src/batch/p-true-batches.ts';
-import { pTrueSetOf, pTrueSpent, withStoredPTrue } from './sample-batch-p-true.ts';
+import { pTrueSpent, withStoredPTrue } from './sample-batch-p-true.ts';
+import { pTrueSetForSamples } from '../../src/batch/p-true-request-set.ts';
 
 export const USAGE = `usage: semece sample --batch write|read|submit --provider PRESET --model MODEL --dataset FILE [options]
   --batch write --out-requests FILE   write the batch request file (add --out FILE to leave out cached samples)
@@ -206,7 +207,7 @@ async function writeParts(first: string, parts: AsyncIterable<{ line: Record<str
 
 /** --batch write --p-true, every sample stored: the current p(True) round's requests (reply 0 first; the sampled verdicts where no logprobs came back). */
 async function writePTrueRequests(o: BatchArgs, batch: Batch, { out, err }: { out: Say; err: Say }): Promise<number> {
-  const pSet = await pTrueSetOf(batch.model, o.pTrue!, sampledRowLines(batch.set, batch.cache, o.model));
+  const pSet = await pTrueSetForSamples(batch.set, o.pTrue!, batch.cache);
   const files = await writeParts(o.outRequests!, inParts(pSet.api, pSet.requests(batch.cache)));
   if (files.length === 0) err('nothing to request: every sample and every p(True) reply is already cached');
   else err(`p(True): ${pSet.counts.requests} request(s) of ${pSet.counts.questions} question(s) (${pSet.counts.cached} already answered); store the results with --batch read --p-true, then --batch write --p-true again until nothing is left`);
@@ -219,7 +220,7 @@ async function readResults(o: BatchArgs, batch: Batch, say: { out: Say; err: Say
   const { err } = say;
   const reports = [];
   // Once every sample is stored, a result file is p(True)'s (a sampling line in it is named as such).
-  const pSet = o.pTrue && (await missingSamples(batch.set, batch.cache)) === 0 ? await pTrueSetOf(batch.model, o.pTrue, sampledRowLines(batch.set, batch.cache, o.model)) : undefined;
+  const pSet = o.pTrue && (await missingSamples(batch.set, batch.cache)) === 0 ? await pTrueSetForSamples(batch.set, o.pTrue, batch.cache) : undefined;
   for (const path of o.results) {
     if (!existsSync(path)) {
       err(`semece sample: cannot read ${path}: no such file`);
@@ -288,7 +289,7 @@ async function submitBatches(o: BatchArgs, batch: Batch, io: Io, say: { out: Say
   });
   let pTrue: PTrueBatchResult | undefined;
   if (o.pTrue && (result.state === 'done' || result.state === 'incomplete') && result.missing === 0 && !controller.signal.aborted) {
-    const pSet = await pTrueSetOf(model, o.pTrue, sampledRowLines(set, cache, o.model));
+    const pSet = await pTrueSetForSamples(set, o.pTrue, cache);
     if (pTruePending.size > 0) err(`collecting ${pTruePending.size} p(True) batch(es) submitted earlier: ${[...pTruePending].join(', ')}`);
     pTrue = await submitPTrueBatches({
       set: pSet, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, pendingIds: [...pTruePending],
@@ -340,7 +341,7 @@ async function finish(o: BatchArgs, { set, cache, model }: Batch, summary: Recor
     return EXIT.partial;
   }
   if (o.pTrue) {
-    const pSet = await pTrueSetOf(model, o.pTrue, sampledRowLines(set, cache, o.model));
+    const pSet = await pTrueSetForSamples(set, o.pTrue, cache);
     const pMissing = await missingPTrue(pSet, cache);
     if (pMissing > 0) {
       err(`semece sample: p(True): ${pMissing} request(s) still to make (every sample is stored); the replies so far are kept in ${o.out}.cache.jsonl (--batch write --p-true for the next round, --batch submit --p-true, or semece sample --p-true to ask them directly).`);

@@ -11,13 +11,16 @@
  * a collected batch is the next call. The values are read by p-true.ts from the stored replies.
  */
 import { effectiveSettings } from '../providers/capabilities.ts';
-import { keyAt, type SampleCache } from '../model/sample-cache.ts';
+import { keyAt, readQuestions, type SampleCache } from '../model/sample-cache.ts';
 import type { PTrueSpec } from '../model/run-spec.ts';
 import { P_TRUE_SETTINGS, pTrueKeyBase, pTruePrompt, type PTrueQuestion } from '../pipeline/p-true.ts';
 import { P_TRUE_PROMPT_VERSION, pTrueFromLogprobs } from '../pipeline/p-true-read.ts';
 import { decodeCustomId, pTrueCustomId, questionHash, requestSetTag } from './custom-id.ts';
 import { type BatchModel, requestLine, wireContextFor } from './request-lines.ts';
-import type { PlannedRequest } from './request-set.ts';
+import type { PlannedRequest, SampleRequestSet } from './request-set.ts';
+
+/** Questions whose samples are read at once when the p(True) set is made. */
+const READ_CHUNK = 500;
 
 interface Entry {
   question: PTrueQuestion;
@@ -115,4 +118,24 @@ export class PTrueRequestSet {
     if (d.count < 1 || d.first + d.count > this.wanted) return { ok: false, kind: 'unknown-id', message: `custom_id ${customId} asks for replies ${d.first}..${d.first + d.count - 1}, outside 0..${this.wanted - 1}` };
     return { ok: true, entry, first: d.first, count: d.count };
   }
+}
+
+/**
+ * The p(True) set of a sampling request set whose samples are all stored: each question's answers
+ * as its row holds them (an adaptive question's used slots), read from the cache, so the proposed
+ * answer is the one the direct path proposes over the same row.
+ */
+export async function pTrueSetForSamples(set: SampleRequestSet, spec: PTrueSpec, cache: SampleCache): Promise<PTrueRequestSet> {
+  const questions: PTrueQuestion[] = [];
+  for (let from = 0; from < set.questions.length; from += READ_CHUNK) {
+    const chunk = set.questions.slice(from, from + READ_CHUNK);
+    const stored = await readQuestions(cache, await Promise.all(chunk.map((q) => set.keyBase(q))), set.spec.n);
+    chunk.forEach((q, i) => {
+      const used = set.usedSamples(stored[i]);
+      // A question still missing samples (or not stopped by its rule) has no row yet: nothing to ask.
+      if (!used || used.samples.some((x) => x === undefined)) return;
+      questions.push({ id: q.id, question: q.question, answers: used.samples.map((x) => x!.answer) });
+    });
+  }
+  return PTrueRequestSet.create(set.spec.model, spec, questions);
 }

@@ -15,6 +15,12 @@ import { toJsonl } from '../batch/jsonl.ts';
 import { inParts } from '../batch/split-by-limits.ts';
 import { requestSetForRun } from '../batch/run-request-set.ts';
 import { type BatchEvent, submitSampleBatches } from '../batch/sample-batches.ts';
+import { pTrueSetForSamples } from '../batch/p-true-request-set.ts';
+import { ingestPTrueResults, type PTrueBatchEvent, submitPTrueBatches } from '../batch/p-true-batches.ts';
+import { missingSamples } from '../batch/sample-batches.ts';
+import { modelLabel } from '../model/run-spec.ts';
+import type { SampleRequestSet } from '../batch/request-set.ts';
+import type { SampleCache } from '../model/sample-cache.ts';
 import { type JudgeStoreReport, planRunJudge, storeRunJudgeResults, submitRunJudge } from '../batch/judge-run.ts';
 import { errorInfo } from '../model/app-error.ts';
 import { scrubbedError, secretScrubber } from '../providers/secret-scrub.ts';
@@ -28,6 +34,8 @@ export type BatchProgress = Progress<'reading' | 'submitting' | 'judging'> & { t
 export interface RequestFiles {
   files: { name: string; blob: Blob; requests: number }[];
   counts: { samples: number; cached: number; requests: number };
+  /** p(True)'s round, when the run asks for it and every sample is stored (the files are then its requests). */
+  pTrue?: { questions: number; cached: number; requests: number };
 }
 
 export interface ReadSummary {
@@ -79,6 +87,22 @@ function fail(e: unknown, where: string, apiKey?: string): { ok: false; error: S
   return { ok: false, error: scrubbedError({ ...info, kind: info.kind === 'internal' ? 'batch' : info.kind, where }, scrub) };
 }
 
+function pTrueEventText(e: PTrueBatchEvent): string {
+  if (e.type === 'round') return `p(True) batch round ${e.round} (${e.requests} requests)`;
+  if (e.type === 'submitted') return `Submitted p(True) batch ${e.status.id} (${e.requests} requests)`;
+  if (e.type === 'status') return `p(True) batch ${e.status.id}: ${e.status.raw} — ${e.status.counts.succeeded} succeeded, ${e.status.counts.failed} failed of ${e.status.counts.total}`;
+  return describeIngest(e.report, 5).join('\n');
+}
+
+/** Where a run's requests' usage receipts are added up (answer-phases.ts names them so): p(True)'s batch replies count with the direct ones. */
+const receiptKeyOf = (runId: string, spec: RunSpec, modelIndex: number) => `${runId}|${modelLabel(spec.models[modelIndex])}`;
+
+/** The run's p(True) set when it asks for p(True) and every sample of the model is stored; undefined otherwise (its requests come after the samples'). */
+async function pTrueSetOf(spec: RunSpec, set: SampleRequestSet, cache: SampleCache) {
+  if (!spec.sampling.pTrue || (await missingSamples(set, cache)) > 0) return undefined;
+  return pTrueSetForSamples(set, spec.sampling.pTrue, cache);
+}
+
 function eventText(e: BatchEvent): string {
   if (e.type === 'round') return `Batch round ${e.round}`;
   if (e.type === 'submitted') return `Submitted batch ${e.status.id} (${e.requests} requests)`;
@@ -107,12 +131,23 @@ const api: BatchWorkerApi = {
       const made = await requestSetForRun(spec, modelIndex);
       if (!made.ok) return made;
       const set = made.value;
+      const { samples } = await stores();
       const files: RequestFiles['files'] = [];
-      for await (const part of inParts(set.api, set.requests((await stores()).samples))) {
+      for await (const part of inParts(set.api, set.requests(samples))) {
         const name = `semece-${set.api}-requests${files.length ? `-${files.length + 1}` : ''}.jsonl`;
         files.push({ name, blob: new Blob([toJsonl(part.map((p) => p.line))], { type: 'application/jsonl' }), requests: part.length });
       }
-      return { ok: true, value: { files, counts: { samples: set.counts.samples, cached: set.counts.cached, requests: set.counts.requests } } };
+      const counts = { samples: set.counts.samples, cached: set.counts.cached, requests: set.counts.requests };
+      // Every sample stored: the files are p(True)'s current round, where the run asks for it.
+      const pSet = files.length === 0 ? await pTrueSetOf(spec, set, samples) : undefined;
+      if (pSet) {
+        for await (const part of inParts(pSet.api, pSet.requests(samples))) {
+          const name = `semece-${pSet.api}-p-true-requests${files.length ? `-${files.length + 1}` : ''}.jsonl`;
+          files.push({ name, blob: new Blob([toJsonl(part.map((p) => p.line))], { type: 'application/jsonl' }), requests: part.length });
+        }
+        return { ok: true, value: { files, counts, pTrue: { questions: pSet.counts.questions, cached: pSet.counts.cached, requests: pSet.counts.requests } } };
+      }
+      return { ok: true, value: { files, counts } };
     });
   },
 
@@ -122,14 +157,18 @@ const api: BatchWorkerApi = {
       if (!made.ok) return made;
       const { samples } = await stores();
       const summary: ReadSummary = { lines: [], stored: 0, failed: 0, problems: 0 };
+      // Every sample stored and the run asks for p(True): the files are p(True)'s results.
+      const pSet = await pTrueSetOf(spec, made.value, samples);
       for (const file of files) {
         // Streamed (never a whole-file string); the bytes counted on the way say how far it is.
         let read = 0;
         const counted = file.stream().pipeThrough(new TransformStream<BufferSource, BufferSource>({ transform: (chunk, out) => ((read += chunk.byteLength), out.enqueue(chunk)) }));
-        const report = await ingestSampleResults(made.value, counted.pipeThrough(new TextDecoderStream()), {
-          file: file.name, cache: samples,
-          onProgress: (p) => onProgress?.({ phase: 'reading', item: file.name, done: read, total: file.size, unit: 'bytes', text: `${file.name}: ${file.size ? Math.floor((100 * read) / file.size) : 100}% read, ${p.lines} lines, ${p.stored} samples stored` }),
-        });
+        const report = pSet
+          ? await ingestPTrueResults(pSet, counted.pipeThrough(new TextDecoderStream()), { file: file.name, cache: samples, receiptKey: receiptKeyOf(runId, spec, modelIndex) })
+          : await ingestSampleResults(made.value, counted.pipeThrough(new TextDecoderStream()), {
+            file: file.name, cache: samples,
+            onProgress: (p) => onProgress?.({ phase: 'reading', item: file.name, done: read, total: file.size, unit: 'bytes', text: `${file.name}: ${file.size ? Math.floor((100 * read) / file.size) : 100}% read, ${p.lines} lines, ${p.stored} samples stored` }),
+          });
         await samples.flush();
         summary.lines.push(...describeIngest(report));
         summary.stored += report.stored;
@@ -160,7 +199,21 @@ const api: BatchWorkerApi = {
     await samples.flush();
     for (const f of result.failed.slice(0, 20)) lines.push(`Failed: question ${f.questionId}, samples ${f.indices[0]}–${f.indices.at(-1)}: ${f.message}`);
     if (result.error) return { ok: false, error: result.error };
-    return { ok: true, value: { state: result.state, lines, missing: result.missing } };
+    // Every sample in: the run's p(True), where it asks for it, as batches of its own (resuming the run then reads it, sending nothing).
+    const pSet = result.missing === 0 && result.state !== 'cancelled' ? await pTrueSetOf(spec, set, samples) : undefined;
+    if (!pSet) return { ok: true, value: { state: result.state, lines, missing: result.missing } };
+    const p = await submitPTrueBatches({
+      set: pSet, cache: samples, service: batchServiceFor(set.spec.model, apiKey), receiptKey: receiptKeyOf(runId, spec, modelIndex),
+      onEvent: (e) => {
+        const text = pTrueEventText(e);
+        lines.push(text);
+        onProgress?.({ phase: 'submitting', text });
+      },
+    });
+    await samples.flush();
+    if (p.error) return { ok: false, error: p.error };
+    if (p.missing > 0) lines.push(`p(True): ${p.missing} requests still to make; resuming the run asks them through the normal API.`);
+    return { ok: true, value: { state: p.state === 'done' ? result.state : p.state, lines, missing: result.missing } };
     }, apiKey);
   },
 
