@@ -127,7 +127,7 @@ async function forRun<T>(runId: string, where: string, body: (spec: RunSpec) => 
 
 const api: BatchWorkerApi = {
   requestFiles(runId, modelIndex) {
-    return forRun(runId, 'writing the batch request file', async (spec) => {
+    return forRun(runId, 'writing the batch request file', async (spec): Promise<Result<RequestFiles>> => {
       const made = await requestSetForRun(spec, modelIndex);
       if (!made.ok) return made;
       const set = made.value;

@@ -27,7 +27,7 @@ type Api = keyof typeof PROVIDERS;
 
 let dir: string;
 const mocks: MockProviderServer[] = [];
-let pTrueAsked: number;
+let pTrueAsked = 0;
 
 /**
  * p(True) replies: with logprobs (OpenAI's format carries them) P(True) 0.75 for France, 0.4 for
