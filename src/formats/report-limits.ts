@@ -8,6 +8,7 @@
 import type { ReportDocument } from '../model/report';
 import type { Result } from '../model/rows';
 import { utf8Length } from './utf8-length';
+import { auditClassesOf } from './audit-classes-of';
 
 /** Largest report file (and JSON text) the reader opens. */
 export const MAX_REPORT_BYTES = 200 * 1024 * 1024;
@@ -82,11 +83,16 @@ export interface FittedReportText {
 
 const describeMB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** The document at one level of detail. Never mutates the input. */
+/**
+ * The document at one level of detail. Never mutates the input. Without samples, an attached
+ * audit keeps the audited questions' classes (`auditClasses`), which its statistics need.
+ */
 export function reportAtDetail(doc: ReportDocument, leftOut: LeftOut): ReportDocument {
   if (leftOut === 'nothing') return doc;
+  const auditClasses = leftOut === 'samples and classes' ? auditClassesOf(doc) : undefined;
   return {
     ...doc,
+    ...(auditClasses ? { auditClasses } : {}),
     models: doc.models.map((m) => ({
       ...m,
       questions: m.questions.map((q) => {

@@ -14,27 +14,7 @@ import type { ReportDocument } from '../model/report';
 import { auditClassesMismatch, type AuditClasses } from '../formats/report-schema-audit';
 
 export type { AuditClasses };
-
-/**
- * The classes of every audited question, from its samples or else from the document's own
- * `auditClasses` (a kept copy of a rows link); undefined without an audit or without either.
- */
-export function auditClassesOf(doc: ReportDocument): AuditClasses | undefined {
-  if (!doc.audit?.length) return undefined;
-  const only = doc.models.length === 1 ? doc.models[0] : undefined;
-  const out: AuditClasses = {};
-  let any = false;
-  for (const line of doc.audit) {
-    const model = line.model === undefined ? only : doc.models.find((m) => m.model === line.model);
-    const q = model?.questions.find((x) => x.id === line.id);
-    if (!model || !q) continue;
-    const cls = q.samples?.length ? q.samples.map((s) => s.cls) : doc.auditClasses?.[model.model]?.[q.id];
-    if (!cls) continue;
-    (out[model.model] ??= {})[q.id] = cls;
-    any = true;
-  }
-  return any ? out : undefined;
-}
+export { auditClassesOf } from '../formats/audit-classes-of';
 
 /** What is wrong with a link's audit classes for its report, or null (a link is never trusted). */
 export function auditClassesProblem(value: unknown, report: ReportDocument): string | null {

@@ -212,3 +212,28 @@ test('utf8Length agrees with TextEncoder on any text, lone surrogates included',
     }),
   );
 });
+
+describe('a report too large for its samples keeps its audit', () => {
+  test("the audited questions' classes go into auditClasses, and the file read back gives them", () => {
+    const doc = sampleReport({ questions: 30 });
+    const m = doc.models[0];
+    const audited = m.questions.slice(0, 4);
+    doc.audit = audited.map((q) => ({ id: q.id, model: m.model, classes: [[0, 1, 2, 3, 4, 5]], grade: q.grade, by: 'ana', at: '2026-12-06T10:00:00Z' }));
+    const withoutSamples = reportToJson(reportAtDetail(doc, 'samples and classes'));
+    const withoutRaw = reportToJson(reportAtDetail(doc, 'raw replies'));
+    // A limit between the two: the samples must go.
+    const limit = Math.floor((utf8Length(withoutSamples) + utf8Length(withoutRaw)) / 2);
+    expect(utf8Length(withoutSamples)).toBeLessThan(limit);
+    const fitted = reportJsonFile(doc, { limit });
+    if (!fitted.ok) throw new Error(fitted.error.message);
+    expect(fitted.value.leftOut).toBe('samples and classes');
+    const read = parseReport(JSON.parse(fitted.value.text));
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.value.models[0].questions.every((q) => q.samples === undefined)).toBe(true);
+    expect(read.value.auditClasses).toEqual({ [m.model]: Object.fromEntries(audited.map((q) => [q.id, q.samples!.map((s) => s.cls)])) });
+  });
+
+  test('a report without an audit gains no auditClasses', () => {
+    expect(reportAtDetail(sampleReport(), 'samples and classes').auditClasses).toBeUndefined();
+  });
+});
