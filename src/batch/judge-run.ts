@@ -11,7 +11,7 @@ import { questionKeyBase } from '../pipeline/sampling.ts';
 import { samplingSettingsOf } from '../pipeline/sample-keys.ts';
 import { firstRowPerId, type Question, type Result } from '../model/rows.ts';
 import type { StageCache } from '../model/stage-cache.ts';
-import type { BatchService } from './service.ts';
+import type { BatchService, BatchStatus } from './service.ts';
 import { JudgeRequestSet, clusteringEntries } from './judge-request-set.ts';
 import type { LineSource } from './jsonl.ts';
 import { inParts } from './split-by-limits.ts';
@@ -69,6 +69,8 @@ export interface JudgeStoreReport {
   stored: number;
   failed: number;
   problems: LineProblem[];
+  /** Questions with a line in the results, stored or failed (the batch asked them: they are not submitted again). */
+  answered: string[];
 }
 
 export async function storeRunJudgeResults(spec: RunSpec, set: JudgeRequestSet, stages: StageCache, source: LineSource, file: string): Promise<JudgeStoreReport> {
@@ -76,25 +78,46 @@ export async function storeRunJudgeResults(spec: RunSpec, set: JudgeRequestSet, 
   const questions = new Map<string, Question>(spec.dataset.questions.map((q) => [q.id, q]));
   const entries = await clusteringEntries(outcomes, questions, spec.clustering);
   await stages.putClusterings(entries);
-  return { stored: entries.length, failed: outcomes.filter((o) => !o.result.ok).length, problems };
+  return { stored: entries.length, failed: outcomes.filter((o) => !o.result.ok).length, problems, answered: outcomes.map((o) => o.questionId) };
 }
 
-/** Submits the plan's requests, waits for each batch, and stores what came back. */
-export async function submitRunJudge(spec: RunSpec, plan: JudgePlan, stages: StageCache, service: BatchService, poll: PollOptions = {}): Promise<JudgeStoreReport> {
-  const total: JudgeStoreReport = { stored: 0, failed: 0, problems: [] };
-  const submitted = [];
-  async function* lines() {
-    yield* plan.lines;
-  }
-  for await (const part of inParts(service.api, lines())) submitted.push(await service.submit(part.map((p) => p.line), poll.signal));
-  for (const first of submitted) {
-    const status = await pollUntilEnded(service, first, poll);
-    for (const f of await service.results(status, poll.signal)) {
+/** A judge submission's options: the poll's, and the batches kept with the run (batch/pending-batches.ts). */
+export interface RunJudgeOptions extends PollOptions {
+  /** Judge batches submitted earlier and not yet collected: collected first, their questions not submitted again. */
+  pendingIds?: string[];
+  /** Called when a batch is submitted, before any wait, and when its results are stored. */
+  onSubmitted?: (id: string, requests: number) => void | Promise<void>;
+  onCollected?: (id: string) => void | Promise<void>;
+  /** Only the pending batches are collected: nothing is submitted. */
+  collectOnly?: boolean;
+}
+
+/** Collects the pending batches, then submits the plan's requests the batches did not carry, waits for each batch, and stores what came back. */
+export async function submitRunJudge(spec: RunSpec, plan: JudgePlan, stages: StageCache, service: BatchService, opts: RunJudgeOptions = {}): Promise<JudgeStoreReport> {
+  const total: JudgeStoreReport = { stored: 0, failed: 0, problems: [], answered: [] };
+  const collect = async (first: BatchStatus) => {
+    const status = await pollUntilEnded(service, first, opts);
+    for (const f of await service.results(status, opts.signal)) {
       const r = await storeRunJudgeResults(spec, plan.set, stages, f.lines, f.name);
       total.stored += r.stored;
       total.failed += r.failed;
       total.problems.push(...r.problems);
+      total.answered.push(...r.answered);
     }
+    await opts.onCollected?.(status.id);
+  };
+  for (const id of opts.pendingIds ?? []) await collect(await service.status(id, opts.signal));
+  if (opts.collectOnly) return total;
+  const asked = new Set(total.answered);
+  async function* lines() {
+    yield* plan.lines.filter((l) => !asked.has(l.questionId));
   }
+  const submitted: BatchStatus[] = [];
+  for await (const part of inParts(service.api, lines())) {
+    const status = await service.submit(part.map((p) => p.line), opts.signal);
+    await opts.onSubmitted?.(status.id, part.length);
+    submitted.push(status);
+  }
+  for (const first of submitted) await collect(first);
   return total;
 }

@@ -113,8 +113,10 @@ export interface PTrueBatchOptions {
   /** p(True) batches submitted earlier and not yet collected. */
   pendingIds?: string[];
   /** A batch submitted (persist its id) and collected (forget it). */
-  onSubmitted?: (id: string) => void | Promise<void>;
+  onSubmitted?: (id: string, requests: number) => void | Promise<void>;
   onCollected?: (id: string) => void | Promise<void>;
+  /** Only the pending batches are collected: nothing is submitted (resuming a wait a closed tab left). */
+  collectOnly?: boolean;
   signal?: AbortSignal;
   onEvent?: (e: PTrueBatchEvent) => void;
 }
@@ -162,7 +164,7 @@ export async function submitPTrueBatches(opts: PTrueBatchOptions): Promise<PTrue
 
   try {
     for (const id of opts.pendingIds ?? []) await collect(await service.status(id, signal));
-    const maxRounds = opts.maxRounds ?? 4;
+    const maxRounds = opts.collectOnly ? 0 : (opts.maxRounds ?? 4);
     for (let round = 1; round <= maxRounds; round++) {
       const before = stored;
       const submitted: BatchStatus[] = [];
@@ -170,7 +172,7 @@ export async function submitPTrueBatches(opts: PTrueBatchOptions): Promise<PTrue
         if (signal?.aborted) break;
         if (submitted.length === 0) emit({ type: 'round', round, requests: set.counts.requests });
         const status = await service.submit(part.map((p) => p.line), signal);
-        await opts.onSubmitted?.(status.id);
+        await opts.onSubmitted?.(status.id, part.length);
         emit({ type: 'submitted', status, requests: part.length });
         submitted.push(status);
       }

@@ -42,9 +42,11 @@ export interface SubmitBatchOptions {
   limits?: { maxRequests: number; maxBytes: number };
   /** Batches submitted earlier and not yet collected. */
   pendingIds?: string[];
-  /** Called when a batch is submitted (persist its id) and when it has been collected. */
-  onSubmitted?: (id: string) => void | Promise<void>;
+  /** Called when a batch is submitted, before any wait (persist its id: pending-batches.ts), and when it has been collected. */
+  onSubmitted?: (id: string, requests: number) => void | Promise<void>;
   onCollected?: (id: string) => void | Promise<void>;
+  /** Only the pending batches are collected: nothing is submitted (resuming a wait a closed tab left). */
+  collectOnly?: boolean;
   /** When given, samples still missing after the batches are fetched interactively. */
   interactive?: { provider: SamplingProvider; concurrency?: number };
   signal?: AbortSignal;
@@ -121,7 +123,8 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
     let storedBefore = storedSoFar;
     // A first round always runs; later rounds re-request what expired (at most maxRounds rounds of
     // those) or, for an adaptive run, carry each question's next round while the last one stored some.
-    for (let round = 1; ; round++) {
+    // collectOnly: no round at all (nothing is submitted).
+    for (let round = 1; !opts.collectOnly; round++) {
       if (round > 1) {
         if (expired) {
           if (++retries >= maxRounds) break;
@@ -135,7 +138,7 @@ export async function submitSampleBatches(opts: SubmitBatchOptions): Promise<Sub
       for await (const part of inParts(set.api, set.requests(cache), opts.limits)) {
         if (signal?.aborted) break;
         const status = await service.submit(part.map((p) => p.line), signal);
-        await opts.onSubmitted?.(status.id);
+        await opts.onSubmitted?.(status.id, part.length);
         emit({ type: 'submitted', status, requests: part.length });
         submitted.push(status);
       }

@@ -92,6 +92,11 @@ export async function openSemeceDb(name: string = DB_NAME, handlers: ConnectionH
           // A person's audit of a report in progress, saved at each edit so it survives a reload (audits.ts).
           db.createObjectStore('audits', { keyPath: 'reportId' });
         }
+        if (oldVersion < 9) {
+          // Batches submitted and not yet collected, so a closed tab does not forget what the provider runs and charges for (pending-batches.ts).
+          const pending = db.createObjectStore('pendingBatches', { keyPath: ['runId', 'batchId'] });
+          pending.createIndex('byRun', 'runId');
+        }
       },
       blocked(currentVersion) {
         handlers.blocked?.(currentVersion);

@@ -10,6 +10,7 @@ import type { UsageTotals } from '../model/sample-cache';
 import type { Grade, Question, Sample } from '../model/rows';
 import type { StoredClustering, StoredGrade } from '../model/stage-cache';
 import type { AuditRecord } from '../model/audit-repository';
+import type { PendingBatch } from '../model/pending-batch';
 
 export const DB_NAME = 'semece';
 /**
@@ -17,9 +18,10 @@ export const DB_NAME = 'semece';
  * 5: `entailment` added; 6: samples stored by question (`questionSamples`, `questionSlots`) instead of one
  * record per sample (`samples`, migrated and dropped: db.ts, sample-migration.ts); 7: `runQuestions` added, a
  * run's questions kept apart from its record (run-records.ts); 8: `audits` added, a person's audit of a report
- * in progress (audits.ts).
+ * in progress (audits.ts); 9: `pendingBatches` added, batches submitted to a provider and not yet collected
+ * (pending-batches.ts).
  */
-export const DB_VERSION = 8;
+export const DB_VERSION = 9;
 
 /**
  * A run record as stored: the record and the version of its shape (absent in version 1). From
@@ -132,6 +134,8 @@ export interface SemeceDB extends DBSchema {
   usage: { key: string; value: UsageTotals & { key: string } };
   /** A person's audit of a report (issue 30), by the report's id: plan, partitions and grades, other people's lines. */
   audits: { key: string; value: AuditRecord };
+  /** Batches submitted to a provider's batch service and not yet collected, by (run, batch id): ids and counts, never a key. */
+  pendingBatches: { key: [string, string]; value: PendingBatch; indexes: { byRun: string } };
   /** Small values by name: the price table, keys the user chose to remember. */
   settings: { key: string; value: unknown };
 }

@@ -8,6 +8,7 @@ import { RunStore } from './runs';
 import { IdbSampleCache } from './sample-store';
 import { SettingsStore } from './settings';
 import { IdbStageCache } from './idb-stage-cache';
+import { IdbPendingBatchStore } from './pending-batches';
 
 export interface Stores {
   db: SemeceDatabase;
@@ -19,6 +20,7 @@ export interface Stores {
   hubFiles: IdbHubFileCache;
   settings: SettingsStore;
   audits: AuditStore;
+  pendingBatches: IdbPendingBatchStore;
 }
 
 export function storesOver(db: SemeceDatabase): Stores {
@@ -32,6 +34,7 @@ export function storesOver(db: SemeceDatabase): Stores {
     hubFiles: new IdbHubFileCache(db),
     settings: new SettingsStore(db),
     audits: new AuditStore(db),
+    pendingBatches: new IdbPendingBatchStore(db),
   };
 }
 
