@@ -87,14 +87,19 @@ export class RunStore implements RunRepository {
     return { runs, unreadable };
   }
 
-  /** Deletes a run, its questions, its report and its overrides. Samples stay: other runs may share them. */
+  /**
+   * Deletes a run, its questions, its report, its overrides and its record of batches still with a
+   * provider (nothing could collect them without the run). Samples stay: other runs may share them.
+   */
   async deleteRun(id: string): Promise<void> {
-    const tx = this.db.transaction(['runs', 'runQuestions', 'reports', 'gradeOverrides'], 'readwrite');
+    const tx = this.db.transaction(['runs', 'runQuestions', 'reports', 'gradeOverrides', 'pendingBatches'], 'readwrite');
     void tx.objectStore('runs').delete(id);
     void tx.objectStore('runQuestions').delete(id);
     void tx.objectStore('reports').delete(id);
     const overrides = tx.objectStore('gradeOverrides');
     for (const key of await overrides.index('byRun').getAllKeys(id)) void overrides.delete(key);
+    const pending = tx.objectStore('pendingBatches');
+    for (const key of await pending.index('byRun').getAllKeys(id)) void pending.delete(key);
     await tx.done;
     this.storedQuestions.delete(id);
   }
@@ -134,6 +139,8 @@ export class RunStore implements RunRepository {
     void tx.objectStore('reports').delete(id);
     const overrides = tx.objectStore('gradeOverrides');
     for (const key of await overrides.index('byRun').getAllKeys(id)) void overrides.delete(key);
+    const pending = tx.objectStore('pendingBatches');
+    for (const key of await pending.index('byRun').getAllKeys(id)) void pending.delete(key);
     await tx.done;
   }
 

@@ -58,3 +58,13 @@ test('records survive reopening, listed oldest first by run; cleared one by one;
   expect((await reopened.pendingBatches.list('r1')).map((b) => b.batchId)).toEqual(['late', 'extra']);
   expect((await reopened.pendingBatches.list('r2')).map((b) => b.batchId)).toEqual(['other-run']);
 });
+
+test("deleting a run deletes its record of pending batches, and no other run's", async () => {
+  const stores = await openStores(`pending-delete-${Math.random()}`);
+  await stores.runs.saveRun(runRecord('r1', '2026-12-01T00:00:00.000Z'));
+  await stores.pendingBatches.record(batch('b1', '2026-12-06T10:00:00.000Z'));
+  await stores.pendingBatches.record({ ...batch('b2', '2026-12-06T10:00:00.000Z'), runId: 'r2' });
+  await stores.runs.deleteRun('r1');
+  expect(await stores.pendingBatches.list('r1')).toEqual([]);
+  expect(await stores.pendingBatches.list('r2')).toHaveLength(1);
+});
