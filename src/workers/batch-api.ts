@@ -184,7 +184,8 @@ export function batchWorkerApi(deps: BatchApiDeps): BatchWorkerApi {
     });
     await samples.flush();
     for (const f of result.failed.slice(0, 20)) lines.push(`Failed: question ${f.questionId}, samples ${f.indices[0]}–${f.indices.at(-1)}: ${f.message}`);
-    if (result.error) return { ok: false, error: result.error };
+    // The services' errors as they came: scrubbed here as every other failure is (fail()).
+    if (result.error) return { ok: false, error: scrubbedError(result.error, secretScrubber([apiKey])) };
     // Every sample in: the run's p(True), where it asks for it, as batches of its own (resuming the run then reads it, sending nothing).
     const pSet = result.missing === 0 && result.state !== 'cancelled' ? await pTrueSetOf(spec, set, samples) : undefined;
     const pHooks = await hooksFor(runId, { ...scope, kind: 'p-true' });
@@ -196,7 +197,7 @@ export function batchWorkerApi(deps: BatchApiDeps): BatchWorkerApi {
       onEvent: (e) => tell(pTrueEventText(e)),
     });
     await samples.flush();
-    if (p.error) return { ok: false, error: p.error };
+    if (p.error) return { ok: false, error: scrubbedError(p.error, secretScrubber([apiKey])) };
     if (p.missing > 0) lines.push(`p(True): ${p.missing} requests still to make; resuming the run asks them through the normal API.`);
     return { ok: true, value: { state: p.state === 'done' ? result.state : p.state, lines, missing: result.missing } };
   }

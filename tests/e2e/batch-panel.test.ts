@@ -101,3 +101,42 @@ test('file round trip: download the request file, load a result file (with a bad
   expect(consoleErrors).toEqual([]);
   await context.close();
 });
+
+test('a batch submitted before the tab reloaded is shown on the run page and collected by Resume waiting, with no new batch', async () => {
+  mock.resetStats();
+  // The batch stays with the provider until the test lets it end.
+  mock.batches.configure({ pollsUntilDone: 1e9 });
+  const { page, context, consoleErrors, offLoopback } = await openPage(browser);
+  await pausedRun(page);
+  let panel = page.getByRole('group', { name: 'Batch mode' });
+  const created = mock.batches.created.openai;
+  await panel.getByRole('button', { name: 'Submit batch and wait' }).click();
+  await panel.getByText(/^Batch batch_\d+: /).waitFor({ timeout: 60_000 });
+  expect(mock.batches.created.openai).toBe(created + 1);
+  // The tab reloaded while the batch is pending: the key typed in the wizard was not remembered.
+  await page.reload();
+  panel = page.getByRole('group', { name: 'Batch mode' });
+  const notice = panel.getByRole('status', { name: 'Batches still with the provider' });
+  await notice.waitFor({ timeout: 60_000 });
+  expect(await notice.innerText()).toMatch(/A batch of \d+ requests submitted at \d\d:\d\d is still with the provider/);
+  expect(await panel.getByTestId('pending-needs-key').innerText()).toContain('Enter the API key for OpenAI above');
+  expect(await panel.getByRole('button', { name: 'Resume waiting' }).isDisabled()).toBe(true);
+  // Forget asks first, saying the provider may still charge; dismissed, the batch stays.
+  const asked = new Promise<string>((resolve) => page.once('dialog', (d) => { resolve(d.message()); void d.dismiss(); }));
+  await notice.getByRole('button', { name: 'Forget it' }).click();
+  expect(await asked).toMatch(/may still run it and charge for it/);
+  expect(await notice.isVisible()).toBe(true);
+  await page.getByLabel(/^API key for OpenAI/).fill('mock-key');
+  mock.batches.configure({ pollsUntilDone: 1 });
+  await panel.getByRole('button', { name: 'Resume waiting' }).click();
+  await panel.getByText(/Finished: done/).waitFor({ timeout: 60_000 });
+  expect(await panel.getByLabel('Batch results').innerText()).toMatch(/Collecting 1 sample batch\(es\) submitted earlier/);
+  await notice.waitFor({ state: 'detached' });
+  expect(mock.batches.created.openai).toBe(created + 1);
+  await resumeToDone(page);
+  const served = mock.stats().served;
+  for (let i = 1; i <= CAPITALS.length; i++) expect(served[`b${i}`]).toBe(N);
+  expect(consoleErrors).toEqual([]);
+  expect(offLoopback).toEqual([]);
+  await context.close();
+});
