@@ -49,6 +49,8 @@ import { P_TRUE_DEFAULTS } from '../../src/model/run-spec.ts';
 import { ingestPTrueResults, missingPTrue, type PTrueBatchResult, submitPTrueBatches } from '../../src/batch/p-true-batches.ts';
 import { pTrueSpent, withStoredPTrue } from './sample-batch-p-true.ts';
 import { pTrueSetForSamples } from '../../src/batch/p-true-request-set.ts';
+import { pendingHooks } from '../../src/batch/pending-batches.ts';
+import { BatchIdsFile } from '../batch-ids-file.ts';
 
 export const USAGE = `usage: semece sample --batch write|read|submit --provider PRESET --model MODEL --dataset FILE [options]
   --batch write --out-requests FILE   write the batch request file (add --out FILE to leave out cached samples)
@@ -256,29 +258,18 @@ async function submitBatches(o: BatchArgs, batch: Batch, io: Io, say: { out: Say
     err(`semece sample: no key for ${o.preset.id}: set ${o.preset.keyEnv} (or SEMECE_API_KEY) in the environment.`);
     return EXIT.badInput;
   }
-  const statePath = `${o.out}.batches.json`;
-  const state = existsSync(statePath) ? (JSON.parse(await readFile(statePath, 'utf8')) as { pending: string[]; pTruePending?: string[] }) : { pending: [] };
-  const pending = new Set<string>(state.pending);
-  // p(True)'s batches apart: their results are read as p(True) replies, not samples.
-  const pTruePending = new Set<string>(state.pTruePending ?? []);
-  // Atomic: a torn state file would lose the ids of batches already paid for.
-  const saveState = () => writeFileAtomic(statePath, JSON.stringify({ pending: [...pending], ...(pTruePending.size > 0 ? { pTruePending: [...pTruePending] } : {}) }));
-  if (pending.size > 0) err(`collecting ${pending.size} batch(es) submitted earlier: ${[...pending].join(', ')}`);
+  // OUT.batches.json: ids submitted and not yet collected, collected first by the next submit (batch/pending-batches.ts, the app's rule too).
+  const ledger = await BatchIdsFile.open(`${o.out}.batches.json`);
+  const scope = { runId: o.out!, provider: model.preset, model: model.model };
+  const hooks = await pendingHooks(ledger, { ...scope, kind: 'samples' });
+  if (hooks.pendingIds.length > 0) err(`collecting ${hooks.pendingIds.length} batch(es) submitted earlier: ${hooks.pendingIds.join(', ')}`);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   io.signal?.addEventListener('abort', onSigint, { once: true });
   const result = await submitSampleBatches({
-    set, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, pendingIds: [...pending],
+    set, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, ...hooks,
     poll: { intervalMs: o.pollMs },
-    onSubmitted: async (id) => {
-      pending.add(id);
-      await saveState();
-    },
-    onCollected: async (id) => {
-      pending.delete(id);
-      await saveState();
-    },
     interactive: o.failed === 'interactive' ? { provider: createProvider({ ...model, apiKey, concurrency: o.concurrency, timeoutMs: o.timeoutMs }), concurrency: o.concurrency } : undefined,
     onEvent: (e) => {
       if (e.type === 'submitted') err(`submitted batch ${e.status.id} (${e.requests} request(s))`);
@@ -290,18 +281,12 @@ async function submitBatches(o: BatchArgs, batch: Batch, io: Io, say: { out: Say
   let pTrue: PTrueBatchResult | undefined;
   if (o.pTrue && (result.state === 'done' || result.state === 'incomplete') && result.missing === 0 && !controller.signal.aborted) {
     const pSet = await pTrueSetForSamples(set, o.pTrue, cache);
-    if (pTruePending.size > 0) err(`collecting ${pTruePending.size} p(True) batch(es) submitted earlier: ${[...pTruePending].join(', ')}`);
+    // p(True)'s batches apart: their results are read as p(True) replies, not samples.
+    const pHooks = await pendingHooks(ledger, { ...scope, kind: 'p-true' });
+    if (pHooks.pendingIds.length > 0) err(`collecting ${pHooks.pendingIds.length} p(True) batch(es) submitted earlier: ${pHooks.pendingIds.join(', ')}`);
     pTrue = await submitPTrueBatches({
-      set: pSet, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, pendingIds: [...pTruePending],
+      set: pSet, cache, service: batchServiceFor(model, apiKey), signal: controller.signal, ...pHooks,
       poll: { intervalMs: o.pollMs },
-      onSubmitted: async (id) => {
-        pTruePending.add(id);
-        await saveState();
-      },
-      onCollected: async (id) => {
-        pTruePending.delete(id);
-        await saveState();
-      },
       onEvent: (e) => {
         if (e.type === 'round') err(`p(True) round ${e.round}`);
         else if (e.type === 'submitted') err(`submitted p(True) batch ${e.status.id} (${e.requests} request(s))`);
