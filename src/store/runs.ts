@@ -139,8 +139,6 @@ export class RunStore implements RunRepository {
     void tx.objectStore('reports').delete(id);
     const overrides = tx.objectStore('gradeOverrides');
     for (const key of await overrides.index('byRun').getAllKeys(id)) void overrides.delete(key);
-    const pending = tx.objectStore('pendingBatches');
-    for (const key of await pending.index('byRun').getAllKeys(id)) void pending.delete(key);
     await tx.done;
   }
 
