@@ -9,7 +9,7 @@
  * something shared. Read from the files themselves, so a new test that does any of these is
  * isolated without anyone keeping a list.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const NEEDS_ISOLATION = [
@@ -21,6 +21,8 @@ const NEEDS_ISOLATION = [
 
 /** The unit test files (paths relative to `root`, with forward slashes) that need a fresh worker state each. */
 export function isolatedUnitFiles(root: string, dir = 'tests/unit'): string[] {
+  // vite.config.ts calls this for every command, a build included: a copy without the tests still builds.
+  if (!existsSync(path.join(root, dir))) return [];
   return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.test.ts'))
     .map((f) => `${dir}/${f.split(path.sep).join('/')}`)
