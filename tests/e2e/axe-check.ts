@@ -12,14 +12,23 @@ export interface Finding {
   nodes: string[];
 }
 
-/** axe's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules, and best practices). */
-export async function seriousViolations(page: Page): Promise<Finding[]> {
+/**
+ * The axe rules whose result depends on the page's colours: all that can change when only the
+ * colour scheme does (the theme is CSS custom properties; the markup, names, roles and sizes stay).
+ */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/**
+ * axe's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules, and
+ * best practices), or only those of `rules`.
+ */
+export async function seriousViolations(page: Page, rules?: readonly string[]): Promise<Finding[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(async () => {
+  return page.evaluate(async (only) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    const result = await axe.run(document, { resultTypes: ['violations'], ...(only ? { runOnly: { type: 'rule', values: only } } : {}) });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
+  }, rules ? [...rules] : null);
 }
