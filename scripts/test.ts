@@ -1,6 +1,6 @@
 /**
  * `npm test`: the type checks and unit tests in one lane, the browser tests in another, both at
- * once (the browser lane runs three files at a time, vite.config.ts). Vitest runs a config's
+ * once (the browser lane runs two files at a time, vite.config.ts). Vitest runs a config's
  * projects one after the other when one of them runs its files serially, so on two cores the
  * unit tests and the type checks used to leave one core idle for minutes before the browser
  * tests even began.
