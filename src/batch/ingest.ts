@@ -10,9 +10,9 @@ import { extractSample } from '../pipeline/extract.ts';
 import { withSequenceLogprob } from '../pipeline/sequence-logprob.ts';
 import { keyAt, putMissing, type SampleCache } from '../model/sample-cache.ts';
 import type { Sample } from '../model/rows.ts';
-import { type LineSource, linesOf } from './jsonl.ts';
+import type { LineSource } from './jsonl.ts';
 import type { SampleRequestSet } from './request-set.ts';
-import { parseResultLine } from './result-lines.ts';
+import { parsedResultLines } from './result-lines.ts';
 import type { FailedRequest, LineProblem } from './outcomes.ts';
 
 export interface IngestOptions {
@@ -81,13 +81,8 @@ export async function ingestSampleResults(set: SampleRequestSet, source: LineSou
     opts.onProgress?.({ lines: report.lines, stored: report.stored });
   };
 
-  let lineNo = 0;
-  for await (const text of linesOf(source, { alreadyLines: opts.alreadyLines })) {
-    lineNo++;
-    if (opts.signal?.aborted) break;
-    if (text.trim() === '') continue;
+  for await (const { line: lineNo, parsed } of parsedResultLines(source, set.api, opts)) {
     report.lines++;
-    const parsed = parseResultLine(set.api, text);
     if ('problem' in parsed) {
       problem({ file: opts.file, line: lineNo, ...parsed.problem });
       const at = parsed.problem.customId ? set.locate(parsed.problem.customId) : undefined;

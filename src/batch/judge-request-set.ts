@@ -15,9 +15,9 @@ import type { Question, SampledRow, SemanticClass, StageError } from '../model/r
 import { effectiveSettings } from '../providers/capabilities.ts';
 import type { StoredClustering } from '../model/stage-cache.ts';
 import { decodeCustomId, judgeCustomId, questionHash, requestSetTag } from './custom-id.ts';
-import { type LineSource, linesOf } from './jsonl.ts';
+import type { LineSource } from './jsonl.ts';
 import { type BatchModel, requestLine, wireContextFor } from './request-lines.ts';
-import { parseResultLine } from './result-lines.ts';
+import { parsedResultLines } from './result-lines.ts';
 import type { LineProblem } from './outcomes.ts';
 
 type JudgeRow = Pick<SampledRow, 'id' | 'question' | 'answer_extracted'>;
@@ -87,11 +87,7 @@ export class JudgeRequestSet {
     const outcomes: JudgeOutcome[] = [];
     const problems: LineProblem[] = [];
     const seen = new Set<string>();
-    let line = 0;
-    for await (const text of linesOf(source)) {
-      line++;
-      if (text.trim() === '') continue;
-      const parsed = parseResultLine(this.model.kind, text);
+    for await (const { line, parsed } of parsedResultLines(source, this.model.kind)) {
       if ('problem' in parsed) {
         problems.push({ file, line, ...parsed.problem });
         continue;

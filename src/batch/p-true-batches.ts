@@ -14,10 +14,10 @@ import { errorMessage } from '../model/app-error.ts';
 import { replyToSample } from '../pipeline/p-true.ts';
 import type { BatchService, BatchStatus } from './service.ts';
 import type { IngestReport } from './ingest.ts';
-import { type LineSource, linesOf } from './jsonl.ts';
+import type { LineSource } from './jsonl.ts';
 import { inParts } from './split-by-limits.ts';
 import { type PollOptions, pollUntilEnded } from './poll.ts';
-import { parseResultLine } from './result-lines.ts';
+import { parsedResultLines } from './result-lines.ts';
 import type { LineProblem } from './outcomes.ts';
 import type { PTrueRequestSet } from './p-true-request-set.ts';
 
@@ -47,13 +47,8 @@ export async function ingestPTrueResults(set: PTrueRequestSet, source: LineSourc
   };
   const receipt = (r: Omit<UsageReceipt, 'key'>): UsageReceipt | undefined => (opts.receiptKey === undefined ? undefined : { key: opts.receiptKey, ...r });
   const served = new Set<string>();
-  let lineNo = 0;
-  for await (const text of linesOf(source, { alreadyLines: opts.alreadyLines })) {
-    lineNo++;
-    if (opts.signal?.aborted) break;
-    if (text.trim() === '') continue;
+  for await (const { line: lineNo, parsed } of parsedResultLines(source, set.api, opts)) {
     report.lines++;
-    const parsed = parseResultLine(set.api, text);
     if ('problem' in parsed) {
       problem({ file: opts.file, line: lineNo, ...parsed.problem });
       continue;
