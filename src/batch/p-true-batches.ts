@@ -12,11 +12,12 @@ import type { StageError } from '../model/rows.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { errorMessage } from '../model/app-error.ts';
 import { replyToSample } from '../pipeline/p-true.ts';
-import type { BatchService, BatchStatus } from './service.ts';
+import type { BatchStatus } from './service.ts';
 import type { IngestReport } from './ingest.ts';
 import type { LineSource } from './jsonl.ts';
 import { inParts } from './split-by-limits.ts';
-import { type PollOptions, pollUntilEnded } from './poll.ts';
+import { pollUntilEnded } from './poll.ts';
+import type { BatchRoundOptions } from './batch-rounds.ts';
 import { parsedResultLines } from './result-lines.ts';
 import type { LineProblem } from './outcomes.ts';
 import type { PTrueRequestSet } from './p-true-request-set.ts';
@@ -96,23 +97,10 @@ export type PTrueBatchEvent =
   | { type: 'status'; status: BatchStatus }
   | { type: 'ingested'; report: IngestReport };
 
-export interface PTrueBatchOptions {
+/** maxRounds: default 4 (reply 0, the sampled verdicts, and two for what failed or expired). */
+export interface PTrueBatchOptions extends BatchRoundOptions {
   set: PTrueRequestSet;
-  service: BatchService;
-  cache: SampleCache;
   receiptKey?: string;
-  poll?: Omit<PollOptions, 'signal' | 'onStatus'>;
-  /** Rounds at most (default 4: reply 0, the sampled verdicts, and two for what failed or expired). */
-  maxRounds?: number;
-  limits?: { maxRequests: number; maxBytes: number };
-  /** p(True) batches submitted earlier and not yet collected. */
-  pendingIds?: string[];
-  /** A batch submitted (persist its id) and collected (forget it). */
-  onSubmitted?: (id: string, requests: number) => void | Promise<void>;
-  onCollected?: (id: string) => void | Promise<void>;
-  /** Only the pending batches are collected: nothing is submitted (resuming a wait a closed tab left). */
-  collectOnly?: boolean;
-  signal?: AbortSignal;
   onEvent?: (e: PTrueBatchEvent) => void;
 }
 

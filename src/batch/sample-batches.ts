@@ -17,10 +17,11 @@ import type { SampleCache } from '../model/sample-cache.ts';
 import type { StageError } from '../model/rows.ts';
 import { ProviderError } from '../providers/errors.ts';
 import type { SamplingProvider } from '../model/provider.ts';
-import type { BatchService, BatchStatus } from './service.ts';
+import type { BatchStatus } from './service.ts';
 import { type IngestReport, ingestSampleResults } from './ingest.ts';
 import { inParts } from './split-by-limits.ts';
-import { type PollOptions, pollUntilEnded } from './poll.ts';
+import { pollUntilEnded } from './poll.ts';
+import type { BatchRoundOptions } from './batch-rounds.ts';
 import type { SampleRequestSet } from './request-set.ts';
 import type { FailedRequest } from './outcomes.ts';
 import { errorMessage } from '../model/app-error.ts';
@@ -32,24 +33,11 @@ export type BatchEvent =
   | { type: 'ingested'; report: IngestReport }
   | { type: 'interactive'; missing: number };
 
-export interface SubmitBatchOptions {
+/** maxRounds: rounds that re-request what expired (default 3; an adaptive run's rule rounds are not counted). */
+export interface SubmitBatchOptions extends BatchRoundOptions {
   set: SampleRequestSet;
-  service: BatchService;
-  cache: SampleCache;
-  poll?: Omit<PollOptions, 'signal' | 'onStatus'>;
-  /** Batch rounds at most that re-request what expired (default 3; an adaptive run's rule rounds are not counted). */
-  maxRounds?: number;
-  limits?: { maxRequests: number; maxBytes: number };
-  /** Batches submitted earlier and not yet collected. */
-  pendingIds?: string[];
-  /** Called when a batch is submitted, before any wait (persist its id: pending-batches.ts), and when it has been collected. */
-  onSubmitted?: (id: string, requests: number) => void | Promise<void>;
-  onCollected?: (id: string) => void | Promise<void>;
-  /** Only the pending batches are collected: nothing is submitted (resuming a wait a closed tab left). */
-  collectOnly?: boolean;
   /** When given, samples still missing after the batches are fetched interactively. */
   interactive?: { provider: SamplingProvider; concurrency?: number };
-  signal?: AbortSignal;
   onEvent?: (e: BatchEvent) => void;
 }
 
