@@ -1,6 +1,6 @@
 /**
  * The review step of an adaptive run (issue 27): beside the estimate table, which counts every
- * question at the maximum, the expected cost from the run's rule ("Expected ≈ $X (at most $Y)")
+ * question at the maximum, the expected cost from the run's rule ("Expected ≈ $X ($Y at the maximum, typical replies)")
  * and what it assumes; the question family it assumes is the one chosen in the Settings step's
  * budget planner, so choosing another family there moves the expectation.
  */
@@ -39,7 +39,7 @@ test('an adaptive run’s review shows the expected cost with the maximum as its
   await page.getByLabel('Most samples per question (n)').fill('50');
   await next(page);
   const first = await expectedText(page);
-  expect(first).toMatch(/^Expected ≈ \$[\d.]+ \(at most \$[\d.]+\): about \d+\.\d samples per question of at most 50, if the questions are like “half easy \(top 0\.85–0\.99\), half split among 4”/);
+  expect(first).toMatch(/^Expected ≈ \$[\d.]+ \(\$[\d.]+ at the maximum, typical replies\): about \d+\.\d samples per question of at most 50, if the questions are like “half easy \(top 0\.85–0\.99\), half split among 4”/);
   expect(first).toContain('The table counts every question at the maximum: the most this run can spend.');
   // The table still counts the maximum: "at most 50 samples".
   expect(await page.locator('main').innerText()).toMatch(/questions × at most 50 samples/);

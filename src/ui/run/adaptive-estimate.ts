@@ -101,7 +101,7 @@ export function usdFine(v: number): string {
 }
 
 /**
- * The review step's sentence, e.g. "Expected ≈ $12.41 (at most $14.90): about 41.7 samples per
+ * The review step's sentence, e.g. "Expected ≈ $12.41 ($14.90 at the maximum, typical replies): about 41.7 samples per
  * question of at most 50, if the questions are like “half easy …”; over the planner's families
  * 31.5 to 48.4 samples, $9.38 to $14.43."
  */
@@ -111,7 +111,7 @@ export function adaptiveCostWords(c: AdaptiveCost): string {
   if (c.local) return `Expected: ${samples} (over the planner's families ${range}); nothing is paid per token (local models).`;
   if (c.expected === null || c.atMost === null) return `Expected: ${samples} (over the planner's families ${range}); the cost is unknown (a model has no price).`;
   const usd = (v: number | null) => (v === null ? 'unknown' : usdFine(v));
-  return `Expected ≈ ${usd(c.expected)} (at most ${usd(c.atMost)}): ${samples}; over the planner's families ${range}, ${usd(c.fewest.cost)} to ${usd(c.most.cost)}.`;
+  return `Expected ≈ ${usd(c.expected)} (${usd(c.atMost)} at the maximum, typical replies): ${samples}; over the planner's families ${range}, ${usd(c.fewest.cost)} to ${usd(c.most.cost)}.`;
 }
 
 /** What the expectation assumes, in words (said beside it). */

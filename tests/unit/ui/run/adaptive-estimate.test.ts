@@ -86,7 +86,7 @@ describe('expected cost beside the maximum', () => {
     // Another family assumed, another expectation.
     expect(adaptiveCost(spec, PRICES, e, 'near-certain-mix').expected!).toBeLessThan(c.expected!);
     const words = adaptiveCostWords(c);
-    expect(words.startsWith(`Expected ≈ ${usdFine(c.expected!)} (at most ${usdFine(c.atMost!)}): about ${c.assumed.samples.mean.toFixed(1)} samples per question of at most 50, if the questions are like “half easy`)).toBe(true);
+    expect(words.startsWith(`Expected ≈ ${usdFine(c.expected!)} (${usdFine(c.atMost!)} at the maximum, typical replies): about ${c.assumed.samples.mean.toFixed(1)} samples per question of at most 50, if the questions are like “half easy`)).toBe(true);
     expect(words).toContain(`${usdFine(c.fewest.cost!)} to ${usdFine(c.most.cost!)}.`);
     expect([usdFine(0), usdFine(0.0123), usdFine(0.000456), usdFine(12.345)]).toEqual(['$0', '$0.01', '$0.00046', '$12.35']);
   });
