@@ -93,6 +93,11 @@ test('a draft that cannot be read, or of the wrong shape, is dropped with a one-
   // Hand-edited: the Review step of a file draft with no file, a prompt that is not text, models that are not models.
   const edited = { version: 1, step: 3, datasetChoice: 'file', mapping: {}, sampling: { n: 5, temperature: 1, maxTokens: 64, concurrency: 2, prompt: 42 }, models: 'gpt', title: 'Hand-edited' };
   await page.goto(`${inject('appUrl')}#/new/4`);
+  // The app answers the address on its own time (a hashchange, then the page's module): with the
+  // default draft (the demo questions, a default model) it opens the Review and saves that step.
+  // Wait for both, or the app's save can land after the hand-edited draft below and replace it.
+  await heading(page, 4).waitFor();
+  await page.waitForFunction((key) => JSON.parse(sessionStorage.getItem(key) ?? '{}').wizard?.step === 3, STORAGE_KEY);
   await page.evaluate(([key, value]) => sessionStorage.setItem(key, value), [STORAGE_KEY, JSON.stringify(edited)]);
   await page.reload();
   await heading(page, 1).waitFor();
