@@ -7,9 +7,21 @@ import { spawnSync } from 'node:child_process';
  * Debian machine needs no manual step. The decision is a pure function of what was observed
  * (`planChromium`), so it is tested without touching the machine; `provideChromium` observes
  * the machine, carries the plan out, and looks again after an install.
+ *
+ * Chromium's headless shell comes first: the same Blink and V8 as the full browser, run headless
+ * without the desktop browser's layers (the browser Playwright itself runs headless tests in).
+ * It runs the browser tests with about 15% less CPU: measured on this project's 64 browser files,
+ * 775 s against 905 s of CPU (Chromium 150, two cores), a new context with a page about 0.45 s
+ * against 0.77 s. Debian packages it as chromium-headless-shell; the full chromium is used where
+ * it is the one installed, and CHROMIUM_PATH picks any other.
  */
 
+/** Debian's Chromium programs, in the order they are used when both are installed. */
+export const DEBIAN_HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
+const DEBIAN_PATHS = [DEBIAN_HEADLESS_SHELL, DEBIAN_CHROMIUM];
+/** The same programs looked for by name on PATH, in the same order. */
+const PATH_NAMES = ['chromium-headless-shell', 'chromium'];
 
 /** What the machine looks like, as far as the decision is concerned. */
 export interface ChromiumSituation {
@@ -17,9 +29,9 @@ export interface ChromiumSituation {
   envPath?: string;
   /** Whether CHROMIUM_PATH names an executable file. */
   envPathRunnable: boolean;
-  /** Whether /usr/bin/chromium is an executable file. */
-  debianRunnable: boolean;
-  /** The first executable `chromium` on PATH, if any. */
+  /** The first of Debian's Chromium programs that is an executable file (DEBIAN_HEADLESS_SHELL, then DEBIAN_CHROMIUM). */
+  debian?: string;
+  /** The first executable `chromium-headless-shell`, else `chromium`, on PATH. */
   onPath?: string;
   /** The effective user id (undefined where the platform has none). */
   uid?: number;
@@ -28,20 +40,20 @@ export interface ChromiumSituation {
 }
 
 export type ChromiumPlan =
-  | { action: 'use'; path: string; from: 'CHROMIUM_PATH' | typeof DEBIAN_CHROMIUM | 'PATH' }
+  | { action: 'use'; path: string; from: 'CHROMIUM_PATH' | 'Debian' | 'PATH' }
   | { action: 'install'; commands: string[][] }
   | { action: 'fail'; message: string };
 
 export const INSTALL_COMMANDS: string[][] = [
   ['apt-get', 'update', '-qq'],
-  ['apt-get', 'install', '-y', '-qq', 'chromium'],
+  ['apt-get', 'install', '-y', '-qq', 'chromium-headless-shell'],
 ];
 
-const LOOKED = `looked at CHROMIUM_PATH, ${DEBIAN_CHROMIUM} and \`chromium\` on PATH`;
+const LOOKED = `looked at CHROMIUM_PATH, ${DEBIAN_PATHS.join(' and ')}, and ${PATH_NAMES.map((n) => `\`${n}\``).join(' or ')} on PATH`;
 
 const HOW_TO_FIX =
-  'Install Debian\'s Chromium (as root: `apt-get update && apt-get install -y chromium`, ' +
-  'or `sudo apt-get install -y chromium`), or set CHROMIUM_PATH to a Chromium or Chrome executable, ' +
+  'Install Debian\'s headless Chromium (as root: `apt-get update && apt-get install -y chromium-headless-shell`, ' +
+  'or `sudo apt-get install -y chromium-headless-shell`), or set CHROMIUM_PATH to a Chromium or Chrome executable, ' +
   'then run `npm test` again.';
 
 export function planChromium(s: ChromiumSituation): ChromiumPlan {
@@ -50,10 +62,10 @@ export function planChromium(s: ChromiumSituation): ChromiumPlan {
     if (s.envPathRunnable) return { action: 'use', path: s.envPath, from: 'CHROMIUM_PATH' };
     return {
       action: 'fail',
-      message: `CHROMIUM_PATH=${s.envPath} is not an executable file. Point CHROMIUM_PATH at a Chromium executable, or unset it to use ${DEBIAN_CHROMIUM}.`,
+      message: `CHROMIUM_PATH=${s.envPath} is not an executable file. Point CHROMIUM_PATH at a Chromium executable, or unset it to use ${DEBIAN_PATHS.join(' or ')}.`,
     };
   }
-  if (s.debianRunnable) return { action: 'use', path: DEBIAN_CHROMIUM, from: DEBIAN_CHROMIUM };
+  if (s.debian) return { action: 'use', path: s.debian, from: 'Debian' };
   if (s.onPath) return { action: 'use', path: s.onPath, from: 'PATH' };
   if (s.uid === 0 && s.aptGet) return { action: 'install', commands: INSTALL_COMMANDS };
   const why = s.uid !== 0
@@ -85,15 +97,15 @@ export function observeChromium(env: NodeJS.ProcessEnv = process.env): ChromiumS
   return {
     envPath,
     envPathRunnable: envPath !== undefined && runnable(envPath),
-    debianRunnable: runnable(DEBIAN_CHROMIUM),
-    onPath: onPath('chromium', env.PATH),
+    debian: DEBIAN_PATHS.find(runnable),
+    onPath: PATH_NAMES.map((name) => onPath(name, env.PATH)).find((found) => found !== undefined),
     uid: process.getuid?.(),
     aptGet: onPath('apt-get', env.PATH) !== undefined,
   };
 }
 
 function install(commands: string[][], env: NodeJS.ProcessEnv, log: (line: string) => void): void {
-  log(`Chromium not found (${LOOKED}); installing Debian's chromium package for the browser tests:`);
+  log(`Chromium not found (${LOOKED}); installing Debian's chromium-headless-shell package for the browser tests:`);
   for (const [cmd, ...args] of commands) {
     log(`  $ ${[cmd, ...args].join(' ')}`);
     const r = spawnSync(cmd, args, {
@@ -127,7 +139,7 @@ export function provideChromium({
   // aptGet: false, so that an install that leaves no Chromium fails instead of installing again.
   const after = planChromium({ ...observe(env), aptGet: false });
   if (after.action !== 'use') {
-    throw new Error(`apt-get installed chromium, yet no Chromium was found afterwards (${LOOKED}). ${HOW_TO_FIX}`);
+    throw new Error(`apt-get installed chromium-headless-shell, yet no Chromium was found afterwards (${LOOKED}). ${HOW_TO_FIX}`);
   }
   log(`Chromium installed: ${after.path}`);
   return after.path;
