@@ -22,8 +22,13 @@ export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
  * axe's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules, and
  * best practices), or only those of `rules`.
  */
-export async function seriousViolations(page: Page, rules?: readonly string[]): Promise<Finding[]> {
+/** axe-core loaded into the page as it is now, unless it is there already. */
+export async function loadAxe(page: Page): Promise<void> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+}
+
+export async function seriousViolations(page: Page, rules?: readonly string[]): Promise<Finding[]> {
+  await loadAxe(page);
   return page.evaluate(async (only) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'], ...(only ? { runOnly: { type: 'rule', values: only } } : {}) });

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -117,6 +117,13 @@ export async function screenshot(page: Page, name: string) {
   if (!screenshotsTaken()) return;
   if (!existsSync(SHOTS)) mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A picture of one element (test-results/screenshots/NAME.png), taken when screenshot() takes its pictures. */
+export async function elementShot(element: Locator, name: string) {
+  if (!screenshotsTaken()) return;
+  if (!existsSync(SHOTS)) mkdirSync(SHOTS, { recursive: true });
+  await element.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { openPage, screenshot, widthAt } from './chromium';
+import { elementShot, openPage, screenshot, widthAt } from './chromium';
 import { putRecord, readRecord, startRunThroughWizard } from './run-helpers';
 import { capitalsCsv, capitalsMockQuestions, closeWithMock, launchWithMock, type Capital } from './wizard-helpers';
 import type { MockProviderServer } from '../mock/provider-server';
@@ -77,7 +77,7 @@ test("a saved run's report without per-sample lists shows a question's samples, 
   // On a phone the page still scrolls no sideways: the sample tables scroll in their own boxes.
   expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
   await drill.scrollIntoViewIfNeeded();
-  await drill.screenshot({ path: 'test-results/screenshots/report-cached-samples-390-dark.png' });
+  await elementShot(drill, 'report-cached-samples-390-dark');
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, screenshot, widthAt } from './chromium';
+import { elementShot, launchChromium, openPage, screenshot, widthAt } from './chromium';
 import { demoDocument, openHome } from './report-fixture';
 import { calibrationPOf, eceIntervalOf, fmtEceInterval, fmtP, headlineSignals } from '../../src/formats/headline-table';
 import { reportToJson } from '../../src/formats/report-export';
@@ -77,7 +77,7 @@ test('the headline shows one interval per ECE, the document’s, with its p-valu
   await page.locator('button[data-view="difficulty"]').click();
   const whiskers = page.locator('[data-chart="regime"]').first().locator('g.ci');
   await whiskers.first().waitFor({ state: 'attached' });
-  await page.locator('[data-chart="regime"]').first().screenshot({ path: 'test-results/screenshots/report-intervals-regimes-1280-light.png' });
+  await elementShot(page.locator('[data-chart="regime"]').first(), 'report-intervals-regimes-1280-light');
   const drawn = await whiskers.evaluateAll((els) => els.map((e) => [e.getAttribute('data-regime'), e.getAttribute('data-signal'), Number(e.getAttribute('data-low')), Number(e.getAttribute('data-high'))]));
   const byRegime = doc.models[0].metrics.byRegime;
   expect(drawn.length).toBeGreaterThan(0);
@@ -116,14 +116,14 @@ test('the intervals, bands and small-bin marks at 1280 and 390 px, light and dar
     const { page, context } = await openHome(browser, inject('appUrl'), scheme);
     await page.locator('input[data-signal="sem2"]').check();
     await screenshot(page, `report-intervals-1280-${scheme}`);
-    await page.locator('table[data-table="headline"]').screenshot({ path: `test-results/screenshots/report-intervals-headline-1280-${scheme}.png` });
-    await page.locator('[data-chart="reliability"]').nth(1).screenshot({ path: `test-results/screenshots/report-intervals-diagram-1280-${scheme}.png` });
+    await elementShot(page.locator('table[data-table="headline"]'), `report-intervals-headline-1280-${scheme}`);
+    await elementShot(page.locator('[data-chart="reliability"]').nth(1), `report-intervals-diagram-1280-${scheme}`);
     // On a phone the intervals and p-values stay on the page, which does not scroll sideways.
     expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
     await expect.poll(() => page.locator('table[data-table="headline"] [data-ece-interval]').first().isVisible()).toBe(true);
     await screenshot(page, `report-intervals-390-${scheme}`);
-    await page.locator('[data-chart="reliability"]').first().screenshot({ path: `test-results/screenshots/report-intervals-diagram-390-${scheme}.png` });
-    await page.locator('table[data-table="headline"] tbody tr').first().screenshot({ path: `test-results/screenshots/report-intervals-headline-390-${scheme}.png` });
+    await elementShot(page.locator('[data-chart="reliability"]').first(), `report-intervals-diagram-390-${scheme}`);
+    await elementShot(page.locator('table[data-table="headline"] tbody tr').first(), `report-intervals-headline-390-${scheme}`);
     await context.close();
   }
 });

@@ -18,42 +18,56 @@ afterAll(async () => {
   await browser?.close();
 });
 
-for (const scheme of ['light', 'dark'] as const) {
-  test(`every colour the reliability and risk–coverage charts draw is in their legends (${scheme})`, async () => {
-    const { page, context, consoleErrors } = await openHome(browser, inject('appUrl'), scheme);
-    const problems: Record<string, string[]> = {};
-    const check = async (selector: string, name: string) => {
-      const charts = page.locator(selector);
-      const n = await charts.count();
-      expect(n, name).toBeGreaterThan(0);
-      for (let i = 0; i < n; i++) {
-        const c = await chartColours(charts.nth(i));
-        const found = [...missingFromLegend(c).map((m) => `not in the legend: ${m}`), ...c.blended.map((b) => `blends: ${b}`)];
-        if (found.length) problems[`${name} ${i}`] = found;
-      }
-    };
-    // Sem2 too, so a diagram of two series side by side is checked.
-    await check('[data-chart="reliability"]', 'reliability');
-    await page.locator('input[data-signal="sem2"]').check();
-    await check('[data-chart="reliability"]', 'reliability with Sem2');
-    await screenshot(page, `reading-reliability-${scheme}`);
-
-    await page.locator('[role="tab"][data-view="selective"]').click();
-    const panel = page.locator('#view-selective');
-    await panel.locator('[data-chart="risk-coverage"]').first().waitFor({ timeout: 30_000 });
-    // The first target the demo's 60 questions certify a threshold for, so the ring is drawn.
-    for (const target of ['20', '30', '40', '50', '60']) {
-      await panel.locator('[data-control="abstain-target"]').fill(target);
-      if (await panel.locator('[data-threshold-mark]').first().waitFor({ timeout: 3_000 }).then(() => true, () => false)) break;
+test('every colour the reliability and risk–coverage charts draw is in their legends, in light and dark', async () => {
+  const { page, context, consoleErrors } = await openHome(browser, inject('appUrl'), 'light');
+  const problems: Record<string, string[]> = {};
+  let scheme: 'light' | 'dark' = 'light';
+  const check = async (selector: string, name: string) => {
+    const charts = page.locator(selector);
+    const n = await charts.count();
+    expect(n, name).toBeGreaterThan(0);
+    for (let i = 0; i < n; i++) {
+      const c = await chartColours(charts.nth(i));
+      const found = [...missingFromLegend(c).map((m) => `not in the legend: ${m}`), ...c.blended.map((b) => `blends: ${b}`)];
+      if (found.length) problems[`${name} ${i} (${scheme})`] = found;
     }
-    await panel.locator('[data-threshold-mark]').first().waitFor();
-    await check('[data-chart="risk-coverage"]', 'risk–coverage');
-    await screenshot(page, `reading-risk-coverage-${scheme}`);
-    expect(problems).toEqual({});
-    expect(consoleErrors).toEqual([]);
-    await context.close();
-  });
-}
+  };
+  const panel = page.locator('#view-selective');
+  // Sem2 too, so a diagram of two series side by side is checked.
+  await check('[data-chart="reliability"]', 'reliability');
+  await page.locator('input[data-signal="sem2"]').check();
+  await check('[data-chart="reliability"]', 'reliability with Sem2');
+  await screenshot(page, 'reading-reliability-light');
+
+  await page.locator('[role="tab"][data-view="selective"]').click();
+  await panel.locator('[data-chart="risk-coverage"]').first().waitFor({ timeout: 30_000 });
+  // The first target the demo's 60 questions certify a threshold for, so the ring is drawn.
+  for (const target of ['20', '30', '40', '50', '60']) {
+    await panel.locator('[data-control="abstain-target"]').fill(target);
+    if (await panel.locator('[data-threshold-mark]').first().waitFor({ timeout: 3_000 }).then(() => true, () => false)) break;
+  }
+  await panel.locator('[data-threshold-mark]').first().waitFor();
+  await check('[data-chart="risk-coverage"]', 'risk–coverage');
+  await screenshot(page, 'reading-risk-coverage-light');
+
+  // The same page in dark, where it stands: the theme is CSS alone (theme.css), so the colours
+  // drawn are those a fresh load in dark draws. The same charts, in the other order.
+  scheme = 'dark';
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await afterLayout(page);
+  await check('[data-chart="risk-coverage"]', 'risk–coverage');
+  await screenshot(page, 'reading-risk-coverage-dark');
+  await page.locator('[role="tab"][data-view="calibration"]').click();
+  // Ticked still, or again if the view was drawn afresh.
+  await page.locator('input[data-signal="sem2"]').check();
+  await check('[data-chart="reliability"]', 'reliability with Sem2');
+  await page.locator('input[data-signal="sem2"]').uncheck();
+  await check('[data-chart="reliability"]', 'reliability');
+  await screenshot(page, 'reading-reliability-dark');
+  expect(problems).toEqual({});
+  expect(consoleErrors).toEqual([]);
+  await context.close();
+});
 
 test('the drill-down lists classes by size, largest first, the modal class marked', async () => {
   const doc = demoDocument();

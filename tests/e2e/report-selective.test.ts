@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, screenshot } from './chromium';
+import { afterLayout, elementShot, launchChromium, openPage, screenshot } from './chromium';
 import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
 import { embedReport } from '../../src/export/embed';
@@ -79,7 +79,7 @@ async function openSelectiveTab(page: Page) {
 
 /** axe-core's serious and critical findings inside the selective panel (axe is a devDependency, injected here only). */
 async function panelViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Element, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
     const result = await axe.run(document.querySelector('[data-panel="selective"]')!, { resultTypes: ['violations'] });
@@ -134,7 +134,7 @@ test('the stored threshold at the default target, another target computed; downl
   expect(await mark.count()).toBe(1);
   expect(await mark.getAttribute('aria-label')).toMatch(/50\.0% answered, error 2\.0%/);
   await screenshot(page, 'report-selective-1280');
-  await panel.screenshot({ path: path.resolve('test-results/screenshots/report-selective-panel-1280.png') });
+  await elementShot(panel, 'report-selective-panel-1280');
 
   // Download: the JSON is the small document, read back by the schema.
   // By keyboard (focus and Enter): a pointer click below the fold can land while the page still moves.
@@ -179,29 +179,35 @@ test('the stored threshold at the default target, another target computed; downl
 });
 
 test('the demo report: every curve’s area is the stored AURC; the view is reached by keyboard; 390 px in light and dark mode', async () => {
-  for (const scheme of ['light', 'dark'] as const) {
-    const demo = demoDocument();
-    demo.demo = false;
-    const { page, context, consoleErrors } = await openDocument(demo, 390, scheme);
-    // Keyboard: the selected tab, End to the last tab (Uncertainty methods), then two to the left (past Slices): the selective view.
-    await page.locator('[data-view="calibration"]').focus();
-    await page.keyboard.press('End');
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
-    await page.locator('[data-panel="selective"]').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-view'))).toBe('selective');
-    // Tab on from the tab list reaches the abstention controls and the download button.
-    const reached = new Set<string>();
-    for (let i = 0; i < 40 && !reached.has('download-threshold'); i++) {
-      await page.keyboard.press('Tab');
-      const at = await page.evaluate(() => document.activeElement?.getAttribute('data-control') ?? document.activeElement?.getAttribute('data-action') ?? '');
-      if (at) reached.add(at);
-    }
-    for (const c of ['abstain-signal', 'abstain-target', 'abstain-seed', 'download-threshold']) expect(reached, c).toContain(c);
+  const demo = demoDocument();
+  demo.demo = false;
+  const { page, context, consoleErrors } = await openDocument(demo, 390, 'light');
+  // Keyboard: the selected tab, End to the last tab (Uncertainty methods), then two to the left (past Slices): the selective view.
+  await page.locator('[data-view="calibration"]').focus();
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.locator('[data-panel="selective"]').waitFor();
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-view'))).toBe('selective');
+  // Tab on from the tab list reaches the abstention controls and the download button.
+  const reached = new Set<string>();
+  for (let i = 0; i < 40 && !reached.has('download-threshold'); i++) {
+    await page.keyboard.press('Tab');
+    const at = await page.evaluate(() => document.activeElement?.getAttribute('data-control') ?? document.activeElement?.getAttribute('data-action') ?? '');
+    if (at) reached.add(at);
+  }
+  for (const c of ['abstain-signal', 'abstain-target', 'abstain-seed', 'download-threshold']) expect(reached, c).toContain(c);
 
-    const rows = await aurcRows(page);
-    expect(rows.length).toBeGreaterThanOrEqual(demo.models.length * 3);
-    for (const r of rows) expect(r.area, r.signal!).toBe(r.stored);
+  const rows = await aurcRows(page);
+  expect(rows.length).toBeGreaterThanOrEqual(demo.models.length * 3);
+  for (const r of rows) expect(r.area, r.signal!).toBe(r.stored);
+  // Light, then the same page switched to dark where it stands: the theme is CSS alone (theme.css),
+  // so this is the page a fresh load in dark draws; each scheme's boxes are measured and audited.
+  for (const scheme of ['light', 'dark'] as const) {
+    if (scheme === 'dark') {
+      await page.emulateMedia({ colorScheme: scheme });
+      await afterLayout(page);
+    }
     // The page settles its narrow layout (the headline table's cards) after drawing: poll.
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const panelBox = await page.locator('[data-panel="selective"]').evaluate((e) => ({ right: e.getBoundingClientRect().right, scroll: e.scrollWidth, client: e.clientWidth }));
@@ -214,12 +220,12 @@ test('the demo report: every curve’s area is the stored AURC; the view is reac
     for (const [part, selector] of [['chart', '[data-chart="risk-coverage"]'], ['abstain', '[data-abstention]']] as const) {
       const el = page.locator(selector).first();
       await el.evaluate((e) => e.scrollIntoView({ block: 'center' }));
-      await el.screenshot({ path: path.resolve(`test-results/screenshots/report-selective-${part}-390-${scheme}.png`) });
+      await elementShot(el, `report-selective-${part}-390-${scheme}`);
     }
-    expect(await panelViolations(page)).toEqual([]);
-    expect(consoleErrors).toEqual([]);
-    await context.close();
+    expect(await panelViolations(page), scheme).toEqual([]);
   }
+  expect(consoleErrors).toEqual([]);
+  await context.close();
 });
 
 test('the offline HTML report has the view too: from file://, the same threshold, and a threshold file opens', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openPage, screenshot } from './chromium';
+import { elementShot, launchChromium, openPage, screenshot } from './chromium';
 import { toMcQuestion } from '../../src/multiple-choice/prompt';
 import { mcSemEceQuestion } from '../../src/multiple-choice/sem-ece-question';
 import { mcSemEceReport } from '../../src/multiple-choice/sem-ece-report';
@@ -217,7 +217,7 @@ test('the comparison states its naming rule and number of comparisons, with a p 
     }
     const panel = page.locator('[data-panel="signal-comparison"]');
     await panel.evaluate((e) => e.scrollIntoView({ block: 'start' }));
-    await panel.screenshot({ path: `test-results/screenshots/report-signal-comparison-${width}-${scheme}.png` });
+    await elementShot(panel, `report-signal-comparison-${width}-${scheme}`);
     if (width === 390) {
       // The panel fits the phone: its tables scroll in their own boxes.
       const box = await panel.evaluate((e) => ({ right: e.getBoundingClientRect().right, scroll: e.scrollWidth, client: e.clientWidth }));

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { launchChromium, openPage } from './chromium';
+import { elementShot, launchChromium, openPage } from './chromium';
 import { demoDocument } from './report-fixture';
 import { reportToJson } from '../../src/formats/report-export';
 import type { ReportDocument } from '../../src/model/report';
@@ -48,9 +46,7 @@ async function openReport(page: Page, doc: ReportDocument) {
 }
 
 async function shoot(page: Page, name: string) {
-  const dir = path.resolve('test-results/screenshots');
-  mkdirSync(dir, { recursive: true });
-  await page.locator('[data-stated-panel]').screenshot({ path: path.join(dir, `${name}.png`) });
+  await elementShot(page.locator('[data-stated-panel]'), name);
 }
 
 /** Checks the panel's numbers and the baseline line against the document's section. */

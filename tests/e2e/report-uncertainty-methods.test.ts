@@ -8,9 +8,8 @@
  * photographed at 390 and 1280 px in light and dark.
  */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, screenshotsTaken } from './chromium';
+import { afterLayout, elementShot, launchChromium, openPage } from './chromium';
 import { seriousViolations } from './axe-check';
 import { toMcQuestion } from '../../src/multiple-choice/prompt';
 import { mcSemEceQuestion } from '../../src/multiple-choice/sem-ece-question';
@@ -140,11 +139,16 @@ test('a report without recalibrated ECE or PRR does not offer the tab, even when
 
 test('the view at 390 and 1280 px, light and dark: it fits the phone, its tables scroll in their own boxes', async () => {
   const doc = blackBoxReport();
-  if (screenshotsTaken()) mkdirSync('test-results/screenshots', { recursive: true });
   for (const width of [390, 1280]) {
+    // One page per width, switched to dark where it stands: the theme is CSS alone (theme.css), so
+    // the page a fresh load in dark draws is this one, and each scheme's boxes are measured.
+    const { page, context, consoleErrors } = await openDocument(doc, width, 'light');
+    await openTab(page);
     for (const scheme of ['light', 'dark'] as const) {
-      const { page, context, consoleErrors } = await openDocument(doc, width, scheme);
-      await openTab(page);
+      if (scheme === 'dark') {
+        await page.emulateMedia({ colorScheme: scheme });
+        await afterLayout(page);
+      }
       const panel = page.locator('[data-panel="uncertainty-methods"]');
       const box = await panel.evaluate((e) => ({ right: e.getBoundingClientRect().right, scroll: e.scrollWidth, client: e.clientWidth }));
       expect(box.right).toBeLessThanOrEqual(width);
@@ -164,9 +168,9 @@ test('the view at 390 and 1280 px, light and dark: it fits the phone, its tables
           expect(lines, s).toBe(1);
         }
       }
-      if (screenshotsTaken()) await panel.screenshot({ path: `test-results/screenshots/report-uncertainty-methods-${width}-${scheme}.png` });
-      expect(consoleErrors).toEqual([]);
-      await context.close();
+      await elementShot(panel, `report-uncertainty-methods-${width}-${scheme}`);
     }
+    expect(consoleErrors).toEqual([]);
+    await context.close();
   }
 });

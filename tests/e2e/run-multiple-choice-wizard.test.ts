@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import Papa from 'papaparse';
-import { launchChromium, openPage, screenshot, widthAt } from './chromium';
+import { elementShot, launchChromium, openPage, screenshot, widthAt } from './chromium';
 import { MockProviderServer } from '../mock/provider-server';
 import type { ReportDocument } from '../../src/model/report';
 
@@ -145,7 +145,7 @@ test('a multiple-choice CSV through the wizard to the stated-probability panel, 
   // Accuracy by hand: runs 1 and 3 get 3 and 2 right… run 1: 3/3, run 2: 2/3, run 3: 2/3.
   expect(b.accuracy.mean).toBeCloseTo((1 + 2 / 3 + 2 / 3) / 3, 12);
   expect(await panel.locator('[data-stated-categories] tbody tr').count()).toBe(2);
-  await panel.screenshot({ path: 'test-results/screenshots/run-mc-report-panel.png' });
+  await elementShot(panel, 'run-mc-report-panel');
 
   await page.goto(`${inject('appUrl')}#/runs`);
   // The Runs page lists the run with its report.
