@@ -83,13 +83,11 @@ export default defineConfig({
           environment: './tests/e2e/chromium-environment.ts',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
-          // Two worker processes, each running its share of the files one after the other. A
-          // browser file waits much of its time (for the page, its workers, the mock servers:
-          // measured, its CPU time is about half its wall time), so two at once finish the lane
-          // sooner even beside the unit tests. Three did no better: `npm test` on a fresh clone
-          // took 657 s with two and 633 and 665 s with three, with the cores busy throughout (the
-          // suite is CPU-bound). Each file's state is in browser contexts and mock servers on
-          // ports of their own, opened and closed by the file itself.
+          // Two worker processes, each running its share of the files one after the other: one
+          // per core. A browser file's CPU time (Chromium's processes and this worker's, measured
+          // per file) is about its wall time, so more at once only share the cores: `npm test` on
+          // a fresh clone took 657 s with two and 633 and 665 s with three. Each file's state is in
+          // browser contexts and mock servers on ports of their own, opened and closed by the file.
           maxWorkers: 2,
           // Files share their worker process: no browser test mocks modules or sets globals, and
           // a fresh process per file cost ~1.7 s of CPU each (starting it and importing

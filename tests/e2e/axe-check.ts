@@ -15,18 +15,20 @@ export interface Finding {
 /**
  * The axe rules whose result depends on the page's colours: all that can change when only the
  * colour scheme does (the theme is CSS custom properties; the markup, names, roles and sizes stay).
+ * A page audited in full in one scheme and then switched to the other where it stands needs only
+ * these: every other rule would see the markup it was checked on.
  */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
-/**
- * axe's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules, and
- * best practices), or only those of `rules`.
- */
 /** axe-core loaded into the page as it is now, unless it is there already. */
 export async function loadAxe(page: Page): Promise<void> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
 }
 
+/**
+ * axe's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules, and
+ * best practices), or only those of `rules`.
+ */
 export async function seriousViolations(page: Page, rules?: readonly string[]): Promise<Finding[]> {
   await loadAxe(page);
   return page.evaluate(async (only) => {

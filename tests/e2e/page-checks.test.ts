@@ -66,8 +66,7 @@ async function walkAt(width: number, schemes: Scheme[]): Promise<Walk> {
       const problems = layoutProblems(await measure(page), width);
       if (problems.length) layout[name] = problems;
       if (SHOTS.has(name)) await screenshot(page, `layout-${width}-${scheme}-${name.replace(/\s+/g, '-')}`);
-      // A scheme switched to where the page stands changes only colours, so its axe pass runs the
-      // colour rules: every other rule sees the same markup the walk's own scheme was checked on.
+      // A scheme switched to where the page stands: its axe pass runs the colour rules (COLOUR_RULES).
       const v = await seriousViolations(page, i > 0 ? COLOUR_RULES : undefined);
       if (v.length) axe[name] = v;
     }
@@ -86,8 +85,6 @@ async function walkAt(width: number, schemes: Scheme[]): Promise<Walk> {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Classroom' }).waitFor();
     for (const [i, scheme] of schemes.entries()) {
       if (i > 0) await page.emulateMedia({ colorScheme: scheme });
-      // A scheme switched to where the page stands changes only colours, so its axe pass runs the
-      // colour rules: every other rule sees the same markup the walk's own scheme was checked on.
       const v = await seriousViolations(page, i > 0 ? COLOUR_RULES : undefined);
       if (v.length) found[scheme]!.axe['menu open'] = v;
     }

@@ -68,7 +68,7 @@ test('Slices: a table per category with the pipeline numbers, the small slice ma
     for (const width of [390, 1280]) {
       expect(await widthAt(page, width)).toBeLessThanOrEqual(width);
       expect(layoutProblems(await measure(page), width)).toEqual([]);
-      // Dark follows light at each width: the theme changes colours alone, so its pass runs axe's colour rules.
+      // Dark follows light at each width: its pass runs the colour rules (COLOUR_RULES).
       expect(await seriousViolations(page, scheme === 'dark' ? COLOUR_RULES : undefined), `${width} px ${scheme}`).toEqual([]);
       await elementShot(page.locator('[data-slices]'), `report-slices-${width}-${scheme}`);
     }

@@ -40,7 +40,7 @@ async function looks(page: Page, locator: ReturnType<Page['locator']>, name: str
       await page.emulateMedia({ colorScheme: scheme });
       if (width === 390) expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
       await elementShot(locator, `${name}-${width}-${scheme}`);
-      // Dark follows light at each width: the theme changes colours alone, so its pass runs axe's colour rules.
+      // Dark follows light at each width: its pass runs the colour rules (COLOUR_RULES).
       expect(await seriousViolations(page, scheme === 'dark' ? COLOUR_RULES : undefined), `${name} ${width} px ${scheme}`).toEqual([]);
     }
   }

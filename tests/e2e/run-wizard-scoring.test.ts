@@ -49,7 +49,7 @@ async function setScoring(page: Page): Promise<void> {
       await page.emulateMedia({ colorScheme: scheme });
       if (width === 390) expect(await widthAt(page, 390)).toBeLessThanOrEqual(390);
       await elementShot(fold, `wizard-scoring-invalid-${width}-${scheme}`);
-      // Dark follows light at each width: the theme changes colours alone, so its pass runs axe's colour rules.
+      // Dark follows light at each width: its pass runs the colour rules (COLOUR_RULES).
       expect(await seriousViolations(page, scheme === 'dark' ? COLOUR_RULES : undefined), `${width} px ${scheme}`).toEqual([]);
     }
   }
@@ -63,7 +63,7 @@ async function setScoring(page: Page): Promise<void> {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
       await elementShot(fold, `wizard-scoring-${width}-${scheme}`);
-      // Dark follows light at each width: the theme changes colours alone, so its pass runs axe's colour rules.
+      // Dark follows light at each width: its pass runs the colour rules (COLOUR_RULES).
       expect(await seriousViolations(page, scheme === 'dark' ? COLOUR_RULES : undefined), `${width} px ${scheme}`).toEqual([]);
     }
   }
